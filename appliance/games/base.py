@@ -1,0 +1,196 @@
+"""The engine base every game builds on (Confident?, estimation poker, All In, sQuizz).
+
+Rules engines are pure: no MQTT, pygame, Flask, clock or global randomness. Whatever varies from
+outside (a die roll, the ante in force, a time-out) enters as an action in the log, so the log alone
+rebuilds the state exactly (replay, persistence after power loss, undo).
+
+Conventions, per action kind ``x`` (``Action.kind``):
+
+* ``verify_x(action)`` raises :class:`IllegalAction` (or a subclass) naming the input and the state;
+* ``can_x(action)`` is derived from it (see :meth:`Engine.can`);
+* ``x(action)`` verifies, records the action in the log, applies it, then calls :meth:`Engine._advance`,
+  the one place that moves the phase machine on.
+
+Generic entry points :meth:`Engine.verify`, :meth:`Engine.can` and :meth:`Engine.apply` dispatch on
+``Action.kind`` so the handset, the hub and the engine all ask the same rule.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+from appliance.errors import ConfigError, IllegalAction, MalformedInput
+
+JSON = dict[str, Any]
+
+HOST = ""
+"""The ``player`` of actions taken by the quizmaster or the session (start a question, roll, reveal)."""
+
+
+class WrongPhase(IllegalAction):
+    """The action exists but not in the phase the game is in."""
+
+
+class NotYourTurn(IllegalAction):
+    """Another player is to act."""
+
+
+class UnknownPlayer(IllegalAction):
+    """The action names a player who is not seated in this game."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """One input, small and immutable. ``player`` is a seat name, or ``HOST`` for host actions."""
+
+    kind: ClassVar[str] = "action"
+    player: str
+
+    def to_json(self) -> JSON:
+        """The action as a JSON-able dict (for the action log); :func:`action_from_json` reverses it."""
+        data: JSON = {"kind": self.kind}
+        for name in self.__dataclass_fields__:
+            data[name] = _to_jsonable(getattr(self, name))
+        return data
+
+
+def _to_jsonable(value: Any) -> Any:
+    from decimal import Decimal
+
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, tuple | list):
+        return [_to_jsonable(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _to_jsonable(v) for k, v in value.items()}
+    return value
+
+
+class Engine(ABC):
+    """Base of every rules engine: seats, options, the action log, verify/can/apply, phases, views."""
+
+    game: ClassVar[str] = ""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 8
+    actions: ClassVar[Mapping[str, type[Action]]] = {}
+    """Every action kind this engine accepts, ``kind -> record type``; used to load a stored log."""
+
+    def __init__(self, players: Sequence[str], options: Mapping[str, Any] | None = None) -> None:
+        names = list(players)
+        if len(set(names)) != len(names):
+            raise ConfigError(f"player names must be different, got {names}")
+        if any(not isinstance(n, str) or not n.strip() for n in names):
+            raise ConfigError(f"every player needs a non-empty name, got {names}")
+        if not self.min_players <= len(names) <= self.max_players:
+            raise ConfigError(
+                f"{self.game or type(self).__name__} takes {self.min_players} to {self.max_players} "
+                f"players, got {len(names)}"
+            )
+        self.players: tuple[str, ...] = tuple(names)
+        self.options: JSON = self.validate_options(dict(options or {}))
+        self.log: list[Action] = []
+
+    # -- options -----------------------------------------------------------------------------------
+
+    def validate_options(self, options: JSON) -> JSON:
+        """Return the complete options (defaults filled in) or raise :class:`ConfigError`."""
+        return options
+
+    # -- the generic entry points ------------------------------------------------------------------
+
+    def verify(self, action: Action) -> None:
+        """Raise :class:`IllegalAction` (or a subclass) unless ``action`` is legal now."""
+        self._method("verify_", action)(action)
+
+    def can(self, action: Action) -> bool:
+        """Whether ``action`` is legal now (derived from :meth:`verify`)."""
+        try:
+            self.verify(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def apply(self, action: Action) -> None:
+        """Verify ``action``, then apply it; on refusal nothing changes."""
+        self._method("", action)(action)
+
+    def _method(self, prefix: str, action: Action) -> Callable[[Action], None]:
+        if type(action) not in self.actions.values():
+            raise IllegalAction(f"{type(action).__name__} is not an input of {self.game}")
+        method: Callable[[Action], None] = getattr(self, prefix + action.kind)
+        return method
+
+    def _record(self, action: Action) -> None:
+        """Append an accepted action to the log; call only after verification passed."""
+        self.log.append(action)
+
+    def _check_player(self, player: str) -> None:
+        if player not in self.players:
+            raise UnknownPlayer(f"{player!r} is not playing (players: {', '.join(self.players)})")
+
+    # -- phases ------------------------------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def phase(self) -> str:
+        """The current phase's name (each engine has an explicit enum of them)."""
+
+    @property
+    @abstractmethod
+    def finished(self) -> bool:
+        """True once the game is over and :meth:`winners` is final."""
+
+    @abstractmethod
+    def winners(self) -> list[str]:
+        """Winners in seat order; empty until :attr:`finished`."""
+
+    # -- views -------------------------------------------------------------------------------------
+
+    @abstractmethod
+    def public_view(self) -> JSON:
+        """What the TV may show now: never a secret the rules have not revealed."""
+
+    @abstractmethod
+    def private_view(self, player: str) -> JSON:
+        """What only ``player``'s handset may show (own range, own tokens, own chips)."""
+
+    @abstractmethod
+    def snapshot(self) -> JSON:
+        """The complete state, secrets included, as plain JSON-able data; equal states give equal
+        snapshots. Used to prove that a refused input changes nothing and that a rebuild is exact."""
+
+    # -- the log -----------------------------------------------------------------------------------
+
+    @classmethod
+    def rebuild(
+        cls, players: Sequence[str], options: Mapping[str, Any] | None, log: Iterable[Action]
+    ) -> Self:
+        """A new engine with ``log`` applied in order (every action verified again)."""
+        engine = cls(players, options)
+        for action in log:
+            engine.apply(action)
+        return engine
+
+    def undo(self) -> Self:
+        """A new engine rebuilt without the last action of the log."""
+        return self.rebuild(self.players, self.options, self.log[:-1])
+
+    def action_from_json(self, data: Mapping[str, Any]) -> Action:
+        """Reverse of :meth:`Action.to_json` for this engine's action kinds."""
+        kind = data.get("kind")
+        record = self.actions.get(kind) if isinstance(kind, str) else None
+        if record is None:
+            raise MalformedInput(f"unknown {self.game} action kind {kind!r}")
+        fields = {k: v for k, v in data.items() if k != "kind"}
+        try:
+            return record.from_json(fields) if hasattr(record, "from_json") else record(**fields)
+        except TypeError as exc:
+            raise MalformedInput(f"bad {self.game} {kind} action {dict(data)!r}: {exc}") from exc
+
+    def clone(self) -> Self:
+        """A deep copy (for what-if checks such as legal-input queries)."""
+        return copy.deepcopy(self)
