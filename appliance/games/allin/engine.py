@@ -1,0 +1,327 @@
+"""The All In rules engine (seed 003; product decisions: rules.md "All In" 1-6).
+
+A question goes: the host deals a card (phase ``card``), the reader picks a statement, answers it
+secretly and may play their exclusion card (``reading``), then every bettor secretly splits ALL
+their chips between True and False (``betting``). When the last split is in, the splits and the
+answer are revealed together and chips on the wrong side leave the game; chips are never created.
+The game ends when at most one player has chips (rules.md All In 6), or when the host ends it
+because the deck ran out (most chips wins, ties share).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from appliance.errors import ConfigError, IllegalAction
+from appliance.games.allin import views
+from appliance.games.allin.actions import STATEMENTS, Card, End, Read, Split
+from appliance.games.allin.state import Ending, Phase, Question
+from appliance.games.base import HOST, JSON, Action, Engine, NotYourTurn, WrongPhase
+
+DEFAULT_CHIPS = 15
+"""Chips each player starts with (rules.md All In 1: 90 chips in 6 colours)."""
+
+DEFAULT_MAX_PLAYERS = 6
+"""The box seats 2-6 players (6 colours, 6 exclusion cards); the ``max_players`` option may raise it."""
+
+MAX_SEATS = 12
+"""The most players the ``max_players`` option may allow (the appliance's limit for one All In game)."""
+
+
+class BadPick(IllegalAction):
+    """The reader picked a statement the card does not have."""
+
+
+class BadExclusion(IllegalAction):
+    """The reader's exclusion breaks rules.md All In 1 or 4."""
+
+
+class NotABettor(IllegalAction):
+    """A split from the reader, the excluded player or a player with no chips."""
+
+
+class BadSplit(IllegalAction):
+    """A split that does not place exactly all the bettor's chips (rules.md All In 5)."""
+
+
+class AlreadySubmitted(IllegalAction):
+    """A second split from the same bettor on one question."""
+
+
+class AllInEngine(Engine):
+    """All In for 2 to ``max_players`` players (options ``chips`` 15, ``max_players`` 6)."""
+
+    game: ClassVar[str] = "allin"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = MAX_SEATS
+    actions: ClassVar[Mapping[str, type[Action]]] = {
+        record.kind: record for record in (Card, Read, Split, End)
+    }
+
+    def __init__(self, players: list[str] | tuple[str, ...], options: Mapping[str, object] | None = None):
+        super().__init__(players, options)
+        self.chips: dict[str, int] = {p: self.options["chips"] for p in self.players}
+        self.exclusion_used: dict[str, int] = {}
+        """Who has played their one exclusion card, and in which question (rules.md All In 1)."""
+        self.questions: list[Question] = []
+        self.ending: Ending | None = None
+        self._winners: list[str] = []
+        self._phase = Phase.CARD
+
+    def validate_options(self, options: JSON) -> JSON:
+        """``chips`` (whole, at least 1; default 15) and ``max_players`` (2-12; default 6)."""
+        unknown = sorted(set(options) - {"chips", "max_players"})
+        if unknown:
+            raise ConfigError(f"unknown All In option(s) {', '.join(unknown)}; known: chips, max_players")
+        chips = options.get("chips", DEFAULT_CHIPS)
+        if not isinstance(chips, int) or isinstance(chips, bool) or chips < 1:
+            raise ConfigError(f"All In option chips must be a whole number of at least 1, got {chips!r}")
+        most = options.get("max_players", DEFAULT_MAX_PLAYERS)
+        if not isinstance(most, int) or isinstance(most, bool) or not 2 <= most <= MAX_SEATS:
+            raise ConfigError(f"All In option max_players must be 2 to {MAX_SEATS}, got {most!r}")
+        if len(self.players) > most:
+            raise ConfigError(f"All In is set up for at most {most} players, got {len(self.players)}")
+        return {"chips": chips, "max_players": most}
+
+    # -- state queries -----------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        return self._phase.value
+
+    @property
+    def finished(self) -> bool:
+        return self._phase is Phase.OVER
+
+    def winners(self) -> list[str]:
+        return list(self._winners)
+
+    @property
+    def current(self) -> Question | None:
+        """The question being played or, between questions, the last one played."""
+        return self.questions[-1] if self.questions else None
+
+    def next_reader(self) -> str:
+        """Reader of the next question: one seat clockwise each question, players with no chips
+        included (rules.md All In 2); the first seat reads first."""
+        return self.players[len(self.questions) % len(self.players)]
+
+    def potential_bettors(self, reader: str) -> list[str]:
+        """Players with chips other than ``reader``, in seat order: who bets unless excluded."""
+        return [p for p in self.players if p != reader and self.chips[p] > 0]
+
+    def exclusion_candidates(self) -> list[str]:
+        """Whom the reader of the open question may exclude now (rules.md All In 1 and 4)."""
+        question = self._open_question()
+        if question is None or question.pick is not None or question.reader in self.exclusion_used:
+            return []
+        bettors = self.potential_bettors(question.reader)
+        return bettors if len(bettors) > 1 else []
+
+    def total_chips(self) -> int:
+        return sum(self.chips.values())
+
+    def _open_question(self) -> Question | None:
+        question = self.current
+        return question if question is not None and not question.revealed else None
+
+    def _question(self) -> Question:
+        question = self._open_question()
+        if question is None:
+            raise AssertionError(f"no open question in phase {self.phase}")
+        return question
+
+    def status(self) -> str:
+        """What the game is waiting for, in words (for refusal messages and the replay)."""
+        question = self.current
+        if self._phase is Phase.OVER:
+            return "the game is over"
+        if self._phase is Phase.CARD:
+            return f"waiting for card {len(self.questions) + 1}"
+        assert question is not None
+        if self._phase is Phase.READING:
+            return f"question {question.number} is waiting for {question.reader}'s read"
+        return f"question {question.number} is waiting for splits from {', '.join(question.waiting_for)}"
+
+    def _require_phase(self, action: Action, phase: Phase) -> None:
+        if self._phase is not phase:
+            raise WrongPhase(f"{action.kind} from {action.player or 'the host'} refused: {self.status()}")
+
+    def _require_host(self, action: Action) -> None:
+        if action.player != HOST:
+            raise NotYourTurn(f"only the host may {action.kind} (got {action.player!r}); {self.status()}")
+
+    # -- card (host) -------------------------------------------------------------------------------
+
+    def verify_card(self, action: Card) -> None:
+        self._require_host(action)
+        self._require_phase(action, Phase.CARD)
+
+    def card(self, action: Card) -> None:
+        self.verify_card(action)
+        self._record(action)
+        self.questions.append(Question(len(self.questions) + 1, self.next_reader(), action.statements))
+        self._advance()
+
+    # -- read (the reader) -------------------------------------------------------------------------
+
+    def verify_read(self, action: Read) -> None:
+        self._check_player(action.player)
+        self._require_phase(action, Phase.READING)
+        question = self._question()
+        if action.player != question.reader:
+            raise NotYourTurn(
+                f"{action.player} cannot answer question {question.number}: {question.reader} is the reader"
+            )
+        if not 0 <= action.pick < STATEMENTS:
+            raise BadPick(
+                f"pick {action.pick} refused: the card's statements are numbered 0 to {STATEMENTS - 1}"
+            )
+        if action.exclude is not None:
+            self._verify_exclusion(question, action.exclude)
+
+    def _verify_exclusion(self, question: Question, target: str) -> None:
+        self._check_player(target)
+        reader = question.reader
+        if target == reader:
+            raise BadExclusion(f"{reader} cannot exclude themselves from question {question.number}")
+        if reader in self.exclusion_used:
+            raise BadExclusion(
+                f"{reader} already played their exclusion card on question {self.exclusion_used[reader]}; "
+                "one exclusion per player per game"
+            )
+        if self.chips[target] == 0:
+            raise BadExclusion(f"{target} has no chips left and does not bet, so cannot be excluded")
+        if len(self.potential_bettors(reader)) == 1:
+            raise BadExclusion(
+                f"excluding {target} would leave nobody to bet on question {question.number} "
+                "(rules.md All In 4)"
+            )
+
+    def read(self, action: Read) -> None:
+        self.verify_read(action)
+        self._record(action)
+        question = self._question()
+        question.pick, question.answer, question.excluded = action.pick, action.answer, action.exclude
+        if action.exclude is not None:
+            self.exclusion_used[question.reader] = question.number
+        question.bettors = tuple(p for p in self.potential_bettors(question.reader) if p != action.exclude)
+        self._advance()
+
+    # -- split (each bettor) -----------------------------------------------------------------------
+
+    def verify_split(self, action: Split) -> None:
+        player = action.player
+        self._check_player(player)
+        self._require_phase(action, Phase.BETTING)
+        question = self._question()
+        if player == question.reader:
+            raise NotABettor(f"{player} is the reader of question {question.number} and does not bet")
+        if player == question.excluded:
+            raise NotABettor(f"{player} is excluded from question {question.number} by {question.reader}")
+        if player not in question.bettors:
+            raise NotABettor(f"{player} has no chips left and does not bet")
+        if player in question.splits:
+            raise AlreadySubmitted(f"{player} has already split their chips on question {question.number}")
+        if action.on_true < 0 or action.on_false < 0:
+            raise BadSplit(
+                f"{player}'s split {action.on_true} True / {action.on_false} False refused: "
+                "no side can be negative"
+            )
+        if action.on_true + action.on_false != self.chips[player]:
+            raise BadSplit(
+                f"{player} must place all {self.chips[player]} chips; {action.on_true} on True + "
+                f"{action.on_false} on False = {action.on_true + action.on_false}"
+            )
+
+    def split(self, action: Split) -> None:
+        self.verify_split(action)
+        self._record(action)
+        self._question().splits[action.player] = action
+        self._advance()
+
+    # -- end (host, deck out) ----------------------------------------------------------------------
+
+    def verify_end(self, action: End) -> None:
+        self._require_host(action)
+        self._require_phase(action, Phase.CARD)
+
+    def end(self, action: End) -> None:
+        self.verify_end(action)
+        self._record(action)
+        most = max(self.chips.values())
+        self._winners = [p for p in self.players if self.chips[p] == most]
+        self.ending = Ending.DECK_OUT
+        self._advance()
+
+    # -- the phase machine -------------------------------------------------------------------------
+
+    def _advance(self) -> None:
+        """The one place the phase moves on; reveals the question once every split is in."""
+        question = self._open_question()
+        if question is not None and question.pick is not None and not question.waiting_for:
+            self._reveal(question)
+            question = None
+        self._phase = self._next_phase(question)
+
+    def _next_phase(self, question: Question | None) -> Phase:
+        if self.ending is not None:
+            return Phase.OVER
+        if question is None:
+            return Phase.CARD
+        return Phase.READING if question.pick is None else Phase.BETTING
+
+    def _reveal(self, question: Question) -> None:
+        """Chips on the wrong side leave the game (rules.md All In 5); then the end check (6)."""
+        for player, split in question.splits.items():
+            kept = split.on_true if question.answer else split.on_false
+            question.lost[player] = self.chips[player] - kept
+            self.chips[player] = kept
+        question.chips_after = dict(self.chips)
+        question.revealed = True
+        holders = [p for p in self.players if self.chips[p] > 0]
+        if len(holders) == 1:
+            self._winners, self.ending = holders, Ending.LAST_WITH_CHIPS
+        elif not holders:
+            self._winners, self.ending = [question.reader], Ending.NOBODY_WITH_CHIPS
+
+    # -- views -------------------------------------------------------------------------------------
+
+    def legal_input(self, player: str) -> JSON | None:
+        """What ``player`` may input now, for the session's handset prompt; None when nothing."""
+        self._check_player(player)
+        question = self._open_question()
+        if question is None:
+            return None
+        if self._phase is Phase.READING and player == question.reader:
+            return {
+                "input": Read.kind,
+                "statements": list(question.statements),
+                "picks": list(range(STATEMENTS)),
+                "answers": [True, False],
+                "exclude": self.exclusion_candidates(),
+            }
+        if self._phase is Phase.BETTING and player in question.waiting_for:
+            return {"input": Split.kind, "total": self.chips[player]}
+        return None
+
+    def public_view(self) -> JSON:
+        return views.public_view(self)
+
+    def private_view(self, player: str) -> JSON:
+        self._check_player(player)
+        return views.private_view(self, player)
+
+    def snapshot(self) -> JSON:
+        return {
+            "players": list(self.players),
+            "options": dict(self.options),
+            "phase": self.phase,
+            "chips": dict(self.chips),
+            "exclusion_used": dict(self.exclusion_used),
+            "questions": [q.snapshot() for q in self.questions],
+            "ending": self.ending.value if self.ending else None,
+            "winners": list(self._winners),
+            "log": [a.to_json() for a in self.log],
+        }

@@ -1,0 +1,69 @@
+"""All In state records: the phases, how a game ended, and one question's record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from appliance.games.allin.actions import Split
+from appliance.games.base import JSON
+
+
+class Phase(StrEnum):
+    CARD = "card"
+    """Between questions: waiting for the host to deal the next card."""
+    READING = "reading"
+    """The reader picks a statement, answers it and may exclude a player."""
+    BETTING = "betting"
+    """The bettors split their chips; the reveal follows the last split."""
+    OVER = "over"
+
+
+class Ending(StrEnum):
+    LAST_WITH_CHIPS = "last_with_chips"
+    """Exactly one player has chips (rules.md All In 6)."""
+    NOBODY_WITH_CHIPS = "nobody_with_chips"
+    """Nobody has chips: the reader of that question wins (rules.md All In 6)."""
+    DECK_OUT = "deck_out"
+    """The host ended the game: most chips wins, ties share (rules.md All In 6)."""
+
+
+@dataclass
+class Question:
+    """One question: open until ``revealed``, then kept as the record of what happened."""
+
+    number: int
+    reader: str
+    statements: tuple[str, ...]
+    pick: int | None = None
+    answer: bool | None = None
+    excluded: str | None = None
+    bettors: tuple[str, ...] = ()
+    splits: dict[str, Split] = field(default_factory=dict)
+    lost: dict[str, int] = field(default_factory=dict)
+    chips_after: dict[str, int] = field(default_factory=dict)
+    revealed: bool = False
+
+    @property
+    def waiting_for(self) -> list[str]:
+        """Bettors who have not split yet, in seat order."""
+        return [p for p in self.bettors if p not in self.splits]
+
+    def snapshot(self) -> JSON:
+        return {
+            "number": self.number,
+            "reader": self.reader,
+            "statements": list(self.statements),
+            "pick": self.pick,
+            "answer": self.answer,
+            "excluded": self.excluded,
+            "bettors": list(self.bettors),
+            "splits": {p: split_json(s) for p, s in self.splits.items()},
+            "lost": dict(self.lost),
+            "chips_after": dict(self.chips_after),
+            "revealed": self.revealed,
+        }
+
+
+def split_json(split: Split) -> JSON:
+    return {"true": split.on_true, "false": split.on_false}
