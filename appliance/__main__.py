@@ -1,0 +1,5 @@
+"""``python -m appliance ...`` is ``quizbox ...``."""
+
+from appliance.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,87 @@
+"""The running appliance: broker, session and hub (and, as their issues land, board and admin page)
+assembled from a :class:`Config`; a context manager that stops everything it started, in reverse order."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from appliance.broker import RunningBroker, start_broker
+from appliance.config import Config
+from appliance.errors import MalformedInput
+from appliance.hub import Hub
+from appliance.mqtt import Connection
+from appliance.session.flow import Card
+from appliance.session.session import Session
+
+log = logging.getLogger(__name__)
+
+
+def shipped_cards(game: str, command: Mapping[str, Any], rng: random.Random | None = None) -> Sequence[Card]:
+    """Cards for ``game`` from the decks shipped with the package (``deck`` names one; else all that fit)."""
+    from appliance.decks import cards_for_game
+
+    return cards_for_game(game, deck_id=command.get("deck"), rng=rng or random.Random())
+
+
+class Appliance(contextlib.ExitStack):
+    """Everything the box runs, started by :meth:`start`; leaving the ``with`` block stops it all."""
+
+    def __init__(
+        self,
+        config: Config,
+        broker_prefer: str = "auto",
+        clock: Callable[[], float] = time.monotonic,
+        rng: random.Random | None = None,
+    ) -> None:
+        super().__init__()
+        self.config = config
+        self.broker_prefer = broker_prefer
+        self.clock = clock
+        self.rng = rng or random.Random()
+        self.broker: RunningBroker | None = None
+        self.hub: Hub | None = None
+
+    @property
+    def connection(self) -> Connection:
+        assert self.broker is not None, "start() first"
+        b = self.config.broker
+        addr = self.broker.address
+        external = addr.kind == "external"
+        return Connection(
+            host=addr.host,
+            port=addr.port,
+            username=b.username if external else "",
+            password=b.password if external else "",
+            tls=b.tls if external else False,
+            ca_file=b.ca_file,
+            keepalive=b.keepalive,
+        )
+
+    def start(self) -> Appliance:
+        b = self.config.broker
+        self.broker = start_broker(b.host, b.port, prefer=self.broker_prefer)
+        self.callback(self.broker.stop)
+        session = Session(self.clock, self.rng, box_name=self.config.box.name)
+        self.hub = Hub(
+            self.config.box.id,
+            session,
+            self.connection,
+            open_join=self.config.box.join == "open",
+            clock=self.clock,
+            decks=self._cards,
+        )
+        self.hub.start()
+        self.callback(self.hub.stop)
+        log.info("hub connected to %s broker at %s:%s", self.broker.address.kind, self.broker.address.host, self.broker.address.port)
+        return self
+
+    def _cards(self, game: str, command: Mapping[str, Any]) -> Sequence[Card]:
+        try:
+            return shipped_cards(game, command, self.rng)
+        except ModuleNotFoundError as exc:
+            raise MalformedInput(f"no decks installed ({exc.name})") from exc

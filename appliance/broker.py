@@ -1,0 +1,218 @@
+"""The MQTT broker the appliance talks through.
+
+A configured broker (``[broker] host``) is used as it is. Without one (the demo, a developer's laptop) the
+appliance starts its own on a free loopback port: the ``mosquitto`` binary when one is on PATH, with a
+generated config, else the embedded amqtt broker in-process.
+
+Settings that matter (measured, see issue 2): ``set_tcp_nodelay true`` (else a round trip costs ~44-88 ms
+of Nagle delay instead of ~0.5 ms) and a raised ``max_queued_messages`` (the default 1000 silently dropped
+two thirds of a 32-client QoS 1 burst). amqtt sends retained messages to clients that never subscribed to
+them, so nothing secret is ever retained.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Protocol
+
+from appliance.errors import ConfigError
+
+log = logging.getLogger(__name__)
+
+MOSQUITTO_SETTINGS = """\
+set_tcp_nodelay true
+max_queued_messages 100000
+max_inflight_messages 0
+persistence false
+"""
+
+
+@dataclass(frozen=True)
+class BrokerAddress:
+    host: str
+    port: int
+    kind: str  # "external", "mosquitto" or "amqtt"
+
+
+class RunningBroker(Protocol):
+    address: BrokerAddress
+
+    def stop(self) -> None: ...
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port that was free a moment ago on ``host``."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def wait_for_port(host: str, port: int, timeout: float = 10.0) -> None:
+    """Block until ``host:port`` accepts TCP connections; ConfigError after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with socket.create_connection((host, port), timeout=0.5):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise ConfigError(f"broker at {host}:{port} did not start within {timeout:.0f} s") from None
+            time.sleep(0.02)
+
+
+def mosquitto_binary() -> str | None:
+    """The mosquitto executable, looked up on PATH and in /usr/sbin (Debian puts it there)."""
+    found = shutil.which("mosquitto") or shutil.which("mosquitto", path="/usr/sbin:/usr/local/sbin")
+    return found
+
+
+class MosquittoBroker:
+    """A private mosquitto on a free loopback port with a generated config; a context manager."""
+
+    def __init__(self, port: int | None = None, extra_config: str = "", binary: str | None = None) -> None:
+        exe = binary or mosquitto_binary()
+        if exe is None:
+            raise ConfigError("mosquitto is not installed (apt-get install mosquitto)")
+        self._dir = tempfile.TemporaryDirectory(prefix="quizbox-mosquitto-")
+        self.port = port or free_port()
+        conf = Path(self._dir.name) / "mosquitto.conf"
+        conf.write_text(
+            f"listener {self.port} 127.0.0.1\nallow_anonymous true\n{MOSQUITTO_SETTINGS}{extra_config}",
+            encoding="utf-8",
+        )
+        self.config_path = conf
+        self._log = open(Path(self._dir.name) / "mosquitto.log", "wb")  # noqa: SIM115 (closed in stop)
+        self._proc = subprocess.Popen([exe, "-c", str(conf)], stdout=self._log, stderr=subprocess.STDOUT)
+        self.address = BrokerAddress("127.0.0.1", self.port, "mosquitto")
+        try:
+            wait_for_port("127.0.0.1", self.port)
+        except ConfigError:
+            self.stop()
+            raise
+
+    @property
+    def pid(self) -> int:
+        return self._proc.pid
+
+    def alive(self) -> bool:
+        return self._proc.poll() is None
+
+    def restart(self) -> None:
+        """Stop and start again on the same port (for fault tests)."""
+        self._terminate()
+        exe = self._proc.args[0]
+        self._proc = subprocess.Popen(
+            [exe, "-c", str(self.config_path)], stdout=self._log, stderr=subprocess.STDOUT
+        )
+        wait_for_port("127.0.0.1", self.port)
+
+    def _terminate(self) -> None:
+        if self._proc.poll() is None:
+            self._proc.terminate()
+            try:
+                self._proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+                self._proc.wait()
+
+    def stop(self) -> None:
+        self._terminate()
+        self._log.close()
+        self._dir.cleanup()
+
+    def __enter__(self) -> MosquittoBroker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class EmbeddedBroker:
+    """amqtt running on its own asyncio loop in a daemon thread; a context manager."""
+
+    def __init__(self, port: int | None = None) -> None:
+        from amqtt.broker import Broker
+
+        self.port = port or free_port()
+        self.address = BrokerAddress("127.0.0.1", self.port, "amqtt")
+        config: dict[str, Any] = {
+            "listeners": {"default": {"type": "tcp", "bind": f"127.0.0.1:{self.port}"}},
+            "plugins": {"amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}},
+        }
+        self._loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+
+        async def start() -> Any:
+            broker = Broker(config, loop=self._loop)
+            await broker.start()
+            return broker
+
+        def run() -> None:
+            asyncio.set_event_loop(self._loop)
+            try:
+                self._broker = self._loop.run_until_complete(start())
+            except BaseException as exc:  # reported to the starting thread
+                self._error = exc
+                self._ready.set()
+                return
+            self._ready.set()
+            self._loop.run_forever()
+
+        self._thread = threading.Thread(target=run, name="amqtt-broker", daemon=True)
+        self._thread.start()
+        self._ready.wait(10)
+        if self._error is not None:
+            raise ConfigError(f"embedded broker failed to start: {self._error}")
+        wait_for_port("127.0.0.1", self.port)
+
+    def stop(self) -> None:
+        if not self._thread.is_alive():
+            return
+        future = asyncio.run_coroutine_threadsafe(self._broker.shutdown(), self._loop)
+        with contextlib.suppress(Exception):
+            future.result(timeout=5)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=5)
+
+    def __enter__(self) -> EmbeddedBroker:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+
+class ExternalBroker:
+    """A broker someone else runs (the configured one); stopping it is a no-op."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.address = BrokerAddress(host, port, "external")
+
+    def stop(self) -> None:
+        return None
+
+
+def start_broker(host: str = "", port: int = 1883, prefer: str = "auto") -> RunningBroker:
+    """The configured broker, or a private one (``prefer``: auto | mosquitto | amqtt)."""
+    if host:
+        return ExternalBroker(host, port)
+    if prefer in ("auto", "mosquitto") and mosquitto_binary():
+        return MosquittoBroker()
+    if prefer == "mosquitto":
+        raise ConfigError("mosquitto is not installed (apt-get install mosquitto)")
+    log.info("mosquitto not found on PATH: using the embedded amqtt broker")
+    return EmbeddedBroker()

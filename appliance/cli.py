@@ -1,0 +1,128 @@
+"""``quizbox``: the appliance's one command.
+
+    quizbox demo            broker, session, board, admin page and four bot handsets on this machine
+    quizbox run             the appliance as configured (what systemd starts on the Pi)
+    quizbox web             the admin page alone
+    quizbox handset-sim     simulated handsets against a running appliance
+    quizbox replay FILE     play a scenario file through the rules engines
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+from collections.abc import Sequence
+
+from appliance.errors import QuizboxError
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] == "replay":
+        from appliance.replay import main as replay_main
+
+        return replay_main(args_list[1:])
+    parser = _parser()
+    args = parser.parse_args(args_list)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        result: int = args.func(args)
+        return result
+    except QuizboxError as exc:
+        print(f"quizbox: {exc}", file=sys.stderr)
+        return 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="quizbox", description="Quizbox pub-quiz appliance")
+    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    sub = parser.add_subparsers(required=True, metavar="COMMAND")
+
+    demo = sub.add_parser("demo", help="run everything on this machine with simulated handsets")
+    demo.add_argument("--config", help="config file (default: built-in demo settings)")
+    demo.add_argument("--bots", type=int, default=4, help="simulated handsets (default 4)")
+    demo.add_argument("--game", default="confident", help="game the bots play (default confident)")
+    demo.add_argument("--broker", choices=["auto", "mosquitto", "amqtt"], default="auto")
+    demo.add_argument("--seconds", type=float, default=0, help="stop after this many seconds (0: Ctrl-C)")
+    demo.add_argument("--headless", action="store_true", help="no board window even with a display")
+    demo.set_defaults(func=_demo)
+
+    run = sub.add_parser("run", help="run the appliance as configured")
+    run.add_argument("--config", help="config file (default $QUIZBOX_CONFIG or /etc/quizbox/quizbox.toml)")
+    run.set_defaults(func=_run)
+
+    web = sub.add_parser("web", help="run the admin page")
+    web.add_argument("--config")
+    web.set_defaults(func=_web)
+
+    sim = sub.add_parser("handset-sim", help="simulated handsets against a running appliance")
+    sim.add_argument("--host", default="127.0.0.1")
+    sim.add_argument("--port", type=int, default=1883)
+    sim.add_argument("--box", default="quizbox")
+    sim.add_argument("-n", "--count", type=int, default=4)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--show", action="store_true", help="render the first handset's screen in the terminal")
+    sim.set_defaults(func=_handset_sim)
+
+    replay = sub.add_parser("replay", help="play a scenario file (see docs)")
+    replay.add_argument("rest", nargs=argparse.REMAINDER)
+    return parser
+
+
+def _wait(seconds: float) -> None:
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    stop.wait(seconds if seconds > 0 else None)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from appliance.demo import run_demo
+
+    return run_demo(args, _wait)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from appliance.app import Appliance
+    from appliance.config import load_config
+
+    config = load_config(args.config)
+    with Appliance(config) as app:
+        app.start()
+        print(f"quizbox: box {config.box.id!r} running (config {config.source})", flush=True)
+        _wait(0)
+    return 0
+
+
+def _web(args: argparse.Namespace) -> int:
+    try:
+        from web import serve
+    except ImportError:
+        print("quizbox: the admin page is not part of this build yet", file=sys.stderr)
+        return 2
+    serve(args)
+    return 0
+
+
+def _handset_sim(args: argparse.Namespace) -> int:
+    from appliance.mqtt import Connection
+    from appliance.sim import start_bots
+
+    bots = start_bots(args.box, Connection(args.host, args.port), args.count, seed=args.seed)
+    print(f"quizbox: {len(bots)} simulated handsets on {args.host}:{args.port}, box {args.box!r}", flush=True)
+    try:
+        _wait(0)
+    finally:
+        for bot in bots:
+            bot.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

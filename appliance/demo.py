@@ -1,0 +1,72 @@
+"""``quizbox demo``: the whole appliance on one machine, with bot handsets playing game after game."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import replace
+
+from appliance.app import Appliance
+from appliance.config import Config, load_config
+from appliance.errors import QuizboxError
+from appliance.sim import SimHandset, start_bots
+
+log = logging.getLogger(__name__)
+
+AUTO_ADVANCE_SECONDS = 4.0
+
+
+def demo_config(path: str | None) -> Config:
+    config = load_config(path) if path else Config()
+    if not path:
+        config = replace(config, box=replace(config.box, id="demo", name="Quizbox demo", join="open"))
+    return config
+
+
+def run_demo(args: argparse.Namespace, wait: Callable[[float], None]) -> int:
+    config = demo_config(args.config)
+    with Appliance(config, broker_prefer=args.broker) as app:
+        app.start()
+        assert app.hub is not None and app.broker is not None
+        hub = app.hub
+        hub.session.auto_advance = AUTO_ADVANCE_SECONDS
+        bots = start_bots(config.box.id, app.connection, args.bots)
+        app.callback(lambda: [b.stop() for b in bots])
+        addr = app.broker.address
+        print("Quizbox demo is running:", flush=True)
+        print(f"  broker      {addr.kind} on {addr.host}:{addr.port}", flush=True)
+        print(f"  box         {config.box.id!r}, open join", flush=True)
+        print(f"  handsets    {len(bots)} bots: {', '.join(b.id for b in bots)}", flush=True)
+        print(f"  game        {args.game}, moved on automatically every {AUTO_ADVANCE_SECONDS:.0f} s", flush=True)
+        print("  stop        Ctrl-C", flush=True)
+        stop = threading.Event()
+        host = threading.Thread(target=_host, args=(app, bots, args.game, stop), daemon=True)
+        host.start()
+        try:
+            wait(args.seconds)
+        finally:
+            stop.set()
+            host.join(timeout=5)
+    print("Quizbox demo stopped.", flush=True)
+    return 0
+
+
+def _host(app: Appliance, bots: list[SimHandset], game: str, stop: threading.Event) -> None:
+    """The demo's quizmaster: starts a game once the bots are in, and another when it ends."""
+    assert app.hub is not None
+    hub = app.hub
+    while not stop.is_set():
+        joined = sum(1 for h in hub.registry if h.online and h.accepted)
+        if hub.session.state != "playing" and joined >= len(bots):
+            try:
+                if hub.session.state == "results":
+                    stop.wait(AUTO_ADVANCE_SECONDS * 2)
+                    hub.command({"cmd": "lobby"})
+                hub.command({"cmd": "start", "game": game})
+                print(f"demo: started a game of {game} with {joined} handsets", flush=True)
+            except QuizboxError as exc:
+                print(f"demo: cannot start {game}: {exc}", flush=True)
+                stop.wait(10)
+        stop.wait(0.5)

@@ -1,0 +1,98 @@
+"""Who is at the table: the registry of handsets the hub has heard from."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from firmware import protocol
+
+# A colour-blind-safe palette (Okabe-Ito plus two), one per seat, shared by board and handsets.
+PALETTE = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#FFFFFF")
+
+RECENT_ACKS = 16
+
+
+@dataclass
+class Handset:
+    id: str
+    name: str
+    accepted: bool = False
+    online: bool = False
+    last_seen: float = 0.0
+    battery: int | None = None
+    rssi: int | None = None
+    firmware: str = ""
+    layout: str = protocol.LAYOUT_KEYPAD
+    identify_until: float = 0.0
+    # (seq, prompt id) -> the ack payload sent for it, so a re-delivered input is acked again, not re-applied
+    acks: OrderedDict[tuple[int, str], bytes] = field(default_factory=OrderedDict)
+
+    def remember_ack(self, seq: int, prompt_id: str, payload: bytes) -> None:
+        self.acks[(seq, prompt_id)] = payload
+        while len(self.acks) > RECENT_ACKS:
+            self.acks.popitem(last=False)
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "accepted": self.accepted,
+            "online": self.online,
+            "battery": self.battery,
+            "rssi": self.rssi,
+            "firmware": self.firmware,
+            "layout": self.layout,
+        }
+
+
+class Registry:
+    """Handsets by id, in the order they first said hello."""
+
+    def __init__(self, open_join: bool = True) -> None:
+        self.open_join = open_join
+        self._handsets: dict[str, Handset] = {}
+
+    def __contains__(self, handset_id: object) -> bool:
+        return handset_id in self._handsets
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(list(self._handsets.values()))
+
+    def __len__(self) -> int:
+        return len(self._handsets)
+
+    def get(self, handset_id: str) -> Handset | None:
+        return self._handsets.get(handset_id)
+
+    def hello(self, handset_id: str, name: str | None, now: float) -> tuple[Handset, bool]:
+        """Record a hello; returns the handset and whether it is new."""
+        handset = self._handsets.get(handset_id)
+        if handset is None:
+            handset = Handset(id=handset_id, name=self.unique_name(name or handset_id), accepted=self.open_join)
+            self._handsets[handset_id] = handset
+            new = True
+        else:
+            new = False
+        handset.online = True
+        handset.last_seen = now
+        return handset, new
+
+    def unique_name(self, wanted: str, exclude: str | None = None) -> str:
+        base = wanted.strip()[: protocol.MAX_NAME] or "player"
+        taken = {h.name for h in self._handsets.values() if h.id != exclude}
+        name, n = base, 2
+        while name in taken:
+            suffix = f"-{n}"
+            name = base[: protocol.MAX_NAME - len(suffix)] + suffix
+            n += 1
+        return name
+
+    def remove(self, handset_id: str) -> Handset | None:
+        return self._handsets.pop(handset_id, None)
+
+    def colour(self, handset_id: str) -> str:
+        ids = list(self._handsets)
+        index = ids.index(handset_id) if handset_id in ids else 0
+        return PALETTE[index % len(PALETTE)]

@@ -1,0 +1,358 @@
+"""The hub: the appliance's MQTT edge. It knows who is at the table, checks every payload, routes inputs
+to the session, and publishes prompts, acks and the public board state. It never crashes on input.
+
+Order of checks for an input (architecture.md): topic -> payload (size, JSON, protocol v1 shape, claimed
+id) -> handset known and accepted -> duplicate (same seq and prompt: ack again, apply once) -> session
+(current prompt, seated, the game's rules). Every refusal gets an error ack on the handset's ack topic
+and one log line; nothing changes.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from appliance.errors import QuizboxError
+from appliance.handsets import Handset, Registry
+from appliance.mqtt import Availability, Client, Connection
+from appliance.session.flow import Card, GameSetup
+from appliance.session.session import Session
+from firmware import protocol
+
+log = logging.getLogger(__name__)
+
+DeckProvider = Callable[[str, Mapping[str, Any]], Sequence[Card]]
+
+
+class Hub:
+    def __init__(
+        self,
+        box: str,
+        session: Session,
+        connection: Connection,
+        open_join: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+        decks: DeckProvider | None = None,
+        tick_interval: float = 0.1,
+    ) -> None:
+        protocol.box_topic(box)  # validates the id
+        self.box = box
+        self.session = session
+        self.registry = Registry(open_join=open_join)
+        self.clock = clock
+        self.decks = decks
+        self.lock = threading.RLock()
+        self.refused = 0  # inputs and payloads refused (for benches and tests)
+        self.accepted = 0
+        self._board_sent: str | None = None
+        self._admin_sent: str | None = None
+        self._last_result: dict[str, Any] = {}
+        self._stop = threading.Event()
+        self._tick_interval = tick_interval
+        self.client = Client(
+            client_id=f"quizbox-{box}-hub",
+            connection=connection,
+            on_message=self.on_message,
+            subscriptions=[
+                protocol.handset_wildcard(box, "hello"),
+                protocol.handset_wildcard(box, "status"),
+                protocol.handset_wildcard(box, "telemetry"),
+                protocol.handset_wildcard(box, "input"),
+                protocol.admin_command_topic(box),
+            ],
+            availability=Availability(protocol.appliance_status_topic(box)),
+            on_connect=self._on_connect,
+        )
+        self._ticker = threading.Thread(target=self._tick_loop, name="hub-ticker", daemon=True)
+
+    # -- lifecycle -------------------------------------------------------------------------------------
+
+    def start(self, wait: float = 10.0) -> Hub:
+        self.client.start(wait=wait)
+        self._ticker.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._ticker.is_alive():
+            self._ticker.join(timeout=2)
+        self.client.stop()
+
+    def __enter__(self) -> Hub:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _on_connect(self) -> None:
+        # After a (re)connect: the retained board again, and every online handset's current prompt,
+        # since a prompt sent while we were away may have been lost.
+        with self.lock:
+            self._board_sent = None
+            self._admin_sent = None
+            for handset in self.registry:
+                if handset.online:
+                    self._send_prompt(handset, fresh=True)
+            self._publish_state()
+
+    def _tick_loop(self) -> None:
+        while not self._stop.wait(self._tick_interval):
+            try:
+                with self.lock:
+                    if self.session.tick():
+                        self._publish_changes()
+                    else:
+                        self._publish_state()
+            except Exception:
+                log.exception("session tick failed")
+
+    # -- inbound ---------------------------------------------------------------------------------------
+
+    def on_message(self, topic: str, payload: bytes) -> None:
+        """Entry point for every MQTT message (paho's thread); never raises."""
+        try:
+            with self.lock:
+                if topic == protocol.admin_command_topic(self.box):
+                    self._admin(payload)
+                    return
+                handset_id, leaf = protocol.parse_handset_topic(self.box, topic)
+                handler = {
+                    "hello": self._hello,
+                    "status": self._status,
+                    "telemetry": self._telemetry,
+                    "input": self._input,
+                }.get(leaf)
+                if handler is not None:
+                    handler(handset_id, payload)
+        except protocol.ProtocolError as exc:
+            self.refused += 1
+            log.warning("ignored message on %s: %s", topic[:120], exc)
+        except Exception:
+            self.refused += 1
+            log.exception("hub failed on a message on %s", topic[:120])
+
+    def _hello(self, handset_id: str, payload: bytes) -> None:
+        try:
+            hello = protocol.parse_hello(handset_id, protocol.decode(payload))
+        except protocol.ProtocolError as exc:
+            self.refused += 1
+            log.warning("bad hello from %s: %s", handset_id, exc)
+            return
+        handset, new = self.registry.hello(handset_id, hello["name"], self.clock())
+        handset.firmware = hello["fw"]
+        handset.layout = hello["layout"]
+        if new:
+            log.info("handset %s joined as %s (%s)", handset_id, handset.name, "accepted" if handset.accepted else "pending")
+        # a hello means the handset (re)started or reconnected: it needs its current prompt again
+        self._send_prompt(handset, fresh=True)
+        self._publish_state()
+
+    def _status(self, handset_id: str, payload: bytes) -> None:
+        handset = self.registry.get(handset_id)
+        if handset is None:
+            return  # a retained status of a handset we do not know (yet): its hello will follow
+        text = payload.decode("utf-8", "replace").strip()
+        if text not in (protocol.ONLINE, protocol.OFFLINE):
+            self.refused += 1
+            log.warning("bad status from %s: %r", handset_id, text[:20])
+            return
+        handset.online = text == protocol.ONLINE
+        handset.last_seen = self.clock()
+        self._publish_state()
+
+    def _telemetry(self, handset_id: str, payload: bytes) -> None:
+        handset = self.registry.get(handset_id)
+        if handset is None:
+            return
+        try:
+            data = protocol.parse_telemetry(protocol.decode(payload))
+        except protocol.ProtocolError as exc:
+            self.refused += 1
+            log.warning("bad telemetry from %s: %s", handset_id, exc)
+            return
+        handset.battery, handset.rssi = data["battery"], data["rssi"]
+        handset.firmware, handset.layout = data["fw"] or handset.firmware, data["layout"]
+        handset.last_seen = self.clock()
+        self._publish_state()
+
+    def _input(self, handset_id: str, payload: bytes) -> None:
+        try:
+            raw = protocol.decode(payload)
+        except protocol.ProtocolError as exc:
+            self._refuse(handset_id, -1, str(exc))
+            return
+        try:
+            msg = protocol.parse_input(handset_id, raw)
+        except protocol.ProtocolError as exc:
+            seq = raw.get("seq")
+            self._refuse(handset_id, seq if isinstance(seq, int) and not isinstance(seq, bool) else -1, str(exc))
+            return
+        handset = self.registry.get(handset_id)
+        if handset is None:
+            self._refuse(handset_id, msg["seq"], "unknown handset: restart it")
+            return
+        if not handset.accepted:
+            self._refuse(handset_id, msg["seq"], "not accepted yet")
+            return
+        handset.last_seen = self.clock()
+        key = (msg["seq"], msg["prompt"])
+        if key in handset.acks:  # a QoS 1 duplicate or a retry after reconnect: ack again, apply once
+            self.client.publish(protocol.ack_topic(self.box, handset_id), handset.acks[key])
+            return
+        try:
+            message = self.session.handle_input(handset_id, msg["prompt"], msg["kind"], msg["data"])
+        except QuizboxError as exc:
+            self._refuse(handset_id, msg["seq"], _short(exc), msg["prompt"])
+            return
+        self.accepted += 1
+        ack = protocol.encode(protocol.make_ack(msg["seq"], True, message, msg["prompt"]))
+        handset.remember_ack(msg["seq"], msg["prompt"], ack)
+        self.client.publish(protocol.ack_topic(self.box, handset_id), ack)
+        self._publish_changes()
+
+    def _refuse(self, handset_id: str, seq: int, message: str, prompt_id: str | None = None) -> None:
+        self.refused += 1
+        log.warning("refused input from %s (seq %s): %s", handset_id, seq, message)
+        ack = protocol.make_ack(seq, False, message, prompt_id)
+        self.client.publish(protocol.ack_topic(self.box, handset_id), protocol.encode(ack))
+
+    # -- admin commands -----------------------------------------------------------------------------------
+
+    def _admin(self, payload: bytes) -> None:
+        try:
+            command = json.loads(payload.decode("utf-8"))
+            if not isinstance(command, dict) or not isinstance(command.get("cmd"), str):
+                raise protocol.ProtocolError('a command is {"cmd": name, ...}')
+            result = self.command(command)
+        except (ValueError, QuizboxError) as exc:
+            result = {"ok": False, "msg": str(exc)}
+            log.warning("admin command refused: %s", exc)
+        self._last_result = result
+        self._admin_sent = None
+        self._publish_changes()
+
+    def command(self, command: Mapping[str, Any]) -> dict[str, Any]:
+        """Run one admin command (also called directly by the demo and tests); raises on refusal."""
+        with self.lock:
+            name = command["cmd"]
+            s = self.session
+            if name == "accept":
+                self._handset(command).accepted = True
+            elif name == "rename":
+                handset = self._handset(command)
+                new = str(command.get("name", "")).strip()
+                if not new:
+                    raise protocol.ProtocolError("a name cannot be empty")
+                handset.name = self.registry.unique_name(new, exclude=handset.id)
+            elif name == "remove":
+                handset = self._handset(command)
+                if s.player_of(handset.id) is not None and s.state == "playing":
+                    raise protocol.ProtocolError(f"{handset.name} is seated in the running game")
+                self.registry.remove(handset.id)
+                s.forget(handset.id)
+            elif name == "identify":
+                self._handset(command).identify_until = self.clock() + 5
+            elif name == "start":
+                self._start(command)
+            elif name == "next":
+                s.advance()
+            elif name == "pause":
+                s.pause()
+            elif name == "resume":
+                s.resume()
+            elif name == "end":
+                s.end_game()
+            elif name == "lobby":
+                s.to_lobby()
+            else:
+                raise protocol.ProtocolError(f"unknown command {name!r}")
+            self._publish_changes()
+            return {"ok": True, "msg": f"{name}: done"}
+
+    def _handset(self, command: Mapping[str, Any]) -> Handset:
+        handset = self.registry.get(str(command.get("handset", "")))
+        if handset is None:
+            raise protocol.ProtocolError(f"no handset {command.get('handset')!r}")
+        return handset
+
+    def _start(self, command: Mapping[str, Any]) -> None:
+        game = command.get("game")
+        seats = command.get("seats")
+        options = command.get("options", {})
+        if not isinstance(game, str):
+            raise protocol.ProtocolError("start needs a game")
+        if not isinstance(options, dict):
+            raise protocol.ProtocolError("options must be an object")
+        if seats is None:  # everyone accepted and online, in join order
+            seats = [{"player": h.name, "handset": h.id} for h in self.registry if h.accepted and h.online]
+        if not isinstance(seats, list) or not all(isinstance(x, dict) for x in seats):
+            raise protocol.ProtocolError('seats is a list of {"player", "handset"}')
+        mapping: dict[str, str] = {}
+        for seat in seats:
+            player, hid = seat.get("player"), seat.get("handset")
+            handset = self.registry.get(str(hid))
+            if handset is None or not handset.accepted:
+                raise protocol.ProtocolError(f"handset {hid!r} is not at the table")
+            if not isinstance(player, str) or not player.strip() or player in mapping:
+                raise protocol.ProtocolError(f"bad or repeated player name {player!r}")
+            mapping[player] = handset.id
+        cards_raw = command.get("cards")
+        if cards_raw is not None:
+            if not isinstance(cards_raw, list) or not all(isinstance(c, dict) for c in cards_raw):
+                raise protocol.ProtocolError("cards must be a list of objects")
+            cards: Sequence[Card] = [Card(str(c.get("id", i)), c) for i, c in enumerate(cards_raw)]
+        elif self.decks is not None:
+            cards = self.decks(game, command)
+        else:
+            raise protocol.ProtocolError("no cards: name a deck or send cards")
+        setup = GameSetup(game=game, players=list(mapping), options=options, cards=cards)
+        self.session.start_game(setup, mapping)
+
+    # -- outbound --------------------------------------------------------------------------------------
+
+    def _send_prompt(self, handset: Handset, fresh: bool = False) -> None:
+        prompt, changed = self.session.prompt_for(handset, fresh=fresh)
+        if changed or fresh:
+            self.client.publish(protocol.prompt_topic(self.box, handset.id), _encode_prompt(prompt))
+
+    def _publish_changes(self) -> None:
+        for handset, prompt in self.session.changed_prompts(list(self.registry)):
+            self.client.publish(protocol.prompt_topic(self.box, handset.id), _encode_prompt(prompt))
+        self._publish_state()
+
+    def _publish_state(self) -> None:
+        board = self.session.board_state(list(self.registry), self.registry.colour)
+        text = json.dumps(board, sort_keys=True)
+        if text != self._board_sent:
+            self._board_sent = text
+            self.client.publish(protocol.board_topic(self.box), text, retain=True)
+        admin = {
+            "handsets": [h.public() for h in self.registry],
+            "scene": self.session.state,
+            "game": board["game"],
+            "paused": board["paused"],
+            "can_advance": board["can_advance"],
+            "last": self._last_result,
+        }
+        text = json.dumps(admin, sort_keys=True)
+        if text != self._admin_sent:
+            self._admin_sent = text
+            self.client.publish(protocol.admin_state_topic(self.box), text, retain=True)
+
+
+def _encode_prompt(prompt: dict[str, Any]) -> bytes:
+    try:
+        return protocol.encode(prompt)
+    except protocol.ProtocolError:
+        # a prompt over the ESP32 limit is a bug in a flow: shorten its text rather than lose the prompt
+        prompt = {**prompt, "text": str(prompt.get("text", ""))[: protocol.MAX_TEXT], "lines": []}
+        return protocol.encode(prompt)
+
+
+def _short(exc: Exception) -> str:
+    text = str(exc) or type(exc).__name__
+    return text if len(text) <= protocol.MAX_MESSAGE else text[: protocol.MAX_MESSAGE - 1] + "…"

@@ -1,0 +1,151 @@
+"""paho-mqtt 2.x clients set up the way every Quizbox client needs them.
+
+* TCP_NODELAY on the socket (paho does not set it): without it every small publish waits for Nagle.
+* Subscriptions are made in ``on_connect`` so that a reconnect restores them.
+* A last will and a retained ``online`` give Home-Assistant-style availability.
+* Automatic reconnect with a bounded backoff (``loop_start`` handles it).
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import ssl
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from firmware import protocol
+
+log = logging.getLogger(__name__)
+
+MessageHandler = Callable[[str, bytes], None]
+
+
+@dataclass
+class Connection:
+    """Where and how to connect."""
+
+    host: str
+    port: int
+    username: str = ""
+    password: str = ""
+    tls: bool = False
+    ca_file: str = ""
+    keepalive: int = 15
+
+
+@dataclass
+class Availability:
+    """A retained status topic: ``online`` on connect, ``offline`` as the last will."""
+
+    topic: str
+    online: str = protocol.ONLINE
+    offline: str = protocol.OFFLINE
+
+
+def _nodelay(client: mqtt.Client, userdata: object, sock: object) -> None:
+    if isinstance(sock, socket.socket):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+@dataclass
+class Client:
+    """A paho client with subscriptions restored on every connect and a ``connected`` event."""
+
+    client_id: str
+    connection: Connection
+    on_message: MessageHandler
+    subscriptions: list[str] = field(default_factory=list)
+    availability: Availability | None = None
+    on_connect: Callable[[], None] | None = None
+    qos: int = 1
+
+    def __post_init__(self) -> None:
+        self.connected = threading.Event()
+        paho = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=self.client_id,
+            protocol=mqtt.MQTTv311,
+            clean_session=True,
+        )
+        paho.on_socket_open = _nodelay
+        paho.on_connect = self._connected
+        paho.on_disconnect = self._disconnected
+        paho.on_message = self._message
+        paho.reconnect_delay_set(min_delay=1, max_delay=8)
+        paho.max_queued_messages_set(0)
+        paho.max_inflight_messages_set(100)
+        conn = self.connection
+        if conn.username:
+            paho.username_pw_set(conn.username, conn.password or None)
+        if conn.tls:
+            paho.tls_set(ca_certs=conn.ca_file or None, cert_reqs=ssl.CERT_REQUIRED)
+        if self.availability is not None:
+            paho.will_set(self.availability.topic, self.availability.offline, qos=1, retain=True)
+        self.paho = paho
+
+    def start(self, wait: float | None = 10.0) -> Client:
+        """Connect in the background (paho's network thread); optionally wait until connected."""
+        self.paho.connect_async(self.connection.host, self.connection.port, self.connection.keepalive)
+        self.paho.loop_start()
+        if wait is not None and not self.connected.wait(wait):
+            self.stop()
+            raise ConnectionError(
+                f"MQTT client {self.client_id} could not connect to "
+                f"{self.connection.host}:{self.connection.port} within {wait:.0f} s"
+            )
+        return self
+
+    def stop(self, clean: bool = True) -> None:
+        """Disconnect; ``clean`` publishes ``offline`` first (a crash leaves it to the last will)."""
+        if clean and self.availability is not None and self.connected.is_set():
+            info = self.paho.publish(self.availability.topic, self.availability.offline, qos=1, retain=True)
+            info.wait_for_publish(timeout=2)
+        self.paho.disconnect()
+        self.paho.loop_stop()
+
+    def subscribe(self, topics: Iterable[str]) -> None:
+        """Add subscriptions now and after every reconnect."""
+        for topic in topics:
+            if topic not in self.subscriptions:
+                self.subscriptions.append(topic)
+                if self.connected.is_set():
+                    self.paho.subscribe(topic, qos=self.qos)
+
+    def publish(self, topic: str, payload: bytes | str, retain: bool = False, qos: int | None = None) -> None:
+        self.paho.publish(topic, payload, qos=self.qos if qos is None else qos, retain=retain)
+
+    def _connected(
+        self,
+        client: mqtt.Client,
+        userdata: object,
+        flags: object,
+        reason: object,
+        properties: object = None,
+    ) -> None:
+        if getattr(reason, "is_failure", False):
+            log.warning("%s: connection refused: %s", self.client_id, reason)
+            return
+        for topic in self.subscriptions:
+            client.subscribe(topic, qos=self.qos)
+        if self.availability is not None:
+            client.publish(self.availability.topic, self.availability.online, qos=1, retain=True)
+        self.connected.set()
+        if self.on_connect is not None:
+            self.on_connect()
+
+    def _disconnected(
+        self, client: mqtt.Client, userdata: object, flags: object, reason: object, properties: object = None
+    ) -> None:
+        self.connected.clear()
+        log.info("%s: disconnected (%s)", self.client_id, reason)
+
+    def _message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
+        try:
+            self.on_message(message.topic, bytes(message.payload))
+        except Exception:  # a handler bug must not kill paho's network thread
+            log.exception("%s: handler failed for %s", self.client_id, message.topic)

@@ -1,0 +1,115 @@
+"""The contract between the session and one game: a *flow* wraps a pure engine with what the table sees.
+
+The engine decides rules; the flow turns its state into handset prompts and the board's view, turns a
+handset's input data into engine actions, and says when it needs the clock (a deadline) or the host
+(``advance``: next question, reveal). The session owns time, prompt ids, seats and publishing.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from appliance.errors import MalformedInput
+from firmware import protocol
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card as drawn from a deck: ``id`` plus the card's fields (question, answer, hints...)."""
+
+    id: str
+    fields: Mapping[str, Any]
+
+
+@dataclass
+class GameSetup:
+    """What the quizmaster chose: the game, its options, the players in seat order and the cards."""
+
+    game: str
+    players: Sequence[str]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    cards: Sequence[Card] = ()
+
+
+def info(title: str, text: str = "", wait: bool = False, lines: Sequence[str] = ()) -> JSON:
+    """An info (or waiting) prompt body."""
+    return {"kind": protocol.INFO, "title": title, "text": text, "wait": wait, "lines": list(lines)}
+
+
+class GameFlow(Protocol):
+    """One game in progress, as the session drives it."""
+
+    game: str
+
+    @property
+    def finished(self) -> bool: ...
+
+    def prompt(self, player: str) -> JSON:
+        """The prompt body (``kind``, ``title``, ``text`` and kind fields; no id) for ``player`` now."""
+        ...
+
+    def handle(self, player: str, kind: str, data: Mapping[str, Any], now: float) -> str:
+        """Apply ``player``'s input (already shape-checked by the protocol); return the ack message.
+
+        Raises MalformedInput (e.g. a number that does not parse) or IllegalAction; the state is then
+        unchanged."""
+        ...
+
+    def can_advance(self) -> bool:
+        """Whether the host's *next* has something to do now (reveal, next question, finish)."""
+        ...
+
+    def advance(self, now: float) -> None:
+        """The host's *next*: settle, reveal, draw the next card, or finish."""
+        ...
+
+    def deadline(self) -> float | None:
+        """When (session clock) :meth:`on_deadline` must be called, or None."""
+        ...
+
+    def on_deadline(self, now: float) -> None: ...
+
+    def board(self) -> JSON:
+        """The public view for the TV (never a secret)."""
+        ...
+
+    def log(self) -> list[JSON]:
+        """The accepted actions so far, as JSON (what persistence stores)."""
+        ...
+
+
+FlowFactory = Callable[[GameSetup, Any], GameFlow]
+"""``factory(setup, rng)`` builds a flow; ``rng`` is a ``random.Random`` owned by the session."""
+
+_FLOWS: dict[str, str] = {
+    "confident": "appliance.games.confident.flow:make_flow",
+    "poker": "appliance.games.poker.flow:make_flow",
+    "allin": "appliance.games.allin.flow:make_flow",
+    "squizz": "appliance.games.squizz.flow:make_flow",
+}
+_EXTRA: dict[str, FlowFactory] = {}
+
+
+def register_flow(game: str, factory: FlowFactory) -> None:
+    """Register a flow factory (tests register their own small games this way)."""
+    _EXTRA[game] = factory
+
+
+def flow_factory(game: str) -> FlowFactory:
+    if game in _EXTRA:
+        return _EXTRA[game]
+    target = _FLOWS.get(game)
+    if target is None:
+        raise MalformedInput(f"unknown game {game!r}; known: {', '.join([*_FLOWS, *_EXTRA])}")
+    module_name, _, attr = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        raise MalformedInput(f"game {game!r} cannot be played on this box yet ({exc.name} missing)") from exc
+    factory: FlowFactory = getattr(module, attr)
+    return factory

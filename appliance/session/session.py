@@ -1,0 +1,255 @@
+"""The session: one game at a time, and the only part of the appliance that knows time.
+
+It seats handsets as players, turns the game flow's prompts into prompts with ids (an input answering an
+old id is refused as stale), applies inputs, runs the clock (answer time limits, pause), and produces the
+public board state. It publishes nothing itself: the hub asks it what changed after each event.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from appliance.errors import IllegalAction, MalformedInput
+from appliance.handsets import Handset
+from appliance.session.flow import GameFlow, GameSetup, flow_factory, info
+
+log = logging.getLogger(__name__)
+
+JSON = dict[str, Any]
+Clock = Callable[[], float]
+
+LOBBY, PLAYING, RESULTS = "lobby", "playing", "results"
+
+
+class StalePrompt(IllegalAction):
+    """The input answers a prompt that is no longer the handset's current one."""
+
+
+class NotSeated(IllegalAction):
+    """The handset has no seat in the game being played."""
+
+
+class Paused(IllegalAction):
+    """The quizmaster paused the game."""
+
+
+@dataclass
+class _Sent:
+    body: str
+    id: str
+
+
+class Session:
+    def __init__(self, clock: Clock, rng: random.Random | None = None, box_name: str = "Quizbox") -> None:
+        self.clock = clock
+        self.rng = rng or random.Random()
+        self.box_name = box_name
+        self.state = LOBBY
+        self.flow: GameFlow | None = None
+        self.setup: GameSetup | None = None
+        self.seats: dict[str, str] = {}  # player -> handset id
+        self.paused_at: float | None = None
+        self.paused_total = 0.0
+        self.auto_advance: float | None = None  # demo autopilot: seconds before an automatic *next*
+        self._idle_since = clock()
+        self._counter = 0
+        self._sent: dict[str, _Sent] = {}
+        self.version = 0  # bumps on every change the board should see
+        self.message = ""  # a line for the board and admin (errors, hints for the quizmaster)
+
+    # -- time ------------------------------------------------------------------------------------------
+
+    def game_time(self) -> float:
+        """The clock the flows see: it stands still while paused."""
+        now = self.clock()
+        if self.paused_at is not None:
+            now = self.paused_at
+        return now - self.paused_total
+
+    # -- seating and games -----------------------------------------------------------------------------
+
+    def player_of(self, handset_id: str) -> str | None:
+        for player, hid in self.seats.items():
+            if hid == handset_id:
+                return player
+        return None
+
+    def start_game(self, setup: GameSetup, seats: Mapping[str, str]) -> None:
+        """Start ``setup`` with ``seats`` (player -> handset id); refuses bad set-ups, changing nothing."""
+        if self.state == PLAYING and self.flow is not None and not self.flow.finished:
+            raise IllegalAction("a game is already running; end it first")
+        missing = [p for p in setup.players if p not in seats]
+        if missing:
+            raise MalformedInput(f"no handset seated for {', '.join(missing)}")
+        if len(set(seats.values())) != len(seats):
+            raise MalformedInput("one handset is seated twice")
+        flow = flow_factory(setup.game)(setup, self.rng)
+        self.flow, self.setup, self.seats = flow, setup, dict(seats)
+        self.state = PLAYING
+        self.paused_at, self.paused_total = None, 0.0
+        self.message = ""
+        self._changed()
+
+    def end_game(self) -> None:
+        if self.flow is None:
+            raise IllegalAction("no game is running")
+        self.state = RESULTS
+        self._changed()
+
+    def to_lobby(self) -> None:
+        self.state, self.flow, self.setup, self.seats = LOBBY, None, None, {}
+        self._changed()
+
+    # -- host controls -----------------------------------------------------------------------------------
+
+    def advance(self) -> None:
+        flow = self._running()
+        if self.paused_at is not None:
+            raise Paused("the game is paused: resume first")
+        if not flow.can_advance():
+            raise IllegalAction("nothing to move on to yet: waiting for players")
+        flow.advance(self.game_time())
+        if flow.finished:
+            self.state = RESULTS
+        self._changed()
+
+    def pause(self) -> None:
+        self._running()
+        if self.paused_at is None:
+            self.paused_at = self.clock()
+            self._changed()
+
+    def resume(self) -> None:
+        self._running()
+        if self.paused_at is not None:
+            self.paused_total += self.clock() - self.paused_at
+            self.paused_at = None
+            self._changed()
+
+    def _running(self) -> GameFlow:
+        if self.flow is None or self.state != PLAYING:
+            raise IllegalAction("no game is running")
+        return self.flow
+
+    # -- inputs --------------------------------------------------------------------------------------------
+
+    def handle_input(self, handset_id: str, prompt_id: str, kind: str, data: Mapping[str, Any]) -> str:
+        """Apply one handset input; returns the ack message. Raises a QuizboxError on refusal."""
+        sent = self._sent.get(handset_id)
+        if sent is None or sent.id != prompt_id:
+            raise StalePrompt("that screen is old; look again")
+        player = self.player_of(handset_id)
+        if player is None or self.flow is None or self.state != PLAYING:
+            raise NotSeated("you are not in this game")
+        if self.paused_at is not None:
+            raise Paused("game paused")
+        message = self.flow.handle(player, kind, data, self.game_time())
+        if self.flow.finished:
+            self.state = RESULTS
+        self._changed()
+        return message
+
+    def tick(self) -> bool:
+        """Run due deadlines and the autopilot; True when something changed."""
+        flow = self.flow
+        if flow is None or self.state != PLAYING or self.paused_at is not None:
+            return False
+        changed = False
+        deadline = flow.deadline()
+        if deadline is not None and self.game_time() >= deadline:
+            flow.on_deadline(self.game_time())
+            changed = True
+        if (
+            self.auto_advance is not None
+            and flow.can_advance()
+            and self.clock() - self._idle_since >= self.auto_advance
+        ):
+            flow.advance(self.game_time())
+            changed = True
+        if changed:
+            if flow.finished:
+                self.state = RESULTS
+            self._changed()
+        return changed
+
+    def _changed(self) -> None:
+        self.version += 1
+        self._idle_since = self.clock()
+
+    # -- what the handsets and the TV see ---------------------------------------------------------------
+
+    def prompt_body(self, handset: Handset) -> JSON:
+        if not handset.accepted:
+            return info("Hello!", f"Ask the quizmaster to accept {handset.id}", wait=True)
+        player = self.player_of(handset.id)
+        if self.flow is None or player is None:
+            return info(self.box_name, f"You are {handset.name}. Waiting for the next game.", wait=True)
+        if self.paused_at is not None:
+            return info("Paused", "The quizmaster paused the game.", wait=True)
+        body = self.flow.prompt(player)
+        if self.state == RESULTS and body.get("kind") != "info":
+            return info("Game over", "Look at the TV for the results.")
+        return body
+
+    def prompt_for(self, handset: Handset, fresh: bool = False) -> tuple[JSON, bool]:
+        """The full prompt (with id) for ``handset`` and whether it differs from the last one sent."""
+        body = self.prompt_body(handset)
+        key = json.dumps(body, sort_keys=True)
+        sent = self._sent.get(handset.id)
+        if sent is not None and sent.body == key and not fresh:
+            return {"v": 1, "id": sent.id, **body}, False
+        if sent is None or sent.body != key:
+            self._counter += 1
+            sent = _Sent(key, f"p{self._counter}")
+            self._sent[handset.id] = sent
+        return {"v": 1, "id": sent.id, **body}, True
+
+    def changed_prompts(self, handsets: Iterable[Handset]) -> list[tuple[Handset, JSON]]:
+        out = []
+        for handset in handsets:
+            prompt, changed = self.prompt_for(handset)
+            if changed:
+                out.append((handset, prompt))
+        return out
+
+    def forget(self, handset_id: str) -> None:
+        self._sent.pop(handset_id, None)
+
+    def board_state(self, handsets: Iterable[Handset], colour: Callable[[str], str]) -> JSON:
+        players = []
+        seated = {hid: p for p, hid in self.seats.items()}
+        for handset in handsets:
+            if not handset.accepted:
+                continue
+            players.append(
+                {
+                    "name": seated.get(handset.id, handset.name),
+                    "handset": handset.id,
+                    "colour": colour(handset.id),
+                    "online": handset.online,
+                    "battery": handset.battery,
+                    "rssi": handset.rssi,
+                    "seated": handset.id in seated,
+                }
+            )
+        flow = self.flow
+        deadline = flow.deadline() if flow is not None else None
+        return {
+            "v": 1,
+            "box": self.box_name,
+            "scene": self.state,
+            "game": self.setup.game if self.setup else None,
+            "paused": self.paused_at is not None,
+            "players": players,
+            "seats": list(self.seats),
+            "view": flow.board() if flow is not None else None,
+            "remaining": None if deadline is None else max(0.0, round(deadline - self.game_time(), 1)),
+            "can_advance": bool(flow is not None and self.state == PLAYING and flow.can_advance()),
+            "message": self.message,
+            "version": self.version,
+        }

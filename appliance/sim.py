@@ -1,0 +1,183 @@
+"""Simulated handsets: the firmware's own handset core, over a real MQTT connection each.
+
+Used by ``quizbox handset-sim``, the demo, the tests and the benches. A simulated handset is either a
+seeded bot that plays legal random inputs (``firmware.core.bot.choose``) or driven by a test through
+:meth:`SimHandset.submit` and the waiting helpers.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from appliance.mqtt import Availability, Client, Connection
+from firmware import protocol
+from firmware.core import bot
+from firmware.core.handset import Handset
+
+log = logging.getLogger(__name__)
+
+
+class _Transport:
+    """The firmware core's transport interface over an appliance MQTT client."""
+
+    def __init__(self) -> None:
+        self.client: Client | None = None
+
+    def publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
+        if self.client is not None:
+            self.client.publish(topic, payload, retain=retain)
+
+    def subscribe(self, topic: str) -> None:
+        if self.client is not None:
+            self.client.subscribe([topic])
+
+
+class SimHandset:
+    """One simulated handset; a context manager. ``bot_seed`` set: it plays by itself."""
+
+    def __init__(
+        self,
+        box: str,
+        handset_id: str,
+        connection: Connection,
+        name: str | None = None,
+        bot_seed: int | None = None,
+        think: tuple[float, float] = (0.2, 1.0),
+        layout: str = protocol.LAYOUT_KEYPAD,
+    ) -> None:
+        self.box = box
+        self.id = handset_id
+        self.rng = random.Random(bot_seed) if bot_seed is not None else None
+        self.think = think
+        self.changed = threading.Condition()
+        self.prompts: list[dict[str, Any]] = []
+        self.acks: list[dict[str, Any]] = []
+        self._transport = _Transport()
+        self.core = Handset(box, handset_id, self._transport, layout=layout, clock_ms=_ms, name=name)
+        self.client = Client(
+            client_id=f"sim-{box}-{handset_id}",
+            connection=connection,
+            on_message=self._message,
+            availability=Availability(protocol.status_topic(box, handset_id)),
+            on_connect=self._connected,
+        )
+        self._transport.client = self.client
+        self._timer: threading.Timer | None = None
+
+    # -- lifecycle ------------------------------------------------------------------------------------
+
+    def start(self, wait: float = 10.0) -> SimHandset:
+        self.client.start(wait=wait)
+        return self
+
+    def stop(self, clean: bool = True) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self.client.stop(clean=clean)
+
+    def drop(self) -> None:
+        """Lose the connection without a goodbye (the broker publishes the last will)."""
+        sock = self.client.paho.socket()
+        if sock is not None:
+            sock.close()
+
+    def __enter__(self) -> SimHandset:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _connected(self) -> None:
+        self.core.connected()
+
+    def _message(self, topic: str, payload: bytes) -> None:
+        with self.changed:
+            self.core.on_message(topic, payload)
+            try:
+                obj = protocol.decode(payload)
+            except protocol.ProtocolError:
+                return
+            if topic.endswith("/prompt"):
+                self.prompts.append(obj)
+                self._maybe_play()
+            elif topic.endswith("/ack"):
+                self.acks.append(obj)
+            self.changed.notify_all()
+
+    # -- bot -------------------------------------------------------------------------------------------
+
+    def _maybe_play(self) -> None:
+        prompt = self.core.prompt
+        if self.rng is None or prompt is None or prompt.get("kind") == protocol.INFO:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+        delay = self.rng.uniform(*self.think)
+        prompt_id = prompt["id"]
+        self._timer = threading.Timer(delay, self._play, args=(prompt_id,))
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _play(self, prompt_id: str) -> None:
+        with self.changed:
+            prompt = self.core.prompt
+            if prompt is None or prompt.get("id") != prompt_id or self.rng is None:
+                return
+            data = bot.choose(prompt, self.rng)
+            if data is not None:
+                try:
+                    self.core.submit(data)
+                except ValueError as exc:
+                    log.warning("%s: bot made an input its prompt refuses: %s", self.id, exc)
+
+    # -- test verbs -------------------------------------------------------------------------------------
+
+    @property
+    def prompt(self) -> dict[str, Any] | None:
+        return self.core.prompt
+
+    def submit(self, data: dict[str, Any]) -> int:
+        with self.changed:
+            seq: int = self.core.submit(data)
+            return seq
+
+    def wait_for(self, predicate: Callable[[SimHandset], bool], timeout: float = 10.0) -> None:
+        """Block until ``predicate(self)`` holds; TimeoutError naming the handset otherwise."""
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while not predicate(self):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"handset {self.id}: condition not met in {timeout} s; prompt={self.prompt}")
+                self.changed.wait(left)
+
+    def wait_prompt(self, kind: str | None = None, timeout: float = 10.0) -> dict[str, Any]:
+        self.wait_for(lambda h: h.prompt is not None and (kind is None or h.prompt.get("kind") == kind), timeout)
+        assert self.prompt is not None
+        return self.prompt
+
+    def wait_ack(self, seq: int, timeout: float = 10.0) -> dict[str, Any]:
+        self.wait_for(lambda h: any(a.get("seq") == seq for a in h.acks), timeout)
+        return next(a for a in reversed(self.acks) if a.get("seq") == seq)
+
+
+def _ms() -> int:
+    return int(time.monotonic() * 1000)
+
+
+def start_bots(
+    box: str, connection: Connection, count: int, seed: int = 1, think: tuple[float, float] = (0.3, 1.5)
+) -> list[SimHandset]:
+    names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
+    bots = []
+    for i in range(count):
+        name = names[i] if i < len(names) else f"Bot{i + 1}"
+        bots.append(
+            SimHandset(box, f"sim{i + 1:02d}", connection, name=name, bot_seed=seed + i, think=think).start()
+        )
+    return bots
