@@ -1,0 +1,258 @@
+"""The sQuizz rules engine (seed 004; product decisions: rules.md "sQuizz" 1-6).
+
+A question goes: the host enters the die the session rolled (phase ``roll``), then deals the card
+(``card``); every player but the reader secretly picks an answer A/B/C and one unused bet token
+(``answering``). When the last answer is in, the answers are revealed together: a correct answer's
+token goes to its owner's pile face down (its value stays hidden), a wrong one is lost. After the
+table's number of reads per player the totals are revealed (``over``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from appliance.errors import ConfigError, IllegalAction
+from appliance.games.base import HOST, JSON, Action, Engine, NotYourTurn, WrongPhase
+from appliance.games.squizz import views
+from appliance.games.squizz.actions import Answer, Roll
+from appliance.games.squizz.card import LETTERS, TARGETS, Card
+from appliance.games.squizz.state import Phase, Question
+from appliance.games.squizz.table import MAX_PLAYERS, MIN_PLAYERS, READS, questions_for, tokens_for
+
+
+class BadDie(IllegalAction):
+    """A die face other than 1, 2 or 3."""
+
+
+class NotAnAnswerer(IllegalAction):
+    """The reader tried to answer their own question."""
+
+
+class BadAnswer(IllegalAction):
+    """An answer other than A, B or C."""
+
+
+class BadToken(IllegalAction):
+    """A bet token the player does not have, or has already used (rules.md sQuizz 5)."""
+
+
+class AlreadySubmitted(IllegalAction):
+    """A second answer from the same player on one question."""
+
+
+class SquizzEngine(Engine):
+    """sQuizz for 2-8 players or teams (option ``first_reader``, default the first seat)."""
+
+    game: ClassVar[str] = "squizz"
+    min_players: ClassVar[int] = MIN_PLAYERS
+    max_players: ClassVar[int] = MAX_PLAYERS
+    actions: ClassVar[Mapping[str, type[Action]]] = {record.kind: record for record in (Roll, Card, Answer)}
+
+    def __init__(self, players: list[str] | tuple[str, ...], options: Mapping[str, object] | None = None):
+        super().__init__(players, options)
+        seats = len(self.players)
+        self.tokens: dict[str, list[int]] = {p: list(tokens_for(seats)) for p in self.players}
+        """Each player's unused bet tokens, smallest first."""
+        self.pile: dict[str, list[int]] = {p: [] for p in self.players}
+        """Tokens each player won, face down in the centre until the end (rules.md sQuizz 5)."""
+        self.correct_counts: dict[str, int] = {p: 0 for p in self.players}
+        self.questions: list[Question] = []
+        self.total_questions = questions_for(seats)
+        self._phase = Phase.ROLL
+
+    def validate_options(self, options: JSON) -> JSON:
+        """``first_reader``: a seated player's name (default the first seat; rules.md sQuizz 2)."""
+        unknown = sorted(set(options) - {"first_reader"})
+        if unknown:
+            raise ConfigError(f"unknown sQuizz option(s) {', '.join(unknown)}; known: first_reader")
+        first = options.get("first_reader", self.players[0])
+        if first not in self.players:
+            raise ConfigError(f"first_reader {first!r} is not playing (players: {', '.join(self.players)})")
+        return {"first_reader": first}
+
+    # -- state queries -----------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        return self._phase.value
+
+    @property
+    def finished(self) -> bool:
+        return self._phase is Phase.OVER
+
+    @property
+    def reads_per_player(self) -> int:
+        return READS[len(self.players)]
+
+    def reader_of(self, number: int) -> str:
+        """Reader of question ``number`` (from 1): clockwise from the first reader, so each lap of
+        ``len(players)`` questions gives everyone one read (rules.md sQuizz 2)."""
+        first = self.players.index(self.options["first_reader"])
+        return self.players[(first + number - 1) % len(self.players)]
+
+    def next_reader(self) -> str | None:
+        """Reader of the next question to open; None when every read has been played."""
+        if len(self.questions) >= self.total_questions:
+            return None
+        return self.reader_of(len(self.questions) + 1)
+
+    @property
+    def current(self) -> Question | None:
+        """The question being played or, between questions, the last one played."""
+        return self.questions[-1] if self.questions else None
+
+    def scores(self) -> dict[str, int]:
+        """Each player's total: the values of their won tokens (public only at the end)."""
+        return {p: sum(self.pile[p]) for p in self.players}
+
+    def winners(self) -> list[str]:
+        """Most points; tie: more correct answers; still tied: shared (rules.md sQuizz 6)."""
+        if not self.finished:
+            return []
+        scores = self.scores()
+        best = max((scores[p], self.correct_counts[p]) for p in self.players)
+        return [p for p in self.players if (scores[p], self.correct_counts[p]) == best]
+
+    def _open_question(self) -> Question | None:
+        question = self.current
+        return question if question is not None and not question.revealed else None
+
+    def _question(self) -> Question:
+        question = self._open_question()
+        if question is None:
+            raise AssertionError(f"no open question in phase {self.phase}")
+        return question
+
+    def status(self) -> str:
+        """What the game is waiting for, in words (for refusal messages and the replay)."""
+        if self._phase is Phase.OVER:
+            return "the game is over"
+        if self._phase is Phase.ROLL:
+            return f"waiting for the die of question {len(self.questions) + 1} of {self.total_questions}"
+        question = self._question()
+        if self._phase is Phase.CARD:
+            return f"question {question.number} is waiting for its card"
+        return f"question {question.number} is waiting for answers from {', '.join(question.waiting_for)}"
+
+    def _require_phase(self, action: Action, phase: Phase) -> None:
+        if self._phase is not phase:
+            raise WrongPhase(f"{action.kind} from {action.player or 'the host'} refused: {self.status()}")
+
+    def _require_host(self, action: Action) -> None:
+        if action.player != HOST:
+            raise NotYourTurn(f"only the host may {action.kind} (got {action.player!r}); {self.status()}")
+
+    # -- roll (host) -------------------------------------------------------------------------------
+
+    def verify_roll(self, action: Roll) -> None:
+        self._require_host(action)
+        self._require_phase(action, Phase.ROLL)
+        if action.die not in TARGETS:
+            raise BadDie(f"die {action.die} refused: the die gives 1 (smallest), 2 (middle) or 3 (largest)")
+
+    def roll(self, action: Roll) -> None:
+        self.verify_roll(action)
+        self._record(action)
+        number = len(self.questions) + 1
+        reader = self.reader_of(number)
+        answerers = tuple(p for p in self.players if p != reader)
+        self.questions.append(Question(number, reader, action.die, answerers))
+        self._advance()
+
+    # -- card (host) -------------------------------------------------------------------------------
+
+    def verify_card(self, action: Card) -> None:
+        self._require_host(action)
+        self._require_phase(action, Phase.CARD)
+
+    def card(self, action: Card) -> None:
+        self.verify_card(action)
+        self._record(action)
+        self._question().card = action
+        self._advance()
+
+    # -- answer (each non-reader) ------------------------------------------------------------------
+
+    def verify_answer(self, action: Answer) -> None:
+        player = action.player
+        self._check_player(player)
+        self._require_phase(action, Phase.ANSWERING)
+        question = self._question()
+        if player == question.reader:
+            raise NotAnAnswerer(f"{player} is the reader of question {question.number} and does not answer")
+        if player in question.answers:
+            raise AlreadySubmitted(f"{player} has already answered question {question.number}")
+        if action.answer not in LETTERS:
+            raise BadAnswer(f"answer {action.answer!r} from {player} refused: answer A, B or C")
+        if action.token not in self.tokens[player]:
+            held = tokens_for(len(self.players))
+            why = (
+                "has already used"
+                if action.token in held
+                else f"has no such token (tokens {held[0]}-{held[-1]})"
+            )
+            raise BadToken(f"{player} {why}: token {action.token}; unused: {self.tokens[player]}")
+
+    def answer(self, action: Answer) -> None:
+        self.verify_answer(action)
+        self._record(action)
+        self._question().answers[action.player] = action
+        self.tokens[action.player].remove(action.token)
+        self._advance()
+
+    # -- the phase machine -------------------------------------------------------------------------
+
+    def _advance(self) -> None:
+        """The one place the phase moves on; reveals the question once every answer is in."""
+        question = self._open_question()
+        if question is not None and question.card is not None and not question.waiting_for:
+            self._reveal(question)
+        self._phase = self._next_phase()
+
+    def _next_phase(self) -> Phase:
+        question = self._open_question()
+        if question is None:
+            return Phase.OVER if len(self.questions) == self.total_questions else Phase.ROLL
+        return Phase.CARD if question.card is None else Phase.ANSWERING
+
+    def _reveal(self, question: Question) -> None:
+        """Answers revealed together; a correct token joins its owner's pile, a wrong one is lost."""
+        assert question.card is not None
+        question.correct_letter = question.card.letter_for(question.die)
+        question.correct = tuple(
+            p for p in question.answerers if question.answers[p].answer == question.correct_letter
+        )
+        for player in question.correct:
+            self.pile[player].append(question.answers[player].token)
+            self.correct_counts[player] += 1
+        question.revealed = True
+
+    # -- views -------------------------------------------------------------------------------------
+
+    def legal_input(self, player: str) -> JSON | None:
+        """What ``player`` may input now, for the session's handset prompt; None when nothing."""
+        self._check_player(player)
+        question = self._open_question()
+        if self._phase is Phase.ANSWERING and question is not None and player in question.waiting_for:
+            return {"input": Answer.kind, "answers": list(LETTERS), "tokens": list(self.tokens[player])}
+        return None
+
+    def public_view(self) -> JSON:
+        return views.public_view(self)
+
+    def private_view(self, player: str) -> JSON:
+        self._check_player(player)
+        return views.private_view(self, player)
+
+    def snapshot(self) -> JSON:
+        return {
+            "players": list(self.players),
+            "options": dict(self.options),
+            "phase": self.phase,
+            "tokens": {p: list(t) for p, t in self.tokens.items()},
+            "pile": {p: list(t) for p, t in self.pile.items()},
+            "correct_counts": dict(self.correct_counts),
+            "questions": [q.snapshot() for q in self.questions],
+            "log": [a.to_json() for a in self.log],
+        }

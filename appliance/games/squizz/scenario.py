@@ -1,0 +1,91 @@
+"""The sQuizz part of the scenario format (shared/scenarios/README.md, section "squizz").
+
+* options: optional ``first_reader`` (tokens and reads follow the player count);
+* question: ``die`` (1 smallest, 2 middle, 3 largest) and ``card`` (``prompt``, three
+  ``propositions`` ``{"label", "value"}`` for A, B, C): the host's roll, then the card;
+* steps: each non-reader's ``{"player", "answer": "A"|"B"|"C", "token": n}``; the answers reveal
+  themselves when the last one is in (rules.md sQuizz 5);
+* question result: ``reader``, ``correct`` (seat order), plus ``die``, ``correct_answer``, ``answers``;
+  final result: ``scores``, ``correct_counts``, ``winners``, ``finished``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from appliance.errors import MalformedInput
+from appliance.games.base import JSON, Engine
+from appliance.games.scenario import ScenarioAdapter
+from appliance.games.squizz.actions import Answer, Roll
+from appliance.games.squizz.card import card_from_json
+from appliance.games.squizz.engine import SquizzEngine
+
+ANSWER_KEYS = frozenset({"answer", "token"})
+IGNORED_KEYS = frozenset({"player", "expect_error"})
+
+
+def _squizz(engine: Engine) -> SquizzEngine:
+    if not isinstance(engine, SquizzEngine):
+        raise TypeError(f"the sQuizz adapter needs a SquizzEngine, got {type(engine).__name__}")
+    return engine
+
+
+class SquizzAdapter:
+    game = "squizz"
+
+    def new_engine(self, players: Sequence[str], options: Mapping[str, Any]) -> Engine:
+        return SquizzEngine(list(players), options)
+
+    def start_question(self, engine: Engine, question: Mapping[str, Any]) -> None:
+        """The host's roll, then the card; both are read before either is applied."""
+        squizz = _squizz(engine)
+        if "die" not in question:
+            raise MalformedInput("a sQuizz question needs its die (1 smallest, 2 middle, 3 largest)")
+        roll = Roll.host(question["die"])
+        card = card_from_json(question.get("card"))
+        squizz.apply(roll)
+        squizz.apply(card)
+
+    def step(self, engine: Engine, step: Mapping[str, Any]) -> None:
+        _squizz(engine).apply(parse_step(step))
+
+    def finish_question(self, engine: Engine, question: Mapping[str, Any]) -> None:
+        squizz = _squizz(engine)
+        current = squizz.current
+        if current is not None and not current.revealed:
+            raise MalformedInput(f"question {current.number} has no more steps but {squizz.status()}")
+
+    def question_result(self, engine: Engine) -> JSON:
+        question = _squizz(engine).current
+        if question is None:
+            raise MalformedInput("no question has been played")
+        return {
+            "reader": question.reader,
+            "correct": list(question.correct),
+            "die": question.die,
+            "correct_answer": question.correct_letter,
+            "answers": {p: question.answers[p].answer for p in question.answerers if p in question.answers},
+        }
+
+    def final_result(self, engine: Engine) -> JSON:
+        squizz = _squizz(engine)
+        return {
+            "scores": squizz.scores(),
+            "correct_counts": dict(squizz.correct_counts),
+            "winners": squizz.winners(),
+            "finished": squizz.finished,
+        }
+
+
+def parse_step(step: Mapping[str, Any]) -> Answer:
+    """One scenario step as a sQuizz answer; :class:`MalformedInput` if it is not one."""
+    player = step.get("player")
+    if not isinstance(player, str):
+        raise MalformedInput(f"a step needs a player name, got {step!r}")
+    if set(step) - IGNORED_KEYS != ANSWER_KEYS:
+        raise MalformedInput(f'a sQuizz step is {{"player", "answer", "token"}}, got {dict(step)!r}')
+    return Answer(player, step["answer"], step["token"])
+
+
+ADAPTER: ScenarioAdapter = SquizzAdapter()

@@ -1,0 +1,54 @@
+"""sQuizz state records: the phases and one question's record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from appliance.games.base import JSON
+from appliance.games.squizz.actions import Answer
+from appliance.games.squizz.card import Card
+
+
+class Phase(StrEnum):
+    ROLL = "roll"
+    """Between questions: waiting for the host's die roll that opens the next question."""
+    CARD = "card"
+    """The die is rolled; waiting for the host to deal the card."""
+    ANSWERING = "answering"
+    """Every non-reader picks an answer and a token; the reveal follows the last one."""
+    OVER = "over"
+
+
+@dataclass
+class Question:
+    """One question: open until ``revealed``, then kept as the record of what happened."""
+
+    number: int
+    reader: str
+    die: int
+    answerers: tuple[str, ...]
+    card: Card | None = None
+    answers: dict[str, Answer] = field(default_factory=dict)
+    correct_letter: str | None = None
+    correct: tuple[str, ...] = ()
+    revealed: bool = False
+
+    @property
+    def waiting_for(self) -> list[str]:
+        """Answerers who have not answered yet, in seat order."""
+        return [p for p in self.answerers if p not in self.answers]
+
+    def snapshot(self) -> JSON:
+        card = self.card
+        return {
+            "number": self.number,
+            "reader": self.reader,
+            "die": self.die,
+            "answerers": list(self.answerers),
+            "card": None if card is None else card.to_deck_json(),
+            "answers": {p: {"answer": a.answer, "token": a.token} for p, a in self.answers.items()},
+            "correct_letter": self.correct_letter,
+            "correct": list(self.correct),
+            "revealed": self.revealed,
+        }

@@ -1,0 +1,63 @@
+"""The sQuizz setup table (seed 004, "Setup") and the team rule for more than 8 people.
+
+| players | 2   | 3   | 4   | 5   | 6   | 7   | 8   |
+| tokens  | 1-6 | 1-6 | 1-6 | 1-8 | 1-5 | 1-6 | 1-7 |
+| reads   | 6   | 3   | 2   | 2   | 1   | 1   | 1   |
+
+Each player is a non-reader ``(players - 1) * reads`` times, exactly the number of their tokens, so
+every non-reader answers every question and uses every token once (rules.md sQuizz 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from appliance.errors import ConfigError
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
+
+TOKENS: dict[int, int] = {2: 6, 3: 6, 4: 6, 5: 8, 6: 5, 7: 6, 8: 7}
+"""Players -> highest bet token: each player holds tokens 1 to this."""
+
+READS: dict[int, int] = {2: 6, 3: 3, 4: 2, 5: 2, 6: 1, 7: 1, 8: 1}
+"""Players -> how many times each player is the reader."""
+
+
+def tokens_for(players: int) -> tuple[int, ...]:
+    """The bet tokens each of ``players`` players starts with."""
+    return tuple(range(1, TOKENS[players] + 1))
+
+
+def questions_for(players: int) -> int:
+    """Questions in a game of ``players`` players: each reads :data:`READS` times."""
+    return players * READS[players]
+
+
+def form_teams(people: Sequence[str]) -> list[tuple[str, ...]]:
+    """Seat ``people`` (names in seat order) as sQuizz players (rules.md sQuizz 1).
+
+    Up to 8 people each play alone. With more than 8, they form teams of two in seat order (the
+    first two, the next two, ...); with an odd number the last team takes the last three people.
+    That seats 9 to 17 people as 4 to 8 teams; 18 or more would need more than 8 teams of two, which
+    the table does not cover, so they are refused with :class:`ConfigError`.
+    """
+    names = list(people)
+    if len(names) < MIN_PLAYERS:
+        raise ConfigError(f"sQuizz needs at least {MIN_PLAYERS} people, got {len(names)}")
+    if len(names) <= MAX_PLAYERS:
+        return [(name,) for name in names]
+    teams = [tuple(names[i : i + 2]) for i in range(0, len(names) - len(names) % 2, 2)]
+    if len(names) % 2:
+        teams[-1] = (*teams[-1], names[-1])
+    if len(teams) > MAX_PLAYERS:
+        raise ConfigError(
+            f"{len(names)} people make {len(teams)} teams of two; sQuizz seats at most {MAX_PLAYERS} teams "
+            f"({2 * MAX_PLAYERS + 1} people)"
+        )
+    return teams
+
+
+def team_name(team: Sequence[str]) -> str:
+    """The seat name of a team: its members joined by `` & `` (a lone player keeps their name)."""
+    return " & ".join(team)

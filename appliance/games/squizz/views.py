@@ -1,0 +1,88 @@
+"""What the TV and each handset may show of a sQuizz game.
+
+Before the end the public view never holds a bet token's value or a total (rules.md sQuizz 5);
+before a question's reveal it holds no answer and no card value, only who has locked in. After the
+reveal the answers, the card's values and who was correct are public. The reader's handset shows
+the values and the correct answer of their own card (they read it from the card).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from appliance.games.base import JSON
+from appliance.games.squizz.card import TARGETS
+from appliance.games.squizz.state import Question
+from appliance.games.squizz.table import TOKENS
+
+if TYPE_CHECKING:
+    from appliance.games.squizz.engine import SquizzEngine
+
+
+def public_view(engine: SquizzEngine) -> JSON:
+    question = engine.current
+    return {
+        "game": engine.game,
+        "phase": engine.phase,
+        "players": list(engine.players),
+        "reads_per_player": engine.reads_per_player,
+        "tokens_per_player": TOKENS[len(engine.players)],
+        "questions_total": engine.total_questions,
+        "next_reader": engine.next_reader(),
+        "correct_counts": dict(engine.correct_counts),
+        "question": None if question is None else _public_question(question),
+        "finished": engine.finished,
+        "scores": engine.scores() if engine.finished else None,
+        "winners": engine.winners(),
+    }
+
+
+def _public_question(question: Question) -> JSON:
+    card = question.card
+    view: JSON = {
+        "number": question.number,
+        "reader": question.reader,
+        "die": question.die,
+        "target": TARGETS[question.die],
+        "prompt": None if card is None else card.prompt,
+        "labels": None if card is None else card.labels_by_letter(),
+        "locked_in": [p for p in question.answerers if p in question.answers],
+        "waiting_for": question.waiting_for,
+        "revealed": question.revealed,
+    }
+    if question.revealed:
+        assert card is not None
+        view["answers"] = {p: question.answers[p].answer for p in question.answerers}
+        view["correct_answer"] = question.correct_letter
+        view["values"] = card.values_by_letter()
+        view["correct"] = list(question.correct)
+    return view
+
+
+def private_view(engine: SquizzEngine, player: str) -> JSON:
+    answers: list[JSON] = [
+        {
+            "question": q.number,
+            "answer": q.answers[player].answer,
+            "token": q.answers[player].token,
+            "correct": (player in q.correct) if q.revealed else None,
+        }
+        for q in engine.questions
+        if player in q.answers
+    ]
+    view: JSON = {
+        "player": player,
+        "tokens": list(engine.tokens[player]),
+        "answers": answers,
+        "points": sum(engine.pile[player]),
+        "role": None,
+        "prompt": engine.legal_input(player),
+    }
+    question = engine.current
+    if question is None or question.revealed:
+        return view
+    view["role"] = "reader" if player == question.reader else "answerer"
+    if player == question.reader and question.card is not None:
+        view["values"] = question.card.values_by_letter()
+        view["correct_answer"] = question.card.letter_for(question.die)
+    return view
