@@ -1,0 +1,302 @@
+# An input form for one prompt: its fields, the cursor, a review page before sending.
+#   press(key) -> the input data to send (already checked by allowed.check) or None
+#   back() leaves the review page (cancel), keeping every value
+# Keys: keypad "next" moves to the next field, "ok" goes to the review page and "ok" there sends,
+# "del" there cancels. Five buttons: left/right leave a field at its ends, "ok" reviews and sends,
+# "left" on the review page cancels.
+
+from firmware import protocol
+from firmware.core import allowed, numtext
+from firmware.core.fields import CountField, NumberField, PickField
+
+KEYPAD_KEYS = ("1", "2", "3", "mag", "4", "5", "6", "del", "7", "8", "9", "next", "-", "0", ".", "ok")
+FIVE_KEYS = ("up", "down", "left", "right", "ok")
+LAYOUT_KEYS = {protocol.LAYOUT_KEYPAD: KEYPAD_KEYS, protocol.LAYOUT_FIVE: FIVE_KEYS}
+
+
+def make(prompt, layout):
+    """The form for ``prompt`` or None when it takes no input (info)."""
+    form = _FORMS.get(prompt.get("kind"))
+    return None if form is None else form(prompt, layout)
+
+
+class Form:
+    def __init__(self, prompt, layout):
+        self.prompt = prompt
+        self.layout = layout
+        self.review = False  # on the review page: the data below is what "ok" sends
+        self.data = None
+        self.notice = ""  # why the last "ok" did not review (shown on the form)
+        self.all = self.build()
+        shown = self.fields()
+        self.field = shown[0] if shown else None
+
+    def build(self):
+        return []
+
+    def fields(self):
+        """The fields shown now (some depend on others, e.g. a bet's amount)."""
+        return self.all
+
+    def collect(self):
+        """The input data from the fields; ValueError naming what is missing or wrong."""
+        return {}
+
+    def summary(self, data):
+        """Review page lines (at most 4 of 16 characters)."""
+        return []
+
+    def press(self, key):
+        if self.review:
+            if key == "ok":
+                return self.data
+            if key in ("del", "left"):
+                self.back()
+            return None
+        self.notice = ""
+        if key == "ok":
+            return self._review()
+        if self.layout == protocol.LAYOUT_FIVE:
+            self._move(self.field.five(key) if self.field else key)
+        elif key == "next":
+            self._move("next")
+        elif self.field is not None:
+            self.field.key(key)
+        return None
+
+    def back(self):
+        self.review = False
+        self.data = None
+
+    def _move(self, where):
+        shown = self.fields()
+        if where not in ("next", "prev") or not shown:
+            return
+        index = shown.index(self.field) if self.field in shown else 0
+        index = (index + (1 if where == "next" else -1)) % len(shown)
+        self.field = shown[index]
+        if isinstance(self.field, NumberField) and where == "prev":
+            self.field.pos = len(self.field._slots()) - 1
+
+    def _review(self):
+        try:
+            data = allowed.check(self.prompt, self.collect())
+        except ValueError as err:
+            self.notice = str(err)
+            return None
+        if not self.summary(data):
+            return data  # nothing worth reviewing (a buzz): send at once
+        self.data = data
+        self.review = True
+        return None
+
+    def missing(self, field):
+        self.field = field
+        return ValueError("enter " + field.label)
+
+
+def _number_text(form, field):
+    try:
+        value = field.value()
+    except ValueError:
+        form.field = field
+        raise
+    if value is None:
+        raise form.missing(field)
+    return numtext.wire(*value)
+
+
+class RangeForm(Form):
+    def build(self):
+        boosts = allowed.boosts(self.prompt)
+        self.bottom = NumberField("bottom", "From")
+        self.top = NumberField("top", "To")
+        names = boosts.get("copy") or []
+        self.copy = PickField("copy", "Copy", [(n, n) for n in names], False) if names else None
+        names = boosts.get("swap") or []
+        pair = len(names) >= 2
+        self.swap1 = PickField("swap1", "Swap", [(n, n) for n in names], False) if pair else None
+        self.swap2 = PickField("swap2", "with", [(n, n) for n in names], False) if pair else None
+        yes = [("yes", "Double!")]
+        self.double = PickField("double", "Double", yes, False) if boosts.get("double") else None
+        return [f for f in (self.bottom, self.top, self.copy, self.swap1, self.swap2, self.double) if f]
+
+    def fields(self):
+        if self.copy is not None and not self.copy.empty():
+            return [f for f in self.all if f is not self.bottom and f is not self.top]
+        return self.all
+
+    def collect(self):
+        data = {}
+        if self.copy is not None and not self.copy.empty():
+            data["copy"] = self.copy.chosen()
+        else:
+            data["bottom"] = _number_text(self, self.bottom)
+            data["top"] = _number_text(self, self.top)
+        if self.swap1 is not None and not (self.swap1.empty() and self.swap2.empty()):
+            if self.swap1.empty() or self.swap2.empty():
+                raise self.missing(self.swap2 if self.swap2.empty() else self.swap1)
+            data["swap"] = [self.swap1.chosen(), self.swap2.chosen()]
+        if self.double is not None and not self.double.empty():
+            data["double"] = True
+        return data
+
+    def summary(self, data):
+        if "copy" in data:
+            lines = ["Copy " + data["copy"]]
+        else:
+            lines = ["From " + _short(data["bottom"]), "To   " + _short(data["top"])]
+        if "swap" in data:
+            lines.append("Swap " + data["swap"][0] + "/" + data["swap"][1])
+        if data.get("double"):
+            lines.append("Double!")
+        return lines
+
+
+def _short(text):
+    return numtext.short(*numtext.parse(text), width=11)
+
+
+def bet_label(entry):
+    name = entry.get("action")
+    low, high = allowed.bet_bounds(entry)
+    if name in protocol.BET_AMOUNT_ACTIONS:
+        return name.capitalize() + " " + str(low) + ("+" if high is None else "-" + str(high))
+    if name == "allin":
+        return "All in"
+    return name.capitalize()
+
+
+class BetForm(Form):
+    def build(self):
+        entries = [a for a in self.prompt.get("actions") or [] if isinstance(a, dict)]
+        self.entries = [a for a in entries if a.get("action") in protocol.BET_ACTIONS]
+        options = [(a["action"], bet_label(a)) for a in self.entries]
+        self.action = PickField("action", "Action", options)
+        self.amounts = {}
+        for entry in self.entries:
+            if entry["action"] in protocol.BET_AMOUNT_ACTIONS:
+                low, _ = allowed.bet_bounds(entry)
+                self.amounts[entry["action"]] = NumberField("to", "To", whole=True, initial=low)
+        return [self.action]
+
+    def fields(self):
+        amount = self.amounts.get(self.action.chosen())
+        return [self.action] if amount is None else [self.action, amount]
+
+    def collect(self):
+        name = self.action.chosen()
+        if name is None:
+            raise self.missing(self.action)
+        if name not in self.amounts:
+            return {"action": name}
+        field = self.amounts[name]
+        try:
+            value = field.value()
+        except ValueError:
+            self.field = field
+            raise
+        if value is None:
+            raise self.missing(field)
+        return {"action": name, "to": field.int_value()}
+
+    def summary(self, data):
+        name = data["action"]
+        if "to" in data:
+            return [name.capitalize() + " to", numtext.grouped(str(data["to"]))]
+        return ["All in" if name == "allin" else name.capitalize()]
+
+
+class ChoiceForm(Form):
+    def build(self):
+        out = []
+        for field in allowed.choice_fields(self.prompt):
+            options = [
+                (o.get("id"), o.get("label") or o.get("id"))
+                for o in field.get("options") or []
+                if isinstance(o, dict)
+            ]
+            label = field.get("label") or field["name"]
+            out.append(PickField(field["name"], label, options, bool(field.get("required"))))
+        return out
+
+    def collect(self):
+        choices = {}
+        for field in self.all:
+            if not field.empty():
+                choices[field.name] = field.chosen()
+            elif field.required:
+                raise self.missing(field)
+        return {"choices": choices}
+
+    def summary(self, data):
+        lines = []
+        for field in self.all:
+            if field.name in data["choices"]:
+                lines.append(str(field.label)[:7] + ": " + str(field.options[field.index][1]))
+        return lines
+
+
+class SplitForm(Form):
+    """All chips between the sides (rules.md All In 5): the last side takes what is left."""
+
+    def build(self):
+        self.total = self.prompt.get("total") or 0
+        self.sides = [s for s in self.prompt.get("sides") or [] if isinstance(s, dict)]
+        return [CountField(s.get("id"), s.get("label") or s.get("id"), self.total) for s in self.sides[:-1]]
+
+    def rest(self):
+        return self.total - sum(f.count or 0 for f in self.all)
+
+    def collect(self):
+        split = {}
+        for field in self.all:
+            if field.empty():
+                raise self.missing(field)
+            split[field.name] = field.count
+        if self.sides:
+            if self.rest() < 0:
+                raise ValueError("only " + str(self.total) + " chips")
+            split[self.sides[-1].get("id")] = self.rest()
+        return {"split": split}
+
+    def summary(self, data):
+        return [
+            str(s.get("label") or s.get("id"))[:10] + " " + str(data["split"][s.get("id")])
+            for s in self.sides
+        ]
+
+
+class TokenForm(Form):
+    def build(self):
+        answers = [a for a in allowed.token_answers(self.prompt) if a in ("A", "B", "C")]
+        tokens = [t for t in self.prompt.get("tokens") or [] if isinstance(t, int)]
+        self.answer = PickField("answer", "Answer", [(a, a) for a in answers])
+        self.token = PickField("token", "Token", [(t, str(t)) for t in tokens])
+        return [self.answer, self.token]
+
+    def collect(self):
+        for field in self.all:
+            if field.empty():
+                raise self.missing(field)
+        return {"answer": self.answer.chosen(), "token": self.token.chosen()}
+
+    def summary(self, data):
+        return ["Answer " + data["answer"], "Token  " + str(data["token"])]
+
+
+class BuzzForm(Form):
+    """Every key buzzes at once; the handset stamps the press time (rules.md Buzzer 2)."""
+
+    def press(self, key):
+        return {}
+
+
+_FORMS = {
+    protocol.RANGE: RangeForm,
+    protocol.BET: BetForm,
+    protocol.CHOICE: ChoiceForm,
+    protocol.SPLIT: SplitForm,
+    protocol.TOKEN: TokenForm,
+    protocol.BUZZ: BuzzForm,
+}

@@ -1,0 +1,285 @@
+# The editable fields of an input form, each driven by either button layout:
+#   keypad: "0"-"9", ".", "-", "mag" (k/M/B/T/x10^), "del", "ok", "next"  (ok/next are the form's)
+#   five:   "up", "down", "left", "right", "ok"                            (ok is the form's)
+# A field's key()/five() returns "next" or "prev" when the cursor should leave it, else None.
+
+from firmware.core import numtext
+
+MAX_DIGITS = 15  # typed digits of one number (the OLED shows 16 characters a line)
+MAX_EXP_DIGITS = 2  # x10^ exponent digits: |exponent| <= 99 (numtext.MAX_EXPONENT)
+EXP = "x10^"
+MAGNITUDES = numtext.MAGS + (EXP,)
+BLANK = "_"  # five layout: a digit scrolled to blank is removed when the cursor leaves it
+
+
+class Field:
+    name = ""
+    label = ""
+    required = True
+
+    def empty(self):
+        return True
+
+    def key(self, key):
+        return None
+
+    def five(self, key):
+        if key == "left":
+            return "prev"
+        if key == "right":
+            return "next"
+        return None
+
+    def shown(self, layout):
+        """(text, cursor column or None) for the value on screen."""
+        return "", None
+
+
+class NumberField(Field):
+    """A number typed as sign, digits with at most one point, and a magnitude (k/M/B/T or x10^n).
+
+    whole=True: a whole number >= 0 (chips); the magnitude may still be used (2.5k = 2500).
+    """
+
+    def __init__(self, name, label, whole=False, initial=None):
+        self.name = name
+        self.label = label
+        self.whole = whole
+        self.neg = False
+        self.chars = []  # digits and at most one "."; BLANK only transiently in the five layout
+        self.mag = ""  # one of MAGNITUDES
+        self.exp = ""  # exponent text for EXP: digits with an optional leading "-"
+        self.pos = 0  # five layout cursor: 0 sign (not for whole), then chars, the append slot, mag, exp
+        self.fresh = False  # keypad: a prefilled value is replaced by the first typed digit
+        if initial is not None:
+            self.chars = list(str(initial))
+            self.fresh = True
+        self.pos = self._first_slot()
+
+    # -- value -------------------------------------------------------------------------------------------
+    def empty(self):
+        return not any(c.isdigit() for c in self.chars)
+
+    def value(self):
+        """(m, e), None when empty; ValueError with a short reason when it is no valid number."""
+        if self.empty():
+            return None
+        text = "".join(c for c in self.chars if c != BLANK)
+        whole, _, frac = text.partition(".")
+        m = int((whole + frac) or "0")
+        e = -len(frac)
+        if self.mag == EXP:
+            if self.exp in ("", "-"):
+                raise ValueError(self.label + ": exponent?")
+            e += int(self.exp)
+        elif self.mag:
+            e += numtext.MAG_POWER[self.mag]
+        if self.neg:
+            m = -m
+        m, e = numtext.normal(m, e)
+        numtext.check_bounds(m, e)
+        if self.whole and e < 0:
+            raise ValueError(self.label + ": whole number")
+        return m, e
+
+    def int_value(self):
+        m, e = self.value()
+        return m * 10**e
+
+    # -- keypad --------------------------------------------------------------------------------------------
+    def key(self, key):
+        if self.fresh and (key.isdigit() or key == "."):
+            self.chars = []
+        self.fresh = False
+        if key.isdigit():
+            if self.mag == EXP:
+                if len(self.exp.lstrip("-")) < MAX_EXP_DIGITS:
+                    self.exp += key
+            elif self.mag == "" and self._digits() < MAX_DIGITS:
+                self.chars.append(key)
+        elif key == "." and not self.whole and self.mag == "" and "." not in self.chars:
+            if self._digits() < MAX_DIGITS:
+                self.chars.append(".")
+        elif key == "-":
+            if self.mag == EXP:
+                self.exp = self.exp[1:] if self.exp.startswith("-") else "-" + self.exp
+            elif not self.whole:
+                self.neg = not self.neg
+        elif key == "mag":
+            self.mag = MAGNITUDES[(MAGNITUDES.index(self.mag) + 1) % len(MAGNITUDES)]
+            self.exp = ""
+        elif key == "del":
+            if self.mag == EXP and self.exp:
+                self.exp = self.exp[:-1]
+            elif self.mag:
+                self.mag = ""
+            elif self.chars:
+                self.chars.pop()
+            else:
+                self.neg = False
+        return None
+
+    def _digits(self):
+        return sum(1 for c in self.chars if c.isdigit())
+
+    # -- five buttons: scroll digits and magnitudes ---------------------------------------------------------
+    def _slots(self):
+        slots = [] if self.whole else ["sign"]
+        slots += [i for i in range(len(self.chars) + 1)]  # the last one appends
+        slots.append("mag")
+        if self.mag == EXP:
+            slots.append("exp")
+        return slots
+
+    def _first_slot(self):
+        return 0 if self.whole else 1
+
+    def five(self, key):
+        slots = self._slots()
+        slot = slots[self.pos]
+        if key in ("left", "right"):
+            step = -1 if key == "left" else 1
+            if isinstance(slot, int) and slot < len(self.chars) and self.chars[slot] == BLANK:
+                del self.chars[slot]  # leaving a blank digit removes it
+                slots = self._slots()
+                if step > 0:
+                    step = 0
+            new = self.pos + step
+            if new < 0:
+                self.pos = 0
+                return "prev"
+            if new >= len(slots):
+                self.pos = len(slots) - 1
+                return "next"
+            self.pos = new
+            return None
+        if key not in ("up", "down"):
+            return None
+        step = 1 if key == "up" else -1
+        if slot == "sign":
+            self.neg = not self.neg
+        elif slot == "mag":
+            self.mag = MAGNITUDES[(MAGNITUDES.index(self.mag) + step) % len(MAGNITUDES)]
+            self.exp = ""
+        elif slot == "exp":
+            value = int(self.exp) if self.exp not in ("", "-") else 0
+            value = max(-numtext.MAX_EXPONENT, min(numtext.MAX_EXPONENT, value + step))
+            self.exp = str(value)
+        else:
+            self._scroll_digit(slot, step)
+        return None
+
+    def _scroll_digit(self, index, step):
+        cycle = BLANK + "0123456789"
+        here = self.chars[index] if index < len(self.chars) else BLANK
+        if not self.whole and ("." not in self.chars or here == "."):
+            cycle += "."
+        current = self.chars[index] if index < len(self.chars) else BLANK
+        char = cycle[(cycle.index(current) + step) % len(cycle)]
+        if index == len(self.chars):
+            if char != BLANK:
+                if self._digits() >= MAX_DIGITS:
+                    return
+                self.chars.append(char)
+        else:
+            self.chars[index] = char
+
+    # -- screen ----------------------------------------------------------------------------------------
+    def shown(self, layout):
+        sign = "-" if self.neg else ""
+        body = "".join(self.chars)
+        tail = self.mag + (self.exp if self.mag == EXP else "")
+        if layout != "five":
+            return sign + body + tail, None
+        slots = self._slots()
+        slot = slots[self.pos]
+        sign = "-" if self.neg else "+"
+        if self.whole:
+            sign = ""
+        text = sign + body + BLANK + (self.mag or "~") + (self.exp if self.mag == EXP else "")
+        if slot == "sign":
+            col = 0
+        elif slot == "mag":
+            col = len(sign) + len(body) + 1
+        elif slot == "exp":
+            col = len(sign) + len(body) + 1 + len(EXP)
+        else:
+            col = len(sign) + slot
+        return text, col
+
+
+class CountField(Field):
+    """A whole number of chips from 0 to ``most``: keypad types it, five-button up/down steps it."""
+
+    def __init__(self, name, label, most):
+        self.name = name
+        self.label = label
+        self.most = most
+        self.count = None
+
+    def empty(self):
+        return self.count is None
+
+    def key(self, key):
+        if key.isdigit():
+            value = (self.count or 0) * 10 + int(key)
+            self.count = value if value <= self.most else int(key) if int(key) <= self.most else self.count
+        elif key == "del":
+            self.count = None if not self.count or self.count < 10 else self.count // 10
+        return None
+
+    def five(self, key):
+        if key in ("up", "down"):
+            step = 1 if key == "up" else -1
+            self.count = ((self.count or 0) + step) % (self.most + 1)
+            return None
+        return Field.five(self, key)
+
+    def shown(self, layout):
+        return ("" if self.count is None else str(self.count)), None
+
+
+class PickField(Field):
+    """One option of a list (``options``: (id, label) pairs); optional fields may stay unset."""
+
+    def __init__(self, name, label, options, required=True):
+        self.name = name
+        self.label = label
+        self.options = options
+        self.required = required
+        self.index = None
+
+    def empty(self):
+        return self.index is None
+
+    def chosen(self):
+        return None if self.index is None else self.options[self.index][0]
+
+    def key(self, key):
+        labels = [str(label) for _, label in self.options]
+        if key in labels:
+            self.index = labels.index(key)  # a token numbered 3 is key 3
+        elif key.isdigit() and 1 <= int(key) <= len(self.options):
+            self.index = int(key) - 1  # else by position: 1 is the first option
+        elif key == "mag" and self.options:
+            self.index = 0 if self.index is None else (self.index + 1) % len(self.options)
+        elif key == "del":
+            self.index = None
+        return None
+
+    def five(self, key):
+        if key in ("up", "down") and self.options:
+            # optional fields scroll through "not set" too
+            count = len(self.options) + (0 if self.required else 1)
+            now = len(self.options) if self.index is None else self.index
+            if self.index is None and self.required:
+                now = -1 if key == "up" else 0
+            now = (now + (1 if key == "up" else -1)) % count
+            self.index = None if now == len(self.options) else now
+            return None
+        return Field.five(self, key)
+
+    def shown(self, layout):
+        if self.index is None:
+            return ("-" if self.required else "(none)"), None
+        return str(self.options[self.index][1]), None

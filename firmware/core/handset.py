@@ -1,0 +1,190 @@
+# One handset: the prompt it shows, the input being edited, the input sent and not yet acknowledged.
+# Hardware and transport are injected, so the same class runs on an ESP32 (umqtt.simple), a Pi Zero
+# (paho-mqtt), in `quizbox handset-sim` and in tests (a fake transport).
+#
+# transport: publish(topic: str, payload: bytes, retain: bool = False) and subscribe(topic: str).
+# screen: a framebuf.FrameBuffer-like object (fill, text, rect, fill_rect, hline, pixel), optionally
+#         with show() (the SSD1306 driver, luma bridge); None for a headless handset.
+
+from firmware import protocol
+from firmware.core import allowed, editor
+
+FIRMWARE = "qb-1.0"
+RESEND_MS = 3000  # an unacked input is sent again after this long on a live connection
+
+# what the screen shows (ui.draw reads it)
+VIEW_IDLE = "idle"  # no prompt yet
+VIEW_INFO = "info"  # an info prompt (a message or "waiting for others")
+VIEW_EDIT = "edit"  # editing an input (the editor may be on its review page)
+VIEW_SENT = "sent"  # input sent, ack awaited
+VIEW_LOCKED = "locked"  # ack ok: locked in
+VIEW_REFUSED = "refused"  # ack refused: the message, then back to editing with the values kept
+
+try:
+    from time import ticks_ms as _ticks_ms  # MicroPython
+except ImportError:  # CPython
+    import time
+
+    def _ticks_ms():
+        return int(time.monotonic() * 1000)
+
+
+class Handset:
+    def __init__(
+        self, box, handset_id, transport, screen=None, layout="keypad", clock_ms=None, name=None, seq=0
+    ):
+        if layout not in editor.LAYOUT_KEYS:
+            raise ValueError("unknown layout " + str(layout))
+        self.box = box
+        self.id = handset_id
+        self.transport = transport
+        self.screen = screen
+        self.layout = layout
+        self.clock_ms = clock_ms or _ticks_ms
+        self.name = name
+        self.seq = seq  # the last seq used; the first input is seq + 1
+        self.prompt = None
+        self.editor = None
+        self.pending = None  # the unacked input message (a dict as protocol.make_input builds it)
+        self.pending_sent = 0  # clock_ms of its last sending
+        self.last_ack = None
+        self.time = None  # the appliance's last clock message (time topic)
+        self.online = False
+        self.battery = None  # percent, set by the port
+        self.rssi = None
+        self.view = VIEW_IDLE
+        self.message = ""  # the ack's message (locked in / refused)
+        self._topics = {
+            protocol.prompt_topic(box, handset_id): self._on_prompt,
+            protocol.ack_topic(box, handset_id): self._on_ack,
+            protocol.time_topic(box, handset_id): self._on_time,
+        }
+        self.render()
+
+    # -- connection ---------------------------------------------------------------------------------
+    def connected(self):
+        """Call on every (re)connect: subscribe, say hello, re-send the unacked input (same seq)."""
+        self.online = True
+        for topic in self._topics:
+            self.transport.subscribe(topic)
+        hello = protocol.make_hello(self.id, self.name, FIRMWARE, self.layout, self.clock_ms())
+        self.transport.publish(protocol.hello_topic(self.box, self.id), protocol.encode(hello))
+        if self.pending is not None:
+            self._send_pending()
+        self.render()
+
+    def disconnected(self):
+        self.online = False
+        self.render()
+
+    def tick(self):
+        """Call now and then: re-sends an unacked input after RESEND_MS on a live connection."""
+        due = self.pending is not None and self.clock_ms() - self.pending_sent >= RESEND_MS
+        if due and self.online:
+            self._send_pending()
+
+    def telemetry(self):
+        msg = protocol.make_telemetry(self.battery, self.rssi, FIRMWARE, self.layout)
+        self.transport.publish(protocol.telemetry_topic(self.box, self.id), protocol.encode(msg))
+
+    # -- messages from the appliance -------------------------------------------------------------------
+    def on_message(self, topic, payload):
+        """A message on one of our topics; a malformed one is dropped (returns False), nothing else
+        changes."""
+        handler = self._topics.get(topic)
+        if handler is None:
+            return False
+        try:
+            obj = protocol.decode(payload)
+            handler(obj)
+        except protocol.ProtocolError:
+            return False
+        self.render()
+        return True
+
+    def _on_prompt(self, obj):
+        prompt = protocol.parse_prompt(obj)
+        same = self.prompt is not None and self.prompt.get("id") == prompt["id"]
+        if same and self.prompt == prompt:
+            return  # the same prompt again (after a reconnect): keep what is being typed
+        self.prompt = prompt
+        self.editor = editor.make(prompt, self.layout)
+        if same and self.view in (VIEW_LOCKED, VIEW_SENT):
+            return  # an update of the prompt already answered: stay locked in
+        self.message = ""
+        self.view = VIEW_INFO if self.editor is None else VIEW_EDIT
+
+    def _on_ack(self, obj):
+        ack = protocol.parse_ack(obj)
+        self.last_ack = ack
+        if self.pending is None or ack["seq"] != self.pending["seq"]:
+            return  # a late ack of an input already settled
+        answered = self.pending["prompt"]
+        self.pending = None
+        if self.prompt is None or self.prompt.get("id") != answered:
+            return  # the screen moved on to a new prompt meanwhile
+        self.message = ack["msg"]
+        if ack["ok"]:
+            self.view = VIEW_LOCKED
+        else:
+            self.view = VIEW_REFUSED
+            if self.editor is not None:
+                self.editor.back()
+
+    def _on_time(self, obj):
+        self.time = obj
+
+    # -- the player ------------------------------------------------------------------------------------
+    def press(self, key):
+        """One button press in this handset's layout; returns the seq when it sent an input."""
+        if key not in editor.LAYOUT_KEYS[self.layout]:
+            raise ValueError("no key " + str(key) + " on a " + self.layout + " handset")
+        seq = None
+        if self.view == VIEW_REFUSED:
+            self.view = VIEW_EDIT  # any key dismisses the refusal; the values are still there
+        elif self.view == VIEW_EDIT and self.editor is not None:
+            data = self.editor.press(key)
+            if data is not None:
+                if self.prompt["kind"] == protocol.BUZZ and "pressed" not in data:
+                    data = {"pressed": self.clock_ms()}
+                try:
+                    seq = self.submit(data)
+                except ValueError as err:
+                    self.editor.notice = str(err)
+                    self.editor.back()
+        self.render()
+        return seq
+
+    def submit(self, data):
+        """Send ``data`` as the input for the current prompt; ValueError if the prompt does not allow it
+        (nothing is sent then) or an input is still unacknowledged. Returns the seq."""
+        clean = allowed.check(self.prompt, data)
+        if self.pending is not None:
+            raise ValueError("still sending")
+        seq = self.seq + 1 if self.seq < protocol.MAX_SEQ else 1
+        prompt = self.prompt
+        msg = protocol.make_input(seq, prompt["id"], prompt["kind"], clean, self.id, self.clock_ms())
+        protocol.encode(msg)  # over MAX_PAYLOAD raises (a ValueError) before anything changes
+        self.seq = seq
+        self.pending = msg
+        self.view = VIEW_SENT
+        self.message = ""
+        if self.online:
+            self._send_pending()
+        self.render()
+        return self.seq
+
+    def _send_pending(self):
+        self.pending_sent = self.clock_ms()
+        self.transport.publish(protocol.input_topic(self.box, self.id), protocol.encode(self.pending))
+
+    # -- screen ------------------------------------------------------------------------------------------
+    def render(self):
+        if self.screen is None:
+            return
+        from firmware.core import ui
+
+        ui.draw(self.screen, self)
+        show = getattr(self.screen, "show", None)
+        if show is not None:
+            show()
