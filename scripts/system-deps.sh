@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the test suite needs, only those missing. Idempotent.
+set -euo pipefail
+need=()
+command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)
+command -v node >/dev/null 2>&1 || need+=(nodejs)
+command -v npm >/dev/null 2>&1 || need+=(npm)
+[ ${#need[@]} -eq 0 ] && exit 0
+echo "system-deps: installing ${need[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${need[@]}"
