@@ -164,6 +164,22 @@ def parse_number(text: str) -> Decimal:
     return Decimal(f"{sign}{significant}E{exponent}")
 
 
+def check_number(value: object, what: str = "number") -> Decimal:
+    """``value`` itself if it is a :class:`Decimal` that :func:`parse_number` could have produced (finite,
+    zero or within the magnitude bounds); otherwise :class:`MalformedInput` naming ``what``. For values
+    that reach an engine without going through the parser (an action built in code, a stored log)."""
+    if not isinstance(value, Decimal) or not value.is_finite():
+        raise MalformedInput(f"{what} must be a finite Decimal, got {type(value).__name__} {value!r}")
+    if not value.is_zero() and not -MAX_EXPONENT <= value.adjusted() <= MAX_EXPONENT:
+        raise MalformedInput(
+            f"{what} {value} is out of range (a value other than 0 must be at least 10^-{MAX_EXPONENT} "
+            f"and below 10^{MAX_EXPONENT + 1})"
+        )
+    if len(value.as_tuple().digits) > MAX_INPUT_LENGTH:
+        raise MalformedInput(f"{what} has more than {MAX_INPUT_LENGTH} digits")
+    return value
+
+
 def _ungroup(text: str, whole: str) -> str:
     """``whole`` without its digit-group separators, refusing ambiguous grouping such as ``1,5``."""
     separators = {c for c in whole if not c.isdigit()}

@@ -16,6 +16,7 @@ from appliance.games.numbers import (
     MAX_EXPONENT,
     MAX_INPUT_LENGTH,
     ROUNDED_MARKER,
+    check_number,
     format_compact,
     format_full,
     format_plain,
@@ -262,3 +263,26 @@ def test_any_text_parses_or_is_refused_as_malformed(text: str) -> None:
     else:
         assert value.is_finite()
         assert parse_number(format_plain(value)) == value
+
+
+def test_check_number_accepts_what_the_parser_produces() -> None:
+    assert check_number(parse_number("3M")) == Decimal(3_000_000)
+    assert check_number(Decimal("-0.5"), "bottom") == Decimal("-0.5")
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        (Decimal("NaN"), "finite Decimal"),
+        (Decimal("Infinity"), "finite Decimal"),
+        (3, "finite Decimal"),
+        ("3", "finite Decimal"),
+        (Decimal("1E100"), "out of range"),
+        (Decimal("1E-100"), "out of range"),
+        (Decimal("0." + "1" * 300), "digits"),
+    ],
+)
+def test_check_number_refuses_what_the_parser_would_not_produce(value: object, reason: str) -> None:
+    with pytest.raises(MalformedInput, match=reason) as caught:
+        check_number(value, "the answer")
+    assert "the answer" in str(caught.value) or reason == "digits"
