@@ -1,0 +1,50 @@
+"""Question decks: the v1 deck file format (JSON and CSV), its validation, import, export and drawing.
+
+* :mod:`~appliance.decks.model`: typed frozen records (:class:`Deck`, the three card types, :class:`Problem`);
+* :mod:`~appliance.decks.validate`: the single validator (the JSON Schemas in ``schema/`` document it);
+* :mod:`~appliance.decks.hints`: estimation hints read as bounds, so a false hint is refused;
+* :mod:`~appliance.decks.io`: :func:`load_deck` / :func:`dump_deck`, JSON and CSV parse/format pairs;
+* :mod:`~appliance.decks.draw`: filters and a draw order that avoids cards already used on this box;
+* :mod:`~appliance.decks.shipped`: :func:`shipped_decks`, the decks in ``appliance/data/decks``.
+
+The format for deck writers is in docs/decks.md.
+"""
+
+from __future__ import annotations
+
+from appliance.decks.draw import CardFilter, DeckCard, draw_order, pool, used_up
+from appliance.decks.io import dump_deck, load_deck
+from appliance.decks.model import (
+    AllInCard,
+    Card,
+    Deck,
+    DeckInfo,
+    DeckType,
+    EstimationCard,
+    Problem,
+    Proposition,
+    SquizzCard,
+)
+from appliance.decks.shipped import shipped_decks
+from appliance.decks.validate import InvalidDeck
+
+__all__ = [
+    "AllInCard",
+    "Card",
+    "CardFilter",
+    "Deck",
+    "DeckCard",
+    "DeckInfo",
+    "DeckType",
+    "EstimationCard",
+    "InvalidDeck",
+    "Problem",
+    "Proposition",
+    "SquizzCard",
+    "draw_order",
+    "dump_deck",
+    "load_deck",
+    "pool",
+    "shipped_decks",
+    "used_up",
+]
