@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Self
 
 from appliance.errors import DeckError, MalformedInput
 from appliance.games.base import HOST, JSON, Action
-from appliance.games.numbers import format_plain, parse_number
+from appliance.games.numbers import check_number, format_plain, parse_number
 
 LETTERS = ("A", "B", "C")
 
@@ -42,8 +42,10 @@ class Card(Action):
         for letter, label, value in zip(LETTERS, self.labels, self.values, strict=True):
             if not isinstance(label, str) or not label.strip():
                 raise DeckError(f"proposition {letter} needs a label, got {label!r}")
-            if not isinstance(value, Decimal) or not value.is_finite():
-                raise DeckError(f"proposition {letter} needs an exact number as value, got {value!r}")
+            try:
+                check_number(value, f"proposition {letter}'s value")
+            except MalformedInput as exc:
+                raise DeckError(str(exc)) from exc
         if len(set(self.values)) != len(LETTERS):
             shown = ", ".join(f"{x} {format_plain(v)}" for x, v in zip(LETTERS, self.values, strict=True))
             raise DeckError(f"the three values must all be different (rules.md sQuizz 4), got {shown}")
