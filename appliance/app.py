@@ -77,7 +77,8 @@ class Appliance(contextlib.ExitStack):
         )
         self.hub.start()
         self.callback(self.hub.stop)
-        log.info("hub connected to %s broker at %s:%s", self.broker.address.kind, self.broker.address.host, self.broker.address.port)
+        addr = self.broker.address
+        log.info("hub connected to %s broker at %s:%s", addr.kind, addr.host, addr.port)
         return self
 
     def _cards(self, game: str, command: Mapping[str, Any]) -> Sequence[Card]:

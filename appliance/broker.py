@@ -93,6 +93,7 @@ class MosquittoBroker:
             encoding="utf-8",
         )
         self.config_path = conf
+        self._exe = exe
         self._log = open(Path(self._dir.name) / "mosquitto.log", "wb")  # noqa: SIM115 (closed in stop)
         self._proc = subprocess.Popen([exe, "-c", str(conf)], stdout=self._log, stderr=subprocess.STDOUT)
         self.address = BrokerAddress("127.0.0.1", self.port, "mosquitto")
@@ -112,9 +113,8 @@ class MosquittoBroker:
     def restart(self) -> None:
         """Stop and start again on the same port (for fault tests)."""
         self._terminate()
-        exe = self._proc.args[0]
         self._proc = subprocess.Popen(
-            [exe, "-c", str(self.config_path)], stdout=self._log, stderr=subprocess.STDOUT
+            [self._exe, "-c", str(self.config_path)], stdout=self._log, stderr=subprocess.STDOUT
         )
         wait_for_port("127.0.0.1", self.port)
 

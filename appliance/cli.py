@@ -24,7 +24,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args_list and args_list[0] == "replay":
         from appliance.replay import main as replay_main
 
-        return replay_main(args_list[1:])
+        code: int = replay_main(args_list[1:])
+        return code
     parser = _parser()
     args = parser.parse_args(args_list)
     logging.basicConfig(

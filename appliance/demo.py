@@ -33,7 +33,8 @@ def run_demo(args: argparse.Namespace, wait: Callable[[float], None]) -> int:
         hub = app.hub
         hub.session.auto_advance = AUTO_ADVANCE_SECONDS
         bots = start_bots(config.box.id, app.connection, args.bots)
-        app.callback(lambda: [b.stop() for b in bots])
+        for bot in bots:
+            app.callback(bot.stop)
         addr = app.broker.address
         print("Quizbox demo is running:", flush=True)
         print(f"  broker      {addr.kind} on {addr.host}:{addr.port}", flush=True)

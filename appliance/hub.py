@@ -146,7 +146,8 @@ class Hub:
         handset.firmware = hello["fw"]
         handset.layout = hello["layout"]
         if new:
-            log.info("handset %s joined as %s (%s)", handset_id, handset.name, "accepted" if handset.accepted else "pending")
+            state = "accepted" if handset.accepted else "pending"
+            log.info("handset %s joined as %s (%s)", handset_id, handset.name, state)
         # a hello means the handset (re)started or reconnected: it needs its current prompt again
         self._send_prompt(handset, fresh=True)
         self._publish_state()

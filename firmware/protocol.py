@@ -51,11 +51,15 @@ class ProtocolError(ValueError):
 # -- topics ----------------------------------------------------------------------------------------------
 
 
+ID_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_"
+
+
 def _check_id(value, what):
+    """Ids go into topics: ASCII letters, digits, '-' and '_' only (no '/', '+', '#')."""
     if not isinstance(value, str) or not value or len(value) > MAX_ID:
         raise ProtocolError("bad " + what)
     for ch in value:
-        if not (ch.isalpha() or ch.isdigit() or ch in "-_"):
+        if ch not in ID_CHARS:
             raise ProtocolError("bad " + what)
     return value
 
@@ -153,7 +157,7 @@ def decode(raw):
     try:
         obj = json.loads(raw.decode())
     except (ValueError, UnicodeError):
-        raise ProtocolError("not JSON")
+        raise ProtocolError("not JSON") from None
     if not isinstance(obj, dict):
         raise ProtocolError("not a JSON object")
     return obj
@@ -166,6 +170,15 @@ def _is_int(value):
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+_KINDS = {
+    "int": (_is_int, "an int"),
+    "bool": (lambda v: isinstance(v, bool), "true/false"),
+    "str": (lambda v: isinstance(v, str), "text"),
+    "dict": (lambda v: isinstance(v, dict), "an object"),
+    "list": (lambda v: isinstance(v, list), "a list"),
+}
+
+
 def _get(obj, key, kind, what=None, required=True):
     what = what or key
     if key not in obj:
@@ -173,21 +186,9 @@ def _get(obj, key, kind, what=None, required=True):
             raise ProtocolError("missing " + what)
         return None
     value = obj[key]
-    if kind == "int":
-        if not _is_int(value):
-            raise ProtocolError(what + " not an int")
-    elif kind == "bool":
-        if not isinstance(value, bool):
-            raise ProtocolError(what + " not true/false")
-    elif kind == "str":
-        if not isinstance(value, str):
-            raise ProtocolError(what + " not text")
-    elif kind == "dict":
-        if not isinstance(value, dict):
-            raise ProtocolError(what + " not an object")
-    elif kind == "list":
-        if not isinstance(value, list):
-            raise ProtocolError(what + " not a list")
+    check, noun = _KINDS[kind]
+    if not check(value):
+        raise ProtocolError(what + " not " + noun)
     return value
 
 

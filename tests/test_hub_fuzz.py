@@ -20,8 +20,14 @@ from tests.conftest import connection_of
 from tests.support import guess  # noqa: F401
 from tests.test_hub import CARDS, Raw
 
-json_scalars = st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.floats(allow_nan=False) | st.text(max_size=40)
-json_values = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
+json_scalars = (
+    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.floats(allow_nan=False) | st.text(max_size=40)
+)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
 kinds = st.sampled_from([*protocol.INPUT_KINDS, "dance", ""])
 datas = st.one_of(
     st.fixed_dictionaries({"bottom": json_values, "top": json_values}),
