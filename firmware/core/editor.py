@@ -212,9 +212,7 @@ class ChoiceForm(Form):
         out = []
         for field in allowed.choice_fields(self.prompt):
             options = [
-                (o.get("id"), o.get("label") or o.get("id"))
-                for o in field.get("options") or []
-                if isinstance(o, dict)
+                (o.get("id"), o.get("label") or o.get("id")) for o in field.get("options") or [] if isinstance(o, dict)
             ]
             label = field.get("label") or field["name"]
             out.append(PickField(field["name"], label, options, bool(field.get("required"))))
@@ -261,10 +259,7 @@ class SplitForm(Form):
         return {"split": split}
 
     def summary(self, data):
-        return [
-            str(s.get("label") or s.get("id"))[:10] + " " + str(data["split"][s.get("id")])
-            for s in self.sides
-        ]
+        return [str(s.get("label") or s.get("id"))[:10] + " " + str(data["split"][s.get("id")]) for s in self.sides]
 
 
 class TokenForm(Form):
@@ -272,7 +267,7 @@ class TokenForm(Form):
         answers = [a for a in allowed.token_answers(self.prompt) if a in ("A", "B", "C")]
         tokens = [t for t in self.prompt.get("tokens") or [] if isinstance(t, int)]
         self.answer = PickField("answer", "Answer", [(a, a) for a in answers])
-        self.token = PickField("token", "Token", [(t, str(t)) for t in tokens])
+        self.token = PickField("token", "Token", [(t, str(t)) for t in tokens], numbered=True)
         return [self.answer, self.token]
 
     def collect(self):

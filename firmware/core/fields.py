@@ -38,7 +38,7 @@ class Field:
 class NumberField(Field):
     """A number typed as sign, digits with at most one point, and a magnitude (k/M/B/T or x10^n).
 
-    whole=True: a whole number >= 0 (chips); the magnitude may still be used (2.5k = 2500).
+    whole=True: a whole number >= 0 (chips); a point and a magnitude may still be used (2.5k = 2500).
     """
 
     def __init__(self, name, label, whole=False, initial=None):
@@ -97,7 +97,7 @@ class NumberField(Field):
                     self.exp += key
             elif self.mag == "" and self._digits() < MAX_DIGITS:
                 self.chars.append(key)
-        elif key == "." and not self.whole and self.mag == "" and "." not in self.chars:
+        elif key == "." and self.mag == "" and "." not in self.chars:
             if self._digits() < MAX_DIGITS:
                 self.chars.append(".")
         elif key == "-":
@@ -172,7 +172,7 @@ class NumberField(Field):
     def _scroll_digit(self, index, step):
         cycle = BLANK + "0123456789"
         here = self.chars[index] if index < len(self.chars) else BLANK
-        if not self.whole and ("." not in self.chars or here == "."):
+        if "." not in self.chars or here == ".":
             cycle += "."
         current = self.chars[index] if index < len(self.chars) else BLANK
         char = cycle[(cycle.index(current) + step) % len(cycle)]
@@ -196,7 +196,7 @@ class NumberField(Field):
         sign = "-" if self.neg else "+"
         if self.whole:
             sign = ""
-        text = sign + body + BLANK + (self.mag or "~") + (self.exp if self.mag == EXP else "")
+        text = sign + body + BLANK + (self.mag or " ") + (self.exp if self.mag == EXP else "")
         if slot == "sign":
             col = 0
         elif slot == "mag":
@@ -242,11 +242,12 @@ class CountField(Field):
 class PickField(Field):
     """One option of a list (``options``: (id, label) pairs); optional fields may stay unset."""
 
-    def __init__(self, name, label, options, required=True):
+    def __init__(self, name, label, options, required=True, numbered=False):
         self.name = name
         self.label = label
         self.options = options
         self.required = required
+        self.numbered = numbered  # keypad digits pick the option labelled so (a bet token), never by place
         self.index = None
 
     def empty(self):
@@ -259,7 +260,7 @@ class PickField(Field):
         labels = [str(label) for _, label in self.options]
         if key in labels:
             self.index = labels.index(key)  # a token numbered 3 is key 3
-        elif key.isdigit() and 1 <= int(key) <= len(self.options):
+        elif key.isdigit() and not self.numbered and 1 <= int(key) <= len(self.options):
             self.index = int(key) - 1  # else by position: 1 is the first option
         elif key == "mag" and self.options:
             self.index = 0 if self.index is None else (self.index + 1) % len(self.options)

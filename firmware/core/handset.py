@@ -30,9 +30,7 @@ except ImportError:  # CPython
 
 
 class Handset:
-    def __init__(
-        self, box, handset_id, transport, screen=None, layout="keypad", clock_ms=None, name=None, seq=0
-    ):
+    def __init__(self, box, handset_id, transport, screen=None, layout="keypad", clock_ms=None, name=None, seq=0):
         if layout not in editor.LAYOUT_KEYS:
             raise ValueError("unknown layout " + str(layout))
         self.box = box
@@ -64,14 +62,19 @@ class Handset:
     # -- connection ---------------------------------------------------------------------------------
     def connected(self):
         """Call on every (re)connect: subscribe, say hello, re-send the unacked input (same seq)."""
-        self.online = True
-        for topic in self._topics:
-            self.transport.subscribe(topic)
-        hello = protocol.make_hello(self.id, self.name, FIRMWARE, self.layout, self.clock_ms())
-        self.transport.publish(protocol.hello_topic(self.box, self.id), protocol.encode(hello))
-        if self.pending is not None:
-            self._send_pending()
-        self.render()
+        try:
+            for topic in self._topics:
+                self.transport.subscribe(topic)
+            hello = protocol.make_hello(self.id, self.name, FIRMWARE, self.layout, self.clock_ms())
+            self.transport.publish(protocol.hello_topic(self.box, self.id), protocol.encode(hello))
+            self.online = True
+            if self.pending is not None:
+                self._send_pending()
+        except OSError:
+            self.online = False  # the port's reconnect loop calls connected() again
+            raise
+        finally:
+            self.render()
 
     def disconnected(self):
         self.online = False
@@ -175,8 +178,12 @@ class Handset:
         return self.seq
 
     def _send_pending(self):
+        """Publish the unacked input; a dead connection keeps it pending for the next connected()."""
         self.pending_sent = self.clock_ms()
-        self.transport.publish(protocol.input_topic(self.box, self.id), protocol.encode(self.pending))
+        try:
+            self.transport.publish(protocol.input_topic(self.box, self.id), protocol.encode(self.pending))
+        except OSError:
+            self.online = False
 
     # -- screen ------------------------------------------------------------------------------------------
     def render(self):

@@ -1,0 +1,294 @@
+"""Key sequences on both layouts produce exactly the expected input payloads (issue 6)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from appliance.games.numbers import parse_number
+from firmware.core import editor
+from tests.firmware import samples
+from tests.firmware.support import make, press, show
+
+MAG = "mag"
+X10 = [MAG] * 5  # "" -> k -> M -> B -> T -> x10^
+
+
+def keypad(prompt_id: str, keys: list[str]) -> list[dict]:
+    """Type ``keys`` on a keypad handset showing sample ``prompt_id``; the data of every input sent."""
+    handset, transport, _ = make("keypad")
+    handset.connected()
+    show(handset, samples.by_id(prompt_id))
+    press(handset, keys)
+    return [i["data"] for i in transport.inputs()]
+
+
+def keys(text: str) -> list[str]:
+    """ "12.5|20" -> digit keys with | for next; words in brackets are keys: "3[mag]"."""
+    out: list[str] = []
+    word = None
+    for ch in text:
+        if ch == "[":
+            word = ""
+        elif ch == "]":
+            out.append(word or "")
+            word = None
+        elif word is not None:
+            word += ch
+        else:
+            out.append("next" if ch == "|" else ch)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("typed", "bottom", "top"),
+    [
+        ("12.5|20", "12.5", "20"),
+        ("-3.25|4", "-3.25", "4"),  # negative and decimal
+        ("-40|-0.5", "-40", "-0.5"),
+        ("3[mag][mag]|3.5[mag][mag]", "3000000", "3500000"),  # 3M to 3.5M
+        ("2.5[mag][mag][mag]|1[mag][mag][mag][mag]", "2500000000", "1000000000000"),  # 2.5B to 1T
+        ("1.5[mag]|2[mag]", "1500", "2000"),  # k
+        (".5|1", "0.5", "1"),  # a leading point
+        (
+            "6.02[mag][mag][mag][mag][mag]23|7[mag][mag][mag][mag][mag]23",
+            "602000000000000000000000",
+            "7" + "0" * 23,
+        ),  # x10^
+        ("1[mag][mag][mag][mag][mag]45|2[mag][mag][mag][mag][mag]45", "1 x 10^45", "2 x 10^45"),  # huge
+        ("5[mag][mag][mag][mag][mag]-3|5", "0.005", "5"),  # negative exponent
+        ("-999999999999999|999999999999999", "-999999999999999", "999999999999999"),  # 15 digits
+        ("1.50|2.000", "1.5", "2"),  # trailing zeros dropped
+        ("0|0", "0", "0"),
+        ("-0|0", "0", "0"),  # never "-0"
+    ],
+)
+def test_keypad_range_numbers(typed: str, bottom: str, top: str) -> None:
+    sent = keypad("r2", keys(typed) + ["ok", "ok"])
+    assert sent == [{"bottom": bottom, "top": top}]
+    # the appliance reads the text back to the exact value typed
+    assert parse_number(sent[0]["bottom"]) <= parse_number(sent[0]["top"])
+
+
+def test_huge_number_is_exact_for_the_appliance() -> None:
+    sent = keypad("r2", keys("1.23456789[mag][mag][mag][mag][mag]60|2[mag][mag][mag][mag][mag]60") + ["ok", "ok"])
+    assert parse_number(sent[0]["bottom"]) == Decimal("1.23456789E+60")
+    assert sent[0]["bottom"] == "1.23456789 x 10^60"
+
+
+def test_editing_with_delete() -> None:
+    # 12 -> del -> 14; 7k -> del (drops k) -> 75; x10^12 -> del del (exponent) del (x10^) -> 9
+    typed = keys("12[del]4|7[mag][del]5") + ["ok", "ok"]
+    assert keypad("r2", typed) == [{"bottom": "14", "top": "75"}]
+    typed = keys("9[mag][mag][mag][mag][mag]12[del][del][del]|9") + ["ok", "ok"]
+    assert keypad("r2", typed) == [{"bottom": "9", "top": "9"}]
+
+
+def test_delete_clears_sign_last() -> None:
+    assert keypad("r2", keys("-5[del][del]5|6") + ["ok", "ok"]) == [{"bottom": "5", "top": "6"}]
+
+
+def test_review_can_be_cancelled_and_edited() -> None:
+    handset, transport, _ = make("keypad")
+    handset.connected()
+    show(handset, samples.by_id("r2"))
+    press(handset, keys("10|20") + ["ok"])
+    assert handset.editor.review and handset.editor.data == {"bottom": "10", "top": "20"}
+    press(handset, ["del"])  # cancel: back to editing, nothing sent, values kept
+    assert not handset.editor.review and transport.inputs() == []
+    press(handset, keys("[del]5") + ["ok", "ok"])  # the cursor is still on To: 20 -> 25
+    assert [i["data"] for i in transport.inputs()] == [{"bottom": "10", "top": "25"}]
+
+
+def test_bottom_above_top_refused_at_entry() -> None:
+    # rules.md Confident 1: bottom > top is refused at entry with a clear message
+    handset, transport, _ = make("keypad")
+    handset.connected()
+    show(handset, samples.by_id("r2"))
+    press(handset, keys("5|3") + ["ok"])
+    assert handset.editor.notice == "bottom above top" and not handset.editor.review
+    press(handset, ["ok"])
+    assert transport.inputs() == []
+    press(handset, keys("[del]8") + ["ok", "ok"])
+    assert [i["data"] for i in transport.inputs()] == [{"bottom": "5", "top": "8"}]
+
+
+def test_missing_top_names_the_field() -> None:
+    handset, transport, _ = make("keypad")
+    show(handset, samples.by_id("r2"))
+    press(handset, keys("5") + ["ok"])
+    assert handset.editor.notice == "enter To" and handset.editor.field.label == "To"
+    assert transport.inputs() == []
+
+
+def test_boosts_copy_swap_double() -> None:
+    # r1 fields: From, To, Copy, Swap, with, Double
+    sent = keypad("r1", keys("1|2||||1") + ["ok", "ok"])  # Double
+    assert sent == [{"bottom": "1", "top": "2", "double": True}]
+    sent = keypad("r1", keys("||2") + ["ok", "ok"])  # Copy Cy: no range needed
+    assert sent == [{"copy": "Cy"}]
+    sent = keypad("r1", keys("1|2||1|3") + ["ok", "ok"])  # Swap Bob and Dee
+    assert sent == [{"bottom": "1", "top": "2", "swap": ["Bob", "Dee"]}]
+
+
+def test_half_a_swap_is_refused() -> None:
+    handset, transport, _ = make("keypad")
+    show(handset, samples.by_id("r1"))
+    press(handset, keys("1|2||1") + ["ok"])
+    assert handset.editor.notice == "enter with"
+    press(handset, keys("1") + ["ok"])  # the same player twice
+    assert handset.editor.notice == "cannot swap those"
+    assert transport.inputs() == []
+
+
+@pytest.mark.parametrize(
+    ("prompt_id", "typed", "data"),
+    [
+        ("b1", "1", {"action": "check"}),
+        ("b1", "2", {"action": "bet", "to": 20}),  # the amount starts at the minimum
+        ("b1", "2|75", {"action": "bet", "to": 75}),  # typing replaces the prefilled minimum
+        ("b1", "2|1[mag]", {"action": "bet", "to": 1000}),  # 1k
+        ("b1", "2|.5[mag]", {"action": "bet", "to": 500}),  # 0.5k is whole
+        ("b1", "3", {"action": "fold"}),
+        ("b1", "4", {"action": "allin"}),
+        ("b2", "2", {"action": "call"}),
+        ("b2", "3|120", {"action": "raise", "to": 120}),
+        ("c1", "2|1", {"choices": {"pick": "1", "answer": "true"}}),
+        ("c1", "3|2|2", {"choices": {"pick": "2", "answer": "false", "exclude": "Cy"}}),
+        ("s1", "9", {"split": {"true": 9, "false": 6}}),
+        ("s1", "15", {"split": {"true": 15, "false": 0}}),
+        ("s1", "0", {"split": {"true": 0, "false": 15}}),
+        ("s1", "16", {"split": {"true": 6, "false": 9}}),  # 16 > 15 chips: the 6 starts over
+        ("t1", "2|4", {"answer": "B", "token": 4}),  # token keys are the tokens' own numbers
+        ("t1", "3|1", {"answer": "C", "token": 1}),
+    ],
+)
+def test_keypad_other_kinds(prompt_id: str, typed: str, data: dict) -> None:
+    assert keypad(prompt_id, keys(typed) + ["ok", "ok"]) == [data]
+
+
+@pytest.mark.parametrize(
+    ("prompt_id", "typed", "notice"),
+    [
+        ("b1", "2|2[mag]", "bet at most 1000"),
+        ("b1", "2|5", "bet at least 20"),
+        ("b1", "", "enter Action"),
+        ("b2", "3|[del][del]", "enter To"),
+        ("c1", "2", "enter Answer"),
+        ("t1", "2|3", "enter Token"),  # token 3 is used up: key 3 picks nothing
+        ("t1", "|4", "enter Answer"),
+    ],
+)
+def test_keypad_refusals_send_nothing(prompt_id: str, typed: str, notice: str) -> None:
+    handset, transport, _ = make("keypad")
+    show(handset, samples.by_id(prompt_id))
+    press(handset, keys(typed) + ["ok", "ok"])
+    assert handset.editor.notice == notice
+    assert transport.inputs() == []
+
+
+def test_buzz_any_key_stamps_press_time() -> None:
+    handset, transport, _ = make("keypad")
+    handset.connected()
+    show(handset, samples.by_id("z1"))
+    handset.clock_ms.now = 123456
+    press(handset, ["7"])
+    assert [i["data"] for i in transport.inputs()] == [{"pressed": 123456}]
+    press(handset, ["7"])  # one buzz per prompt until acked
+    assert len(transport.inputs()) == 1
+
+
+def five(prompt_id: str, keys: list[str]) -> list[dict]:
+    handset, transport, _ = make("five")
+    handset.connected()
+    show(handset, samples.by_id(prompt_id))
+    press(handset, keys)
+    return [i["data"] for i in transport.inputs()]
+
+
+def up(n: int) -> list[str]:
+    return ["up"] * n
+
+
+def digit(d: str) -> list[str]:
+    """Scroll a blank digit slot to ``d`` (the cycle is blank, 0-9, point)."""
+    return up("0123456789.".index(d) + 1)
+
+
+R, L = "right", "left"
+
+
+@pytest.mark.parametrize(
+    ("keys_", "data"),
+    [
+        # 12 then 30: scroll 1, right, scroll 2, right (append slot), right (magnitude), right -> To
+        (digit("1") + [R] + digit("2") + [R, R, R] + digit("3") + [R] + digit("0"), {"bottom": "12", "top": "30"}),
+        # -2.5: left to the sign, up (minus), right, 2 . 5
+        (
+            [L, "up", R] + digit("2") + [R] + digit(".") + [R] + digit("5") + [R, R, R] + digit("3"),
+            {"bottom": "-2.5", "top": "3"},
+        ),
+        # 4M: scroll 4, right to the append slot, right to the magnitude, up twice (k, M)
+        (digit("4") + [R, R, "up", "up", R] + digit("5") + [R, R, "up", "up"], {"bottom": "4000000", "top": "5000000"}),
+        # magnitude scrolls backwards too: down from none is x10^, then the exponent slot
+        (
+            digit("1") + [R, R, "down", R] + up(30) + [R] + digit("2") + [R, R, "down", R] + up(30),
+            {"bottom": "1" + "0" * 30, "top": "2" + "0" * 30},
+        ),
+        # a negative exponent: the exponent slot scrolls below zero; then a huge one
+        (
+            digit("5") + [R, R, "down", R, "down", "down"] + [R] + digit("5") + [R, R, "down", R] + up(50),
+            {"bottom": "0.05", "top": "5 x 10^50"},
+        ),
+    ],
+)
+def test_five_button_range(keys_: list[str], data: dict) -> None:
+    assert five("r2", keys_ + ["ok", "ok"]) == [data]
+
+
+def test_five_button_blank_digit_deletes() -> None:
+    # 123, back to the 2, scroll it down to blank, move right: the 2 is gone -> 13
+    typed = digit("1") + [R] + digit("2") + [R] + digit("3") + [L, "down", "down", "down", R]
+    typed += [R, R, R] + digit("1") + [R] + digit("9")  # on the 3 again: append slot, magnitude, To
+    assert five("r2", typed + ["ok", "ok"]) == [{"bottom": "13", "top": "19"}]
+
+
+def test_five_button_cancel_at_review() -> None:
+    handset, transport, _ = make("five")
+    show(handset, samples.by_id("t1"))
+    press(handset, ["up", R, "up", "ok"])  # A, token 1
+    assert handset.editor.review
+    press(handset, [L])  # cancel
+    assert not handset.editor.review
+    press(handset, ["up", "ok", "ok"])  # token 2 instead
+    assert [i["data"] for i in transport.on("input")] == []  # offline: pending, not published
+    assert handset.pending["data"] == {"answer": "A", "token": 2}
+
+
+@pytest.mark.parametrize(
+    ("prompt_id", "keys_", "data"),
+    [
+        ("b1", ["up", "ok", "ok"], {"action": "check"}),
+        ("b1", ["down", "ok", "ok"], {"action": "allin"}),  # scrolling up from nothing wraps to the last
+        ("b1", ["up", "up", R, "up", "ok", "ok"], {"action": "bet", "to": 30}),  # 20 -> 30 (first digit)
+        ("b2", ["up", "up", "up", R, R, "up", "ok", "ok"], {"action": "raise", "to": 81}),
+        ("c1", ["up", R, "down", "ok", "ok"], {"choices": {"pick": "0", "answer": "false"}}),
+        ("c1", ["up", R, "up", R, "down", "ok", "ok"], {"choices": {"pick": "0", "answer": "true", "exclude": "Dee"}}),
+        ("c1", ["up", R, "up", R, "down", "up", "ok", "ok"], {"choices": {"pick": "0", "answer": "true"}}),
+        ("c1", ["up", R, "up", R, "up", "ok", "ok"], {"choices": {"pick": "0", "answer": "true", "exclude": "Bob"}}),
+        ("s1", up(4) + ["ok", "ok"], {"split": {"true": 4, "false": 11}}),
+        ("s1", ["down", "ok", "ok"], {"split": {"true": 15, "false": 0}}),
+        ("t1", ["up", "up", R, "down", "ok", "ok"], {"answer": "B", "token": 4}),
+        ("z1", ["left"], {"pressed": 1000}),
+    ],
+)
+def test_five_button_other_kinds(prompt_id: str, keys_: list[str], data: dict) -> None:
+    assert five(prompt_id, keys_) == [data]
+
+
+def test_layout_keys() -> None:
+    handset, _, _ = make("five")
+    with pytest.raises(ValueError, match="no key 5 on a five handset"):
+        handset.press("5")
+    assert len(editor.KEYPAD_KEYS) == 16 and len(set(editor.KEYPAD_KEYS)) == 16
