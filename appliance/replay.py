@@ -1,0 +1,355 @@
+"""``quizbox replay FILE`` and ``quizbox replay --check FILE``: a whole game from a scenario file.
+
+The file format is the contract in shared/scenarios/README.md; this module owns the common part
+(reading, strict validation, ``expect`` comparison, exit codes) and hands each game's part to the
+game's :class:`~appliance.games.scenario.ScenarioAdapter` (``appliance.games.<game>.scenario.ADAPTER``).
+
+* ``replay FILE`` plays the file and prints ``{"questions": [...], "final": {...}}`` as JSON;
+* ``replay --check FILE`` also compares each question's ``expect`` with its result and the top-level
+  ``expect`` with the final result, and prints every difference.
+
+Exit codes: 0 all agree; 1 an ``expect`` disagrees or a step marked ``expect_error`` was accepted (or an
+engine changed its state while refusing a step); 2 the file is malformed or a step not marked
+``expect_error`` was refused (any :class:`~appliance.errors.QuizboxError`). Without ``--check`` the
+``expect`` keys are not compared; an accepted ``expect_error`` step is still reported and exits 1.
+
+Besides the contract's keys a file may carry ``description`` (text) and ``rules`` (a list of rule ids it
+covers) at the top level and ``description`` on a question; they do not affect the replay. Any other
+unknown key is refused, so that a misspelt ``expect`` cannot pass silently.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
+
+from appliance.errors import MalformedInput, QuizboxError
+from appliance.games import GAMES, game_module
+from appliance.games.base import JSON
+from appliance.games.scenario import ScenarioAdapter
+
+EXIT_AGREE = 0
+EXIT_DISAGREE = 1
+EXIT_MALFORMED = 2
+
+TOP_REQUIRED = ("game", "players", "questions")
+TOP_OPTIONAL = ("options", "expect", "description", "rules")
+QUESTION_REQUIRED = ("card", "steps")
+QUESTION_OPTIONAL = ("expect", "description")
+QUESTION_EXTRA: Mapping[str, tuple[str, ...]] = {"squizz": ("die",)}
+"""Question keys one game adds to the common ones (README: sQuizz's ``die``)."""
+
+MAX_FILE_BYTES = 4_000_000
+"""A scenario is a game's worth of inputs; anything bigger is refused before parsing."""
+
+
+class ScenarioError(MalformedInput):
+    """The file cannot be replayed: malformed, or a step not marked ``expect_error`` was refused."""
+
+
+@dataclass(frozen=True)
+class Step:
+    where: str
+    data: Mapping[str, Any]
+    expect_error: bool
+
+
+@dataclass(frozen=True)
+class Question:
+    where: str
+    data: Mapping[str, Any]
+    steps: tuple[Step, ...]
+    expect: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True)
+class Scenario:
+    game: str
+    players: tuple[str, ...]
+    options: Mapping[str, Any]
+    questions: tuple[Question, ...]
+    expect: Mapping[str, Any] | None
+
+
+@dataclass
+class Replay:
+    """What playing a scenario gave: the printed result and the problems that make ``--check`` fail
+    whatever the ``expect`` keys say."""
+
+    questions: list[JSON] = field(default_factory=list)
+    final: JSON = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    def result(self) -> JSON:
+        return {"questions": self.questions, "final": self.final}
+
+
+# -- reading and validating the file ---------------------------------------------------------------
+
+
+def _fail(where: str, message: str) -> NoReturn:
+    raise ScenarioError(f"{where}: {message}" if where else message)
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise ScenarioError(f"duplicate key {key!r} in one JSON object")
+        data[key] = value
+    return data
+
+
+def _no_constant(name: str) -> NoReturn:
+    raise ScenarioError(f"{name} is not JSON (numbers are written as text where they matter)")
+
+
+def read_file(path: Path) -> Any:
+    """The JSON in ``path``; ScenarioError if it cannot be read, is too big or is not strict JSON."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        _fail(str(path), f"cannot read the file ({exc.strerror or exc})")
+    if len(raw) > MAX_FILE_BYTES:
+        _fail(str(path), f"the file is {len(raw)} bytes; a scenario is at most {MAX_FILE_BYTES}")
+    try:
+        return json.loads(raw.decode("utf-8"), object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+    except UnicodeDecodeError as exc:
+        _fail(str(path), f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})")
+    except json.JSONDecodeError as exc:
+        _fail(str(path), f"not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")
+
+
+def _object(value: Any, where: str, what: str) -> Mapping[str, Any]:
+    if not isinstance(value, dict):
+        _fail(where, f"{what} must be a JSON object, got {_kind(value)}")
+    return value
+
+
+def _list(value: Any, where: str, what: str) -> list[Any]:
+    if not isinstance(value, list):
+        _fail(where, f"{what} must be a JSON list, got {_kind(value)}")
+    return value
+
+
+def _kind(value: Any) -> str:
+    names = {dict: "an object", list: "a list", str: "text", bool: "true/false", type(None): "null"}
+    return names.get(type(value), "a number") + f" ({json.dumps(value)[:60]})"
+
+
+def _keys(data: Mapping[str, Any], where: str, required: Sequence[str], optional: Sequence[str]) -> None:
+    missing = [key for key in required if key not in data]
+    if missing:
+        _fail(where, f"missing key(s) {', '.join(missing)}")
+    unknown = sorted(set(data) - set(required) - set(optional))
+    if unknown:
+        _fail(where, f"unknown key(s) {', '.join(unknown)} (known: {', '.join([*required, *optional])})")
+
+
+def load(data: Any) -> Scenario:
+    """Validate the common part of a scenario (README "Common keys"); ScenarioError says where."""
+    top = _object(data, "", "a scenario file")
+    _keys(top, "the file", TOP_REQUIRED, TOP_OPTIONAL)
+    game = top["game"]
+    if game not in GAMES:
+        _fail("game", f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
+    players = _list(top["players"], "players", "players")
+    if not players or not all(isinstance(p, str) and p for p in players):
+        _fail("players", f"players must be a non-empty list of non-empty names, got {json.dumps(players)}")
+    if len(set(players)) != len(players):
+        _fail("players", f"player names must be different, got {json.dumps(players)}")
+    options = _object(top.get("options", {}), "options", "options")
+    if "description" in top and not isinstance(top["description"], str):
+        _fail("description", "description must be text")
+    rules = _list(top.get("rules", []), "rules", "rules")
+    if not all(isinstance(rule, str) for rule in rules):
+        _fail("rules", "rules must be a list of rule ids (text)")
+    expect = None if "expect" not in top else _object(top["expect"], "expect", "expect")
+    extra = QUESTION_EXTRA.get(game, ())
+    questions = tuple(
+        _question(item, f"questions[{index}]", extra)
+        for index, item in enumerate(_list(top["questions"], "questions", "questions"))
+    )
+    return Scenario(game, tuple(players), options, questions, expect)
+
+
+def _question(item: Any, where: str, extra: Sequence[str]) -> Question:
+    data = _object(item, where, "a question")
+    _keys(data, where, QUESTION_REQUIRED, (*QUESTION_OPTIONAL, *extra))
+    _object(data["card"], f"{where}.card", "card")
+    steps = []
+    for index, raw in enumerate(_list(data["steps"], f"{where}.steps", "steps")):
+        step_where = f"{where}.steps[{index}]"
+        step = _object(raw, step_where, "a step")
+        if not isinstance(step.get("player"), str):
+            _fail(step_where, f'a step needs a player name ("" for the host), got {json.dumps(step)}')
+        marked = step.get("expect_error", False)
+        if not isinstance(marked, bool):
+            _fail(step_where, f"expect_error must be true or false, got {json.dumps(marked)}")
+        steps.append(Step(f"{step_where} ({step['player'] or 'host'})", step, marked))
+    expect = None if "expect" not in data else _object(data["expect"], f"{where}.expect", "expect")
+    return Question(where, data, tuple(steps), expect)
+
+
+# -- playing ---------------------------------------------------------------------------------------
+
+
+def adapter_for(game: str) -> ScenarioAdapter:
+    try:
+        module = game_module(game, "scenario")
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and exc.name.startswith(f"appliance.games.{game}"):
+            _fail("game", f"the {game} game has no scenario adapter in this build ({exc.name} is missing)")
+        raise
+    adapter: ScenarioAdapter = module.ADAPTER
+    return adapter
+
+
+def play(scenario: Scenario) -> Replay:
+    """Play every question; ScenarioError if the file cannot be replayed (README exit code 2)."""
+    adapter = adapter_for(scenario.game)
+    replay = Replay()
+    try:
+        engine = adapter.new_engine(list(scenario.players), scenario.options)
+    except QuizboxError as exc:
+        _fail("players/options", f"refused: {exc}")
+    for question in scenario.questions:
+        try:
+            adapter.start_question(engine, question.data)
+        except QuizboxError as exc:
+            _fail(question.where, f"the question could not start: {exc}")
+        for step in question.steps:
+            before = engine.snapshot()
+            try:
+                adapter.step(engine, step.data)
+            except QuizboxError as exc:
+                if not step.expect_error:
+                    _fail(step.where, f"refused: {exc}")
+                if engine.snapshot() != before:
+                    replay.problems.append(f"{step.where}: refused ({exc}) but the engine state changed")
+                continue
+            if step.expect_error:
+                replay.problems.append(f"{step.where}: marked expect_error but the engine accepted it")
+        try:
+            adapter.finish_question(engine, question.data)
+            replay.questions.append(adapter.question_result(engine))
+        except QuizboxError as exc:
+            _fail(question.where, f"the question could not finish: {exc}")
+    try:
+        replay.final = adapter.final_result(engine)
+    except QuizboxError as exc:
+        _fail("final", f"no final result: {exc}")
+    return replay
+
+
+# -- comparing -------------------------------------------------------------------------------------
+
+
+def differences(expected: Any, actual: Any, where: str) -> list[str]:
+    """Every place ``actual`` differs from ``expected`` (exact JSON equality; true is not 1)."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        found = []
+        for key in expected:
+            if key not in actual:
+                found.append(f"{where}.{key}: expected {_show(expected[key])}, but the result has no {key!r}")
+            else:
+                found += differences(expected[key], actual[key], f"{where}.{key}")
+        found += [
+            f"{where}.{key}: not expected, but the result has {_show(actual[key])}"
+            for key in actual
+            if key not in expected
+        ]
+        return found
+    if isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual):
+        found = []
+        for index, (want, got) in enumerate(zip(expected, actual, strict=True)):
+            found += differences(want, got, f"{where}[{index}]")
+        return found
+    if _same(expected, actual):
+        return []
+    return [f"{where}: expected {_show(expected)}, got {_show(actual)}"]
+
+
+def _same(expected: Any, actual: Any) -> bool:
+    """Equal JSON scalars: same type (true is not 1, "3" is not 3), except that 3 and 3.0 agree."""
+    numbers = (int, float)
+    if type(expected) in numbers and type(actual) in numbers:
+        return bool(expected == actual)
+    return type(expected) is type(actual) and not isinstance(expected, dict | list) and expected == actual
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=False)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def check(scenario: Scenario, replay: Replay) -> list[str]:
+    """Every disagreement between the file's ``expect`` keys and the replay, plus its problems."""
+    found = list(replay.problems)
+    for question, result in zip(scenario.questions, replay.questions, strict=True):
+        for key, want in (question.expect or {}).items():
+            where = f"{question.where}.expect.{key}"
+            if key not in result:
+                found.append(f"{where}: the question result has no {key!r} (it has {', '.join(result)})")
+            else:
+                found += differences(want, result[key], where)
+    for key, want in (scenario.expect or {}).items():
+        if key not in replay.final:
+            found.append(f"expect.{key}: the final result has no {key!r} (it has {', '.join(replay.final)})")
+        else:
+            found += differences(want, replay.final[key], f"expect.{key}")
+    return found
+
+
+# -- the command -----------------------------------------------------------------------------------
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="quizbox replay",
+        description="Play a scenario file (a whole game as data) through its rules engine.",
+        epilog="exit codes: 0 agree, 1 an expect disagrees, 2 malformed file or a refused step",
+    )
+    parser.add_argument("--check", action="store_true", help="compare the file's expect keys with the result")
+    parser.add_argument("file", type=Path, help="the scenario JSON file")
+    return parser
+
+
+def main(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """``quizbox replay [--check] FILE``; returns the exit code."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exit_:
+        return exit_.code if isinstance(exit_.code, int) else EXIT_MALFORMED
+    path: Path = args.file
+    try:
+        scenario = load(read_file(path))
+        replay = play(scenario)
+    except ScenarioError as exc:
+        print(f"quizbox replay: {path}: {exc}", file=err)
+        return EXIT_MALFORMED
+    if not args.check:
+        print(json.dumps(replay.result(), indent=2, ensure_ascii=False), file=out)
+        for problem in replay.problems:
+            print(f"quizbox replay: {path}: {problem}", file=err)
+        return EXIT_DISAGREE if replay.problems else EXIT_AGREE
+    found = check(scenario, replay)
+    for line in found:
+        print(line, file=out)
+    if found:
+        print(f"FAILED {path}: {len(found)} difference(s)", file=out)
+        return EXIT_DISAGREE
+    expects = sum(1 for q in scenario.questions if q.expect) + (1 if scenario.expect else 0)
+    print(f"ok {path}: {len(scenario.questions)} question(s), {expects} expect(s) agree", file=out)
+    return EXIT_AGREE
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
