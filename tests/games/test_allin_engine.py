@@ -103,9 +103,7 @@ def test_a_card_opens_a_question_read_by_the_first_seat() -> None:
     assert (engine.current.number, engine.current.reader) == (1, ANN)
 
 
-@pytest.mark.parametrize(
-    "statements", [("a", "b"), ("a", "b", "c", "d"), ("a", "", "c"), ("a", 3, "c"), "abc"]
-)
+@pytest.mark.parametrize("statements", [("a", "b"), ("a", "b", "c", "d"), ("a", "", "c"), ("a", 3, "c"), "abc"])
 def test_a_card_without_three_statements_is_a_deck_error(statements: object) -> None:
     with pytest.raises(DeckError, match="statement"):
         Card("", statements)  # type: ignore[arg-type]
@@ -147,9 +145,7 @@ def test_reader_rotates_clockwise_every_question_including_players_without_chips
 
 
 def test_only_the_reader_answers() -> None:
-    refused(
-        play(new(), DEAL), Read(BOB, 0, True), NotYourTurn, "bob cannot answer question 1: ann is the reader"
-    )
+    refused(play(new(), DEAL), Read(BOB, 0, True), NotYourTurn, "bob cannot answer question 1: ann is the reader")
 
 
 @pytest.mark.parametrize("pick", [-1, 3])

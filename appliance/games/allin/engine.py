@@ -55,9 +55,7 @@ class AllInEngine(Engine):
     game: ClassVar[str] = "allin"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = MAX_SEATS
-    actions: ClassVar[Mapping[str, type[Action]]] = {
-        record.kind: record for record in (Card, Read, Split, End)
-    }
+    actions: ClassVar[Mapping[str, type[Action]]] = {record.kind: record for record in (Card, Read, Split, End)}
 
     def __init__(self, players: list[str] | tuple[str, ...], options: Mapping[str, object] | None = None):
         super().__init__(players, options)
@@ -175,9 +173,7 @@ class AllInEngine(Engine):
                 f"{action.player} cannot answer question {question.number}: {question.reader} is the reader"
             )
         if not 0 <= action.pick < STATEMENTS:
-            raise BadPick(
-                f"pick {action.pick} refused: the card's statements are numbered 0 to {STATEMENTS - 1}"
-            )
+            raise BadPick(f"pick {action.pick} refused: the card's statements are numbered 0 to {STATEMENTS - 1}")
         if action.exclude is not None:
             self._verify_exclusion(question, action.exclude)
 
@@ -195,8 +191,7 @@ class AllInEngine(Engine):
             raise BadExclusion(f"{target} has no chips left and does not bet, so cannot be excluded")
         if len(self.potential_bettors(reader)) == 1:
             raise BadExclusion(
-                f"excluding {target} would leave nobody to bet on question {question.number} "
-                "(rules.md All In 4)"
+                f"excluding {target} would leave nobody to bet on question {question.number} (rules.md All In 4)"
             )
 
     def read(self, action: Read) -> None:
@@ -226,8 +221,7 @@ class AllInEngine(Engine):
             raise AlreadySubmitted(f"{player} has already split their chips on question {question.number}")
         if action.on_true < 0 or action.on_false < 0:
             raise BadSplit(
-                f"{player}'s split {action.on_true} True / {action.on_false} False refused: "
-                "no side can be negative"
+                f"{player}'s split {action.on_true} True / {action.on_false} False refused: no side can be negative"
             )
         if action.on_true + action.on_false != self.chips[player]:
             raise BadSplit(
