@@ -10,8 +10,8 @@
 from __future__ import annotations
 
 from appliance.games.squizz.actions import Answer, Roll
-from appliance.games.squizz.card import Card, card_from_json
+from appliance.games.squizz.card import Card, card_from_scenario
 from appliance.games.squizz.engine import SquizzEngine
 from appliance.games.squizz.table import form_teams, team_name
 
-__all__ = ["Answer", "Card", "Roll", "SquizzEngine", "card_from_json", "form_teams", "team_name"]
+__all__ = ["Answer", "Card", "Roll", "SquizzEngine", "card_from_scenario", "form_teams", "team_name"]

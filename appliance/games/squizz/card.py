@@ -1,8 +1,10 @@
-"""A sQuizz card: a prompt and three propositions A, B, C with exact values (rules.md sQuizz 4).
+"""A sQuizz card as the engine deals it: a prompt and three propositions A, B, C with exact values.
 
-:func:`card_from_json` reads a card as decks and scenario files write it and refuses, with
-:class:`DeckError`, one whose three values are not all different: the die's smallest / middle /
-largest would not name one proposition.
+Cards whose three values are not all different are refused with :class:`DeckError` (rules.md
+sQuizz 4): the die's smallest / middle / largest would not name one proposition. Decks are checked
+on import by :mod:`appliance.decks.validate`; :meth:`Card.from_deck` deals one of those records, and
+:func:`card_from_scenario` reads the scenario file form ``{"prompt", "propositions": [{"label": "A",
+"value": "900", "text": "Yoda"}, ...]}`` (labels A, B, C in order; ``text`` optional).
 """
 
 from __future__ import annotations
@@ -12,11 +14,15 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar, Self
 
+from appliance.decks.model import SquizzCard
 from appliance.errors import DeckError, MalformedInput
 from appliance.games.base import HOST, JSON, Action
 from appliance.games.numbers import check_number, format_plain, parse_number
 
 LETTERS = ("A", "B", "C")
+
+REQUIRED_KEYS = frozenset({"label", "value"})
+"""Keys of a proposition in the scenario form; ``text`` is optional."""
 
 TARGETS = {1: "smallest", 2: "middle", 3: "largest"}
 """Die face -> which value the players must identify (seed 004, "Round"; rules.md sQuizz 3)."""
@@ -24,24 +30,25 @@ TARGETS = {1: "smallest", 2: "middle", 3: "largest"}
 
 @dataclass(frozen=True)
 class Card(Action):
-    """The host deals the question's card; ``labels[i]`` and ``values[i]`` belong to ``LETTERS[i]``."""
+    """The host deals the question's card; ``texts[i]`` and ``values[i]`` belong to ``LETTERS[i]``.
+    A text may be empty (a scenario needs only the values); the values must all differ."""
 
     kind: ClassVar[str] = "card"
     prompt: str
-    labels: tuple[str, ...]
+    texts: tuple[str, ...]
     values: tuple[Decimal, ...]
 
     def __post_init__(self) -> None:
         if not isinstance(self.prompt, str) or not self.prompt.strip():
             raise DeckError(f"a sQuizz card needs a prompt, got {self.prompt!r}")
-        for name in ("labels", "values"):
+        for name in ("texts", "values"):
             items = getattr(self, name)
             if not isinstance(items, tuple | list) or len(items) != len(LETTERS):
                 raise DeckError(f"a sQuizz card has {len(LETTERS)} {name} (A, B, C), got {items!r}")
             object.__setattr__(self, name, tuple(items))
-        for letter, label, value in zip(LETTERS, self.labels, self.values, strict=True):
-            if not isinstance(label, str) or not label.strip():
-                raise DeckError(f"proposition {letter} needs a label, got {label!r}")
+        for letter, text, value in zip(LETTERS, self.texts, self.values, strict=True):
+            if not isinstance(text, str):
+                raise DeckError(f"proposition {letter}'s text must be text, got {text!r}")
             try:
                 check_number(value, f"proposition {letter}'s value")
             except MalformedInput as exc:
@@ -58,6 +65,13 @@ class Card(Action):
             raise MalformedInput(f"a logged sQuizz card has its values as text, got {values!r}")
         return cls(**{**fields, "values": tuple(parse_number(v) for v in values)})
 
+    @classmethod
+    def from_deck(cls, card: SquizzCard) -> Self:
+        """The host's card action for a validated deck card."""
+        return cls(
+            HOST, card.prompt, tuple(p.text for p in card.propositions), tuple(p.value for p in card.propositions)
+        )
+
     def letter_for(self, die: int) -> str:
         """The correct answer for a die face: 1 smallest, 2 middle, 3 largest value."""
         ranked = sorted(range(len(LETTERS)), key=lambda i: self.values[i])
@@ -67,23 +81,23 @@ class Card(Action):
         """The values by letter, in the plain decimal output form."""
         return {letter: format_plain(v) for letter, v in zip(LETTERS, self.values, strict=True)}
 
-    def labels_by_letter(self) -> dict[str, str]:
-        return dict(zip(LETTERS, self.labels, strict=True))
+    def texts_by_letter(self) -> dict[str, str]:
+        return dict(zip(LETTERS, self.texts, strict=True))
 
-    def to_deck_json(self) -> JSON:
-        """The card in the deck / scenario form that :func:`card_from_json` reads."""
+    def scenario_json(self) -> JSON:
+        """The card in the scenario form :func:`card_from_scenario` reads."""
         return {
             "prompt": self.prompt,
             "propositions": [
-                {"label": label, "value": format_plain(value)}
-                for label, value in zip(self.labels, self.values, strict=True)
+                {"label": letter, "value": format_plain(value), "text": text}
+                for letter, text, value in zip(LETTERS, self.texts, self.values, strict=True)
             ],
         }
 
 
-def card_from_json(data: object) -> Card:
-    """A card from ``{"prompt", "propositions": [{"label", "value"} x 3]}`` (A, B, C in order);
-    values are text in any form :func:`parse_number` reads. The card is dealt by the host."""
+def card_from_scenario(data: object) -> Card:
+    """The host's card from the scenario form (module docstring); values are text in any form
+    :func:`parse_number` reads. Anything else is a :class:`DeckError` naming the proposition."""
     if not isinstance(data, Mapping):
         raise DeckError(f"a sQuizz card is an object with prompt and propositions, got {data!r}")
     prompt = data.get("prompt")
@@ -92,11 +106,14 @@ def card_from_json(data: object) -> Card:
     propositions = data.get("propositions")
     if not isinstance(propositions, list) or len(propositions) != len(LETTERS):
         raise DeckError(f"a sQuizz card has {len(LETTERS)} propositions (A, B, C), got {propositions!r}")
-    labels: list[str] = []
+    texts: list[str] = []
     values: list[Decimal] = []
     for letter, proposition in zip(LETTERS, propositions, strict=True):
-        if not isinstance(proposition, Mapping) or set(proposition) != {"label", "value"}:
-            raise DeckError(f'proposition {letter} is {{"label", "value"}}, got {proposition!r}')
+        keys = set(proposition) if isinstance(proposition, Mapping) else set()
+        if not REQUIRED_KEYS <= keys <= REQUIRED_KEYS | {"text"}:
+            raise DeckError(f'proposition {letter} is {{"label", "value", optional "text"}}, got {proposition!r}')
+        if proposition["label"] != letter:
+            raise DeckError(f"proposition {letter} is labelled {proposition['label']!r}; labels go A, B, C in order")
         value = proposition["value"]
         if not isinstance(value, str):
             raise DeckError(f"proposition {letter}'s value is written as text, got {value!r}")
@@ -104,5 +121,5 @@ def card_from_json(data: object) -> Card:
             values.append(parse_number(value))
         except MalformedInput as exc:
             raise DeckError(f"proposition {letter}'s value: {exc}") from exc
-        labels.append(proposition["label"])
-    return Card(HOST, prompt, tuple(labels), tuple(values))
+        texts.append(proposition.get("text", ""))
+    return Card(HOST, prompt, tuple(texts), tuple(values))

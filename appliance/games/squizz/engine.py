@@ -187,12 +187,9 @@ class SquizzEngine(Engine):
             raise BadAnswer(f"answer {action.answer!r} from {player} refused: answer A, B or C")
         if action.token not in self.tokens[player]:
             held = tokens_for(len(self.players))
-            why = (
-                "has already used"
-                if action.token in held
-                else f"has no such token (tokens {held[0]}-{held[-1]})"
-            )
-            raise BadToken(f"{player} {why}: token {action.token}; unused: {self.tokens[player]}")
+            if action.token in held:
+                raise BadToken(f"{player} has already used token {action.token}; unused: {self.tokens[player]}")
+            raise BadToken(f"{player} has no token {action.token}: the tokens are {held[0]} to {held[-1]}")
 
     def answer(self, action: Answer) -> None:
         self.verify_answer(action)
@@ -219,10 +216,8 @@ class SquizzEngine(Engine):
     def _reveal(self, question: Question) -> None:
         """Answers revealed together; a correct token joins its owner's pile, a wrong one is lost."""
         assert question.card is not None
-        question.correct_letter = question.card.letter_for(question.die)
-        question.correct = tuple(
-            p for p in question.answerers if question.answers[p].answer == question.correct_letter
-        )
+        letter = question.correct_letter = question.card.letter_for(question.die)
+        question.correct = tuple(p for p in question.answerers if question.answers[p].answer == letter)
         for player in question.correct:
             self.pile[player].append(question.answers[player].token)
             self.correct_counts[player] += 1

@@ -2,7 +2,8 @@
 
 * options: optional ``first_reader`` (tokens and reads follow the player count);
 * question: ``die`` (1 smallest, 2 middle, 3 largest) and ``card`` (``prompt``, three
-  ``propositions`` ``{"label", "value"}`` for A, B, C): the host's roll, then the card;
+  ``propositions`` ``{"label": "A", "value": "900"}`` for A, B, C in order, each with an optional
+  ``text`` as in decks): the host's roll, then the card;
 * steps: each non-reader's ``{"player", "answer": "A"|"B"|"C", "token": n}``; the answers reveal
   themselves when the last one is in (rules.md sQuizz 5);
 * question result: ``reader``, ``correct`` (seat order), plus ``die``, ``correct_answer``, ``answers``;
@@ -18,7 +19,7 @@ from appliance.errors import MalformedInput
 from appliance.games.base import JSON, Engine
 from appliance.games.scenario import ScenarioAdapter
 from appliance.games.squizz.actions import Answer, Roll
-from appliance.games.squizz.card import card_from_json
+from appliance.games.squizz.card import card_from_scenario
 from appliance.games.squizz.engine import SquizzEngine
 
 ANSWER_KEYS = frozenset({"answer", "token"})
@@ -43,7 +44,7 @@ class SquizzAdapter:
         if "die" not in question:
             raise MalformedInput("a sQuizz question needs its die (1 smallest, 2 middle, 3 largest)")
         roll = Roll.host(question["die"])
-        card = card_from_json(question.get("card"))
+        card = card_from_scenario(question.get("card"))
         squizz.apply(roll)
         squizz.apply(card)
 

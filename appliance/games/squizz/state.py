@@ -46,7 +46,7 @@ class Question:
             "reader": self.reader,
             "die": self.die,
             "answerers": list(self.answerers),
-            "card": None if card is None else card.to_deck_json(),
+            "card": None if card is None else card.scenario_json(),
             "answers": {p: {"answer": a.answer, "token": a.token} for p, a in self.answers.items()},
             "correct_letter": self.correct_letter,
             "correct": list(self.correct),

@@ -45,7 +45,7 @@ def _public_question(question: Question) -> JSON:
         "die": question.die,
         "target": TARGETS[question.die],
         "prompt": None if card is None else card.prompt,
-        "labels": None if card is None else card.labels_by_letter(),
+        "texts": None if card is None else card.texts_by_letter(),
         "locked_in": [p for p in question.answerers if p in question.answers],
         "waiting_for": question.waiting_for,
         "revealed": question.revealed,
