@@ -8,6 +8,7 @@ before a reveal are not observable in a scenario's results and are tested on the
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from appliance.errors import MalformedInput
 from appliance.games.allin import AllInEngine, End, Read, Split
 from appliance.games.allin.scenario import ADAPTER, parse_step
 from appliance.games.base import HOST
+from appliance.replay import main as replay
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 FILES = sorted(SCENARIOS.glob("allin-*.json"))
@@ -89,6 +91,33 @@ def test_each_file_expects_every_question_and_the_final_result(path: Path) -> No
     for question in data["questions"]:
         assert set(question["expect"]) == {"reader", "chips"}
     assert set(data["expect"]) == {"chips", "winners", "finished"}
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_each_file_passes_the_replay_check(path: Path) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert replay(["--check", str(path)], out, err) == 0, out.getvalue() + err.getvalue()
+
+
+def test_the_replay_check_fails_when_an_expectation_is_wrong(tmp_path: Path) -> None:
+    data = load(SCENARIOS / "allin-reader-wins-when-nobody-has-chips.json")
+    data["expect"]["winners"] = ["ann"]
+    data["questions"][0]["expect"]["chips"]["cat"] = 1
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(json.dumps(data), encoding="utf-8")
+    out = io.StringIO()
+    assert replay(["--check", str(wrong)], out, io.StringIO()) == 1
+    assert "expect.winners" in out.getvalue() and "expect.chips.cat" in out.getvalue()
+
+
+def test_the_replay_check_fails_when_a_marked_step_is_accepted(tmp_path: Path) -> None:
+    data = load(SCENARIOS / "allin-refused-splits.json")
+    data["questions"][0]["steps"][-1]["expect_error"] = True  # cat's legal split
+    wrong = tmp_path / "accepted.json"
+    wrong.write_text(json.dumps(data), encoding="utf-8")
+    out = io.StringIO()
+    assert replay(["--check", str(wrong)], out, io.StringIO()) == 1
+    assert "marked expect_error but the engine accepted it" in out.getvalue()
 
 
 # -- the adapter ----------------------------------------------------------------------------------
