@@ -117,33 +117,47 @@ def compare(a, b):
 
 
 def short(m, e, width=10):
-    """At most ``width`` characters for an OLED line; exact where it fits, else marked "~" or shown
-    in scientific form. Examples: "384400", "3.5M", "-12.25", "6.02e23"."""
+    """At most ``width`` (>= 7) characters for an OLED line: exact where it fits ("384400", "3.5M",
+    "-12.25", "6.02e23"), else rounded and marked with a leading "~" ("~1.235B")."""
     m, e = normal(m, e)
-    text = plain(m, e)
-    if len(text) <= width and (e < 3 or m == 0):
-        return text
+    for text in _forms(m, e):
+        if len(text) <= width:
+            return text
+    for keep in range(digits(m) - 1, 0, -1):
+        rm, re = _round(m, e, keep)
+        for text in _forms(rm, re):
+            if len(text) + 1 <= width:
+                return "~" + text
+    return "~" + _sci(*_round(m, e, 1))
+
+
+def _forms(m, e):
+    """Exact texts of (m, e), the preferred first: plain below a million, else k/M/B/T, plain, 1e20."""
+    plain_text = plain(m, e)
+    adj = adjusted(m, e) if m else 0
+    out = [plain_text] if adj < 6 else []
+    if 3 <= adj < 3 * len(MAGS):
+        i = adj // 3
+        sign = "-" if m < 0 else ""
+        out.append(sign + plain(abs(m), e - 3 * i) + MAGS[i])
+    out.append(plain_text)
+    out.append(_sci(m, e))
+    return out
+
+
+def _sci(m, e):
     sign = "-" if m < 0 else ""
-    adj = adjusted(m, e)
-    for i in range(len(MAGS) - 1, 0, -1):
-        power = 3 * i
-        if adj >= power and adj < power + 3:
-            text = sign + plain(abs(m), e - power) + MAGS[i]
-            if len(text) <= width:
-                return text
-    if len(text) <= width:
-        return text
-    sci = sign + _sci_head(abs(m)) + "e" + str(adj)
-    if len(sci) <= width:
-        return sci
-    keep = width - len(sign) - len("e" + str(adj)) - 1
     ds = str(abs(m))
-    return "~" + sign + ds[0] + ("." + ds[1:keep] if keep > 1 else "") + "e" + str(adj)
+    return sign + ds[0] + ("." + ds[1:] if len(ds) > 1 else "") + "e" + str(adjusted(m, e))
 
 
-def _sci_head(m):
-    ds = str(m)
-    return ds[0] + ("." + ds[1:] if len(ds) > 1 else "")
+def _round(m, e, keep):
+    """(m, e) rounded half up (away from zero) to ``keep`` significant digits."""
+    drop = digits(m) - keep
+    if drop <= 0:
+        return m, e
+    q = (abs(m) + 5 * 10 ** (drop - 1)) // 10**drop
+    return normal(q if m > 0 else -q, e + drop)
 
 
 def grouped(text):

@@ -1,0 +1,229 @@
+"""The handset's connection life: hello, prompts, acks, refusals, and exactly-once delivery."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from firmware import protocol as P
+from firmware.core.handset import FIRMWARE, RESEND_MS, Handset
+from tests.firmware import samples
+from tests.firmware.support import BOX, HID, Transport, ack, make, press, show
+
+
+class Appliance:
+    """The appliance's side as far as a handset sees it: accepts each (seq, prompt) once, acks every copy
+    (hub.py dedups the same way: a duplicate is acked again, never applied twice)."""
+
+    def __init__(self, handset: Handset, transport: Transport) -> None:
+        self.handset = handset
+        self.transport = transport
+        self.applied: list[dict[str, Any]] = []
+        self.seen: set[tuple[int, str]] = set()
+        self.read = 0
+
+    def deliver(self, lose_acks: bool = False) -> None:
+        inputs = self.transport.inputs()
+        for msg in inputs[self.read :]:
+            key = (msg["seq"], msg["prompt"])
+            if key not in self.seen:
+                self.seen.add(key)
+                self.applied.append(msg["data"])
+            if not lose_acks:
+                ack(self.handset, msg["seq"], True, "locked in")
+        self.read = len(inputs)
+
+
+def test_connected_subscribes_and_says_hello() -> None:
+    handset, transport, _ = make("five")
+    handset.connected()
+    assert sorted(transport.subscribed) == sorted(
+        [P.prompt_topic(BOX, HID), P.ack_topic(BOX, HID), P.time_topic(BOX, HID)]
+    )
+    [hello] = transport.on("hello")
+    assert P.parse_hello(HID, hello) == {"id": HID, "name": "Ann", "layout": "five", "fw": FIRMWARE, "clock": 1000}
+    assert handset.online
+
+
+def test_unknown_layout_refused() -> None:
+    with pytest.raises(ValueError, match="unknown layout"):
+        Handset(BOX, HID, Transport(), layout="touch")
+
+
+def test_foreign_and_malformed_messages_change_nothing() -> None:
+    handset, transport, _ = make()
+    show(handset, samples.by_id("r2"))
+    before = (handset.prompt, handset.view)
+    assert not handset.on_message(P.prompt_topic(BOX, "other"), P.encode(samples.by_id("b1")))
+    assert not handset.on_message(P.prompt_topic(BOX, HID), b"{not json")
+    assert not handset.on_message(P.prompt_topic(BOX, HID), P.encode({"v": 1, "id": "x", "kind": "dance"}))
+    assert not handset.on_message(P.ack_topic(BOX, HID), P.encode({"v": 1, "seq": "1", "ok": True}))
+    assert (handset.prompt, handset.view) == before
+
+
+def test_ack_ok_locks_in_and_refusal_keeps_the_values() -> None:
+    handset, transport, _ = make()
+    handset.connected()
+    show(handset, samples.by_id("b1"))
+    [seq] = press(handset, ["2", "next", "5", "0", "ok", "ok"])
+    assert handset.view == "sent" and handset.pending["seq"] == seq
+    ack(handset, seq, False, "bet at least 60 now")
+    assert handset.view == "refused" and handset.message == "bet at least 60 now"
+    assert handset.pending is None and handset.last_ack["ok"] is False
+    press(handset, ["1"])  # any key dismisses the refusal; the typed values are still there
+    assert handset.view == "edit" and handset.editor.fields()[1].int_value() == 50
+    [seq2] = press(handset, ["del", "del", "6", "0", "ok", "ok"])
+    assert seq2 == seq + 1
+    ack(handset, seq2, True, "bet 60")
+    assert handset.view == "locked" and handset.message == "bet 60"
+    assert [i["data"] for i in transport.inputs()] == [{"action": "bet", "to": 50}, {"action": "bet", "to": 60}]
+
+
+def test_late_ack_of_another_seq_is_ignored() -> None:
+    handset, _, _ = make()
+    handset.connected()
+    show(handset, samples.by_id("t1"))
+    [seq] = press(handset, ["1", "next", "1", "ok", "ok"])
+    ack(handset, seq - 1, False, "old news")
+    assert handset.pending is not None and handset.view == "sent"
+
+
+def test_submit_refuses_what_the_prompt_does_not_allow() -> None:
+    handset, transport, _ = make()
+    handset.connected()
+    with pytest.raises(ValueError, match="no question yet"):
+        handset.submit({"bottom": "1", "top": "2"})
+    show(handset, samples.by_id("i1"))
+    with pytest.raises(ValueError, match="nothing to enter"):
+        handset.submit({})
+    show(handset, samples.by_id("t1"))
+    for bad in (
+        {"answer": "D", "token": 1},
+        {"answer": "A", "token": 3},
+        {"answer": "A"},
+        {"answer": "A", "token": True},
+    ):
+        with pytest.raises(ValueError):
+            handset.submit(bad)
+    assert transport.inputs() == [] and handset.pending is None and handset.seq == 0
+
+
+def test_only_one_input_in_flight() -> None:
+    handset, transport, _ = make()
+    handset.connected()
+    show(handset, samples.by_id("t1"))
+    handset.submit({"answer": "A", "token": 1})
+    with pytest.raises(ValueError, match="still sending"):
+        handset.submit({"answer": "B", "token": 2})
+    assert len(transport.inputs()) == 1
+
+
+def test_same_prompt_again_keeps_the_entry() -> None:
+    handset, _, _ = make()
+    show(handset, samples.by_id("r2"))
+    press(handset, ["4", "2"])
+    show(handset, samples.by_id("r2"))  # re-sent after a reconnect
+    assert handset.editor.fields()[0].value() == (42, 0)
+    show(handset, samples.by_id("r1"))  # a new question starts afresh
+    assert handset.editor.fields()[0].empty()
+
+
+def test_lost_connection_mid_entry_delivers_exactly_once() -> None:
+    handset, transport, _ = make()
+    appliance = Appliance(handset, transport)
+    handset.connected()
+    show(handset, samples.by_id("r2"))
+    press(handset, ["1", "0", "next"])
+    transport.up = False
+    handset.disconnected()  # the port saw the socket die, mid-entry
+    press(handset, ["2", "0", "ok", "ok"])
+    assert handset.view == "sent" and handset.pending is not None and transport.inputs() == []
+    transport.up = True
+    handset.connected()  # reconnect: the unacked input goes out, same seq
+    appliance.deliver()
+    handset.connected()  # another reconnect later: nothing pending, nothing re-sent
+    appliance.deliver()
+    assert appliance.applied == [{"bottom": "10", "top": "20"}]
+    assert len(transport.inputs()) == 1 and handset.view == "locked"
+
+
+def test_ack_lost_then_reconnect_resends_same_seq_applied_once() -> None:
+    handset, transport, _ = make()
+    appliance = Appliance(handset, transport)
+    handset.connected()
+    show(handset, samples.by_id("s1"))
+    [seq] = press(handset, ["9", "ok", "ok"])
+    appliance.deliver(lose_acks=True)  # delivered, but the ack died with the connection
+    handset.disconnected()
+    handset.connected()
+    appliance.deliver()
+    inputs = transport.inputs()
+    assert [i["seq"] for i in inputs] == [seq, seq]  # the same input twice on the wire...
+    assert appliance.applied == [{"split": {"true": 9, "false": 6}}]  # ...applied once
+    assert handset.pending is None and handset.view == "locked"
+
+
+def test_publish_failure_keeps_input_pending() -> None:
+    handset, transport, _ = make()
+    handset.connected()
+    show(handset, samples.by_id("z1"))
+    transport.up = False  # the socket died but nobody noticed yet
+    press(handset, ["ok"])
+    assert handset.pending is not None and not handset.online
+    transport.up = True
+    handset.connected()
+    assert len(transport.inputs()) == 1
+
+
+def test_tick_resends_an_unacked_input_after_a_while() -> None:
+    handset, transport, _ = make()
+    handset.connected()
+    show(handset, samples.by_id("z1"))
+    press(handset, ["ok"])
+    handset.tick()
+    assert len(transport.inputs()) == 1
+    handset.clock_ms.now += RESEND_MS
+    handset.tick()
+    assert [i["seq"] for i in transport.inputs()] == [1, 1]
+    ack(handset, 1)
+    handset.clock_ms.now += RESEND_MS
+    handset.tick()
+    assert len(transport.inputs()) == 2
+
+
+def test_refusal_after_the_screen_moved_on_does_not_disturb_it() -> None:
+    handset, _, _ = make()
+    handset.connected()
+    show(handset, samples.by_id("z1"))
+    [seq] = press(handset, ["ok"])
+    show(handset, samples.by_id("w1"))
+    ack(handset, seq, False, "too late")
+    assert handset.view == "info" and handset.pending is None
+
+
+def test_prompt_update_after_answer_stays_locked() -> None:
+    handset, _, _ = make()
+    handset.connected()
+    prompt = samples.by_id("s1")
+    show(handset, prompt)
+    [seq] = press(handset, ["7", "ok", "ok"])
+    ack(handset, seq)
+    show(handset, dict(prompt, private={"chips": 15, "on true": 7}))
+    assert handset.view == "locked"
+
+
+def test_telemetry() -> None:
+    handset, transport, _ = make()
+    handset.battery, handset.rssi = 81, -60
+    handset.telemetry()
+    [msg] = transport.on("telemetry")
+    assert P.parse_telemetry(msg) == {"battery": 81, "rssi": -60, "fw": FIRMWARE, "layout": "keypad"}
+
+
+def test_seq_wraps_at_the_protocol_limit() -> None:
+    transport = Transport()
+    handset = Handset(BOX, HID, transport, seq=P.MAX_SEQ)
+    handset.connected()
+    show(handset, samples.by_id("z1"))
+    assert handset.submit({}) == 1
