@@ -79,7 +79,14 @@ class GameFlow(Protocol):
         ...
 
     def log(self) -> list[JSON]:
-        """The accepted actions so far, as JSON (what persistence stores)."""
+        """Every accepted action so far, as JSON, in order: what persistence stores. Host actions and
+        anything random (a die roll, a shuffle) are in it too, so the log alone rebuilds the game."""
+        ...
+
+    def restore(self, log: Sequence[JSON], now: float) -> None:
+        """Apply a stored log to this freshly made flow (resume after power loss, undo). A running time
+        limit starts again, in full, from ``now``. Raises a QuizboxError if the log does not replay (a
+        corrupted store): the session then refuses to resume."""
         ...
 
 

@@ -14,9 +14,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from appliance.errors import IllegalAction, MalformedInput
+from appliance.errors import IllegalAction, MalformedInput, QuizboxError
 from appliance.handsets import Handset
-from appliance.session.flow import GameFlow, GameSetup, flow_factory, info
+from appliance.session.flow import Card, GameFlow, GameSetup, flow_factory, info
+from appliance.store import Store, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +46,17 @@ class _Sent:
 
 
 class Session:
-    def __init__(self, clock: Clock, rng: random.Random | None = None, box_name: str = "Quizbox") -> None:
+    def __init__(
+        self,
+        clock: Clock,
+        rng: random.Random | None = None,
+        box_name: str = "Quizbox",
+        store: Store | None = None,
+    ) -> None:
         self.clock = clock
+        self.store = store
+        self.game_id: int | None = None
+        self._stored = 0  # how many of the flow's log entries are in the store
         self.rng = rng or random.Random()
         self.box_name = box_name
         self.state = LOBBY
@@ -89,15 +99,71 @@ class Session:
         if len(set(seats.values())) != len(seats):
             raise MalformedInput("one handset is seated twice")
         flow = flow_factory(setup.game)(setup, self.rng)
-        self.flow, self.setup, self.seats = flow, setup, dict(seats)
+        game_id = None
+        if self.store is not None:
+            game_id = self.store.create_game(setup.game, setup_json(setup), dict(seats))
+        self.flow, self.setup, self.seats, self.game_id = flow, setup, dict(seats), game_id
+        self._stored = 0
         self.state = PLAYING
         self.paused_at, self.paused_total = None, 0.0
         self.message = ""
+        self._persist()
         self._changed()
+
+    def resume_stored(self) -> bool:
+        """Resume the unfinished game in the store, if any (after a power cut); True if one resumed.
+
+        The state is rebuilt from the stored log; a running time limit starts again in full."""
+        if self.store is None:
+            return False
+        stored = self.store.unfinished_game()
+        if stored is None:
+            return False
+        setup = setup_from_json(stored.setup)
+        try:
+            flow = flow_factory(setup.game)(setup, self.rng)
+            flow.restore(stored.log, self.game_time())
+        except QuizboxError as exc:
+            self.store.finish_game(stored.id, {"error": str(exc)}, status="abandoned")
+            self.message = f"could not resume game {stored.id}: {exc}"
+            log.error("%s", self.message)
+            return False
+        self.flow, self.setup, self.seats, self.game_id = flow, setup, dict(stored.seats), stored.id
+        self._stored = len(stored.log)
+        self.state = RESULTS if flow.finished else PLAYING
+        self.message = f"resumed game {stored.id} after a restart"
+        log.info("%s (%d actions)", self.message, len(stored.log))
+        self._changed()
+        return True
+
+    def _persist(self) -> None:
+        """Store the flow's new log entries durably; on failure roll the flow back to what is stored
+        and raise StoreError (the input is then refused, not acked)."""
+        if self.store is None or self.flow is None or self.game_id is None or self.setup is None:
+            return
+        entries = self.flow.log()
+        new = entries[self._stored:]
+        try:
+            if new:
+                self.store.append_actions(self.game_id, self._stored, new)
+            self._stored = len(entries)
+            if self.flow.finished:
+                self.store.finish_game(self.game_id, self.flow.board())
+        except StoreError as exc:
+            if self.message != str(exc):  # log a failing disk once, not on every retry
+                log.error("store failed: %s", exc)
+            self.message = str(exc)
+            flow = flow_factory(self.setup.game)(self.setup, self.rng)
+            flow.restore(entries[: self._stored], self.game_time())
+            self.flow = flow
+            self.state = RESULTS if flow.finished else PLAYING
+            raise
 
     def end_game(self) -> None:
         if self.flow is None:
             raise IllegalAction("no game is running")
+        if self.store is not None and self.game_id is not None and not self.flow.finished:
+            self.store.finish_game(self.game_id, self.flow.board(), status="abandoned")
         self.state = RESULTS
         self._changed()
 
@@ -116,6 +182,7 @@ class Session:
         flow.advance(self.game_time())
         if flow.finished:
             self.state = RESULTS
+        self._persist()
         self._changed()
 
     def pause(self) -> None:
@@ -151,6 +218,7 @@ class Session:
         message = self.flow.handle(player, kind, data, self.game_time())
         if self.flow.finished:
             self.state = RESULTS
+        self._persist()  # durable BEFORE the hub acks
         self._changed()
         return message
 
@@ -174,6 +242,10 @@ class Session:
         if changed:
             if flow.finished:
                 self.state = RESULTS
+            try:
+                self._persist()
+            except StoreError:
+                pass  # rolled back; the board and admin show session.message; retried next tick
             self._changed()
         return changed
 
@@ -253,3 +325,25 @@ class Session:
             "message": self.message,
             "version": self.version,
         }
+
+
+def setup_json(setup: GameSetup) -> JSON:
+    """A set-up as stored: everything needed to make the same flow again."""
+    return {
+        "game": setup.game,
+        "players": list(setup.players),
+        "options": dict(setup.options),
+        "cards": [{"id": c.id, "fields": dict(c.fields)} for c in setup.cards],
+    }
+
+
+def setup_from_json(data: JSON) -> GameSetup:
+    try:
+        return GameSetup(
+            game=str(data["game"]),
+            players=[str(p) for p in data["players"]],
+            options=dict(data["options"]),
+            cards=[Card(str(c["id"]), dict(c["fields"])) for c in data["cards"]],
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise MalformedInput(f"stored game set-up is damaged: {exc}") from exc

@@ -69,6 +69,7 @@ class GuessFlow:
         return not self.done
 
     def advance(self, now: float) -> None:
+        self.actions.append({"host": "next"})
         if not self.revealed:
             answer = Decimal(self.cards[self.index].fields["answer"])
             for player, (low, high) in self.ranges.items():
@@ -97,6 +98,16 @@ class GuessFlow:
 
     def log(self) -> list[dict[str, Any]]:
         return list(self.actions)
+
+    def restore(self, log: list[dict[str, Any]], now: float) -> None:
+        for entry in log:
+            if "host" in entry:
+                self.advance(0.0)
+            else:
+                low, high = entry["range"]
+                self.handle(entry["player"], protocol.RANGE, {"bottom": low, "top": high}, 0.0)
+        if self.opened_at is not None:
+            self.opened_at = now
 
 
 def make_guess(setup: GameSetup, rng: Any) -> GuessFlow:

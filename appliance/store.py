@@ -1,0 +1,288 @@
+"""SQLite (WAL) store: decks, handsets, games and each game's action log, with schema migrations.
+
+Persistence is the action log: a game is its set-up (game, options, players, seats, cards) and its
+accepted actions; the state is rebuilt from them after a restart. The session appends an accepted input
+here (synchronous=FULL, one transaction) BEFORE the hub acks it, so an acked input survives a power cut.
+
+Disk full, a read-only card or a corrupted file raise :class:`StoreError` with a message for the board
+and the admin page; a failed write leaves the database as it was (the transaction is rolled back).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from appliance.errors import QuizboxError
+
+JSON = dict[str, Any]
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: the first schema
+    """
+    CREATE TABLE decks (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        type TEXT NOT NULL,
+        data TEXT NOT NULL,              -- the whole deck as JSON (appliance.decks format)
+        builtin INTEGER NOT NULL DEFAULT 0,
+        updated REAL NOT NULL
+    );
+    CREATE TABLE handsets (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        accepted INTEGER NOT NULL,
+        data TEXT NOT NULL DEFAULT '{}',  -- firmware, layout, credentials' user name...
+        updated REAL NOT NULL
+    );
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game TEXT NOT NULL,
+        setup TEXT NOT NULL,             -- options, players, cards (JSON)
+        seats TEXT NOT NULL,             -- player -> handset id (JSON)
+        status TEXT NOT NULL CHECK (status IN ('running', 'finished', 'abandoned')),
+        started REAL NOT NULL,
+        ended REAL,
+        result TEXT
+    );
+    CREATE TABLE actions (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE used_cards (
+        card TEXT PRIMARY KEY,           -- "<deck id>/<card id>"
+        used REAL NOT NULL
+    );
+    """,
+)
+
+
+class StoreError(QuizboxError):
+    """The store cannot read or write (disk full, read-only, corrupted)."""
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    id: int
+    game: str
+    setup: JSON
+    seats: dict[str, str]
+    status: str
+    log: list[JSON]
+    started: float
+    ended: float | None
+    result: JSON | None
+
+
+class Store:
+    """One SQLite database; thread-safe (one connection behind a lock); a context manager."""
+
+    def __init__(self, path: str | Path, clock: Any = time.time) -> None:
+        self.path = str(path)
+        self.clock = clock
+        self._lock = threading.RLock()
+        try:
+            uri = self.path.startswith("file:")  # e.g. "file:/var/lib/quizbox/q.db?mode=ro" for a read-only view
+            if self.path != ":memory:" and not uri:
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(
+                self.path, check_same_thread=False, isolation_level=None, timeout=10, uri=uri
+            )
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self.migrate()
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(f"cannot open the database {self.path}: {exc}") from exc
+
+    # -- plumbing --------------------------------------------------------------------------------------
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._db
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise StoreError(_plain(exc, self.path)) from exc
+
+    def _query(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            try:
+                cur = self._db.execute(sql, args)
+                cur.row_factory = sqlite3.Row
+                return cur.fetchall()
+            except sqlite3.Error as exc:
+                raise StoreError(_plain(exc, self.path)) from exc
+
+    def migrate(self) -> int:
+        """Apply the migrations not yet applied (PRAGMA user_version); returns the schema version."""
+        with self._lock:
+            version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+            if version > len(MIGRATIONS):
+                raise StoreError(
+                    f"the database {self.path} is from a newer Quizbox (schema {version}, this one knows "
+                    f"{len(MIGRATIONS)}): upgrade the software"
+                )
+            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+                self._db.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
+            return len(MIGRATIONS)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def check(self) -> str:
+        """``ok`` or what SQLite's integrity check found (for ``quizbox doctor``)."""
+        rows = self._query("PRAGMA integrity_check")
+        return "; ".join(str(r[0]) for r in rows)
+
+    # -- games and the action log ----------------------------------------------------------------------
+
+    def create_game(self, game: str, setup: JSON, seats: dict[str, str]) -> int:
+        with self._tx() as db:
+            db.execute("UPDATE games SET status='abandoned', ended=? WHERE status='running'", (self.clock(),))
+            cur = db.execute(
+                "INSERT INTO games (game, setup, seats, status, started) VALUES (?, ?, ?, 'running', ?)",
+                (game, json.dumps(setup), json.dumps(seats), self.clock()),
+            )
+            assert cur.lastrowid is not None
+            return int(cur.lastrowid)
+
+    def append_actions(self, game_id: int, first_seq: int, actions: Sequence[JSON]) -> None:
+        """Append ``actions`` as seq ``first_seq``... in one durable transaction (all or none)."""
+        now = self.clock()
+        with self._tx() as db:
+            db.executemany(
+                "INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
+                [(game_id, first_seq + i, json.dumps(a), now) for i, a in enumerate(actions)],
+            )
+
+    def truncate_actions(self, game_id: int, keep: int) -> None:
+        """Drop every action from seq ``keep`` on (undo)."""
+        with self._tx() as db:
+            db.execute("DELETE FROM actions WHERE game_id=? AND seq>=?", (game_id, keep))
+
+    def finish_game(self, game_id: int, result: JSON, status: str = "finished") -> None:
+        with self._tx() as db:
+            db.execute(
+                "UPDATE games SET status=?, ended=?, result=? WHERE id=?",
+                (status, self.clock(), json.dumps(result), game_id),
+            )
+
+    def game(self, game_id: int) -> StoredGame | None:
+        rows = self._query("SELECT * FROM games WHERE id=?", (game_id,))
+        if not rows:
+            return None
+        row = rows[0]
+        log = [json.loads(r["action"]) for r in self._query(
+            "SELECT action FROM actions WHERE game_id=? ORDER BY seq", (game_id,))]
+        return StoredGame(
+            id=row["id"], game=row["game"], setup=json.loads(row["setup"]), seats=json.loads(row["seats"]),
+            status=row["status"], log=log, started=row["started"], ended=row["ended"],
+            result=json.loads(row["result"]) if row["result"] else None,
+        )
+
+    def unfinished_game(self) -> StoredGame | None:
+        rows = self._query("SELECT id FROM games WHERE status='running' ORDER BY id DESC LIMIT 1")
+        return self.game(rows[0]["id"]) if rows else None
+
+    def games(self, limit: int = 50) -> list[StoredGame]:
+        rows = self._query("SELECT id FROM games ORDER BY id DESC LIMIT ?", (limit,))
+        return [g for r in rows if (g := self.game(r["id"])) is not None]
+
+    # -- handsets ------------------------------------------------------------------------------------------
+
+    def save_handset(self, handset_id: str, name: str, accepted: bool, data: JSON | None = None) -> None:
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO handsets (id, name, accepted, data, updated) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT(id) DO UPDATE SET name=excluded.name, accepted=excluded.accepted, "
+                "data=excluded.data, updated=excluded.updated",
+                (handset_id, name, int(accepted), json.dumps(data or {}), self.clock()),
+            )
+
+    def delete_handset(self, handset_id: str) -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM handsets WHERE id=?", (handset_id,))
+
+    def handsets(self) -> list[JSON]:
+        return [
+            {"id": r["id"], "name": r["name"], "accepted": bool(r["accepted"]), **json.loads(r["data"])}
+            for r in self._query("SELECT * FROM handsets ORDER BY rowid")
+        ]
+
+    # -- decks and the cards used on this box ---------------------------------------------------------------
+
+    def save_deck(self, deck_id: str, name: str, deck_type: str, data: JSON, builtin: bool = False) -> None:
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO decks (id, name, type, data, builtin, updated) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT(id) DO UPDATE SET name=excluded.name, type=excluded.type, data=excluded.data, "
+                "builtin=excluded.builtin, updated=excluded.updated",
+                (deck_id, name, deck_type, json.dumps(data), int(builtin), self.clock()),
+            )
+
+    def delete_deck(self, deck_id: str) -> bool:
+        with self._tx() as db:
+            return db.execute("DELETE FROM decks WHERE id=?", (deck_id,)).rowcount > 0
+
+    def deck(self, deck_id: str) -> JSON | None:
+        rows = self._query("SELECT data FROM decks WHERE id=?", (deck_id,))
+        return json.loads(rows[0]["data"]) if rows else None
+
+    def decks(self) -> list[JSON]:
+        return [
+            {"id": r["id"], "name": r["name"], "type": r["type"], "builtin": bool(r["builtin"]),
+             "cards": r["cards"], "updated": r["updated"]}
+            for r in self._query(
+                "SELECT id, name, type, builtin, updated, json_array_length(data, '$.cards') AS cards "
+                "FROM decks ORDER BY name")
+        ]
+
+    def mark_used(self, cards: Sequence[str]) -> None:
+        with self._tx() as db:
+            db.executemany(
+                "INSERT OR REPLACE INTO used_cards (card, used) VALUES (?, ?)", [(c, self.clock()) for c in cards]
+            )
+
+    def used_cards(self) -> set[str]:
+        return {r["card"] for r in self._query("SELECT card FROM used_cards")}
+
+    def forget_used(self, prefix: str = "") -> None:
+        with self._tx() as db:
+            db.execute("DELETE FROM used_cards WHERE card LIKE ?", (prefix.replace("%", r"\%") + "%",))
+
+
+def _plain(exc: sqlite3.Error, path: str) -> str:
+    text = str(exc)
+    if "full" in text:
+        return f"the disk is full: cannot save to {path} (free some space)"
+    if "readonly" in text or "read-only" in text:
+        return f"the database {path} is read-only (check the SD card and file permissions)"
+    if "malformed" in text or "not a database" in text:
+        return f"the database {path} is damaged ({text}); restore a backup or move it away"
+    return f"database error on {path}: {text}"
