@@ -158,13 +158,9 @@ def _short(text):
 
 
 def bet_label(entry):
+    """An action's name on the 8 cells of a value; its amount bounds show above the form."""
     name = entry.get("action")
-    low, high = allowed.bet_bounds(entry)
-    if name in protocol.BET_AMOUNT_ACTIONS:
-        return name.capitalize() + " " + str(low) + ("+" if high is None else "-" + str(high))
-    if name == "allin":
-        return "All in"
-    return name.capitalize()
+    return "All in" if name == "allin" else name.capitalize()
 
 
 class BetForm(Form):

@@ -5,8 +5,8 @@
 # the player's own info or the keys).
 
 from firmware import protocol
+from firmware.core import allowed, fields
 from firmware.core import editor as forms
-from firmware.core import fields
 
 COLS = 16
 ROWS = 8
@@ -126,8 +126,9 @@ def draw(fb, handset):
         review(fb, handset)
     elif handset.editor is not None:
         edit(fb, handset)
-    if not handset.online and view not in ("idle", "sent"):
-        text_row(fb, 7, "  no connection", True)
+    editing = view == "edit" and handset.editor is not None and handset.editor.notice
+    if not handset.online and view not in ("idle", "sent") and not editing:
+        text_row(fb, 7, "  no connection", True)  # a notice about the entry goes first
 
 
 def body(fb, lines, first=1):
@@ -197,8 +198,7 @@ def edit(fb, handset):
     head = wrap(prompt.get("text") or "")
     extra = context_lines(form, prompt)
     rows = field_rows(form, handset.layout)
-    room = BODY - len(extra)
-    head_rows = min(len(head), max(1, room - len(rows)), 2)  # the question stays in sight
+    head_rows = min(len(head), 2)  # the question stays in sight; the fields scroll below it
     lines = head[:head_rows] + extra
     body(fb, lines)
     first = 1 + len(lines)
@@ -218,9 +218,10 @@ def edit(fb, handset):
             fb.fill_rect(64, row * 8, 64, 8, 1)
         fb.text(value, 64, row * 8, 0 if here else 1)
         if here and cursor is not None and cursor < 8:
-            fb.hline(64 + cursor * 8, row * 8 + 7, 8, 1)
+            # the digit being scrolled: lit on dark, underlined, inside the inverted value
             fb.fill_rect(64 + cursor * 8, row * 8, 8, 8, 0)
             fb.text(value[cursor : cursor + 1], 64 + cursor * 8, row * 8, 1)
+            fb.hline(64 + cursor * 8, row * 8 + 7, 8, 1)
     footer(fb, form, prompt, handset.layout)
 
 
@@ -257,7 +258,12 @@ def context_lines(form, prompt):
         line = "Pot " + str(prompt.get("pot", "?"))
         if prompt.get("to_call"):
             line += " call " + str(prompt["to_call"])
-        return [line, "Stack " + str(prompt.get("stack", "?"))]
+        lines = [line, "Stack " + str(prompt.get("stack", "?"))]
+        entry = allowed.bet_action(prompt, form.action.chosen())
+        if entry is not None and entry["action"] in protocol.BET_AMOUNT_ACTIONS:
+            low, high = allowed.bet_bounds(entry)
+            lines.append("to " + str(low) + ("+" if high is None else ".." + str(high)))
+        return lines
     if isinstance(form, forms.SplitForm):
         return ["Split all " + str(form.total)]
     return []

@@ -86,8 +86,12 @@ def shows(fb: FrameBuffer, text: str) -> bool:
     (lit on dark, or dark on lit), at any pixel position."""
     normal = b"".join(_glyph(c) for c in text)
     inverted = bytes(~b & 0xFF for b in normal)
+    buf, width = fb.buffer, fb.width
     for y in range(fb.height - 7):
-        band = bytes(sum(fb.pixel(x, y + i) << i for i in range(8)) for x in range(fb.width))
+        page, shift = y >> 3, y & 7
+        low = buf[page * width : (page + 1) * width]
+        high = buf[(page + 1) * width : (page + 2) * width] if shift else bytes(width)
+        band = bytes(((a >> shift) | (b << (8 - shift))) & 0xFF for a, b in zip(low, high, strict=True))
         if normal in band or inverted in band:
             return True
     return False
