@@ -1,0 +1,188 @@
+"""The estimation poker part of the scenario format (shared/scenarios/README.md, section "poker").
+
+* options: ``stack`` (1000), ``ante`` (10), ``first`` (default the first seat), optional
+  ``ante_every`` (the schedule; a replay has no clock, so it does not change any ante);
+* card: ``question``, ``answer``, ``hints`` (two strings), optional ``ante`` (the ante in force;
+  without it the ``ante`` option);
+* steps: each player's ``{"player", "range": [low, high]}``, then ``{"player", "action"}`` with
+  ``check``, ``call``, ``fold``, ``allin``, or ``bet``/``raise`` with ``"to"`` (a JSON integer: the
+  player's total bet this round). Betting round 1 starts at the first action step (the host's start
+  of betting, which locks the ranges). Hints, the answer and the showdown follow by themselves.
+* two more steps, after a question's showdown: ``{"player", "action": "reveal"}`` (a folded player
+  shows their range, rules.md Estimation poker 11) and the host's ``{"player": "", "action": "end"}``
+  (the game is stopped or the deck ran out, rules.md 12).
+* question result: ``stacks``, ``pots`` (main first, after uncalled chips went back; each
+  ``amount``, ``eligible``, ``winners``), ``folded``; plus ``shares`` (each pot's payout per winner,
+  same order as ``pots``), ``returned``, ``ranges`` (those shown), ``answer``, ``ante``, ``first``.
+  Final result: ``stacks``, ``winners``, ``finished``, plus ``ending``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import Any
+
+from appliance.errors import MalformedInput
+from appliance.games.base import JSON, Action, Engine
+from appliance.games.numbers import parse_number
+from appliance.games.poker.actions import (
+    BETTING_ACTIONS,
+    AllIn,
+    Bet,
+    Call,
+    Check,
+    EndGame,
+    EnterRange,
+    Fold,
+    Raise,
+    Reveal,
+    StartBetting,
+    StartQuestion,
+)
+from appliance.games.poker.engine import PokerEngine
+from appliance.games.poker.state import Phase
+from appliance.games.scenario import ScenarioAdapter
+
+IGNORED_KEYS = frozenset({"player", "expect_error"})
+SIMPLE: dict[str, type[Check | Call | Fold | AllIn | Reveal | EndGame]] = {
+    "check": Check,
+    "call": Call,
+    "fold": Fold,
+    "allin": AllIn,
+    "reveal": Reveal,
+    "end": EndGame,
+}
+SIZED: dict[str, type[Bet | Raise]] = {"bet": Bet, "raise": Raise}
+
+
+def _poker(engine: Engine) -> PokerEngine:
+    if not isinstance(engine, PokerEngine):
+        raise TypeError(f"the poker adapter needs a PokerEngine, got {type(engine).__name__}")
+    return engine
+
+
+class PokerAdapter:
+    game = "poker"
+
+    def new_engine(self, players: Sequence[str], options: Mapping[str, Any]) -> Engine:
+        return PokerEngine(list(players), options)
+
+    def start_question(self, engine: Engine, question: Mapping[str, Any]) -> None:
+        poker = _poker(engine)
+        poker.apply(parse_card(question.get("card"), poker.options["ante"]))
+
+    def step(self, engine: Engine, step: Mapping[str, Any]) -> None:
+        """Apply one step; the first action step of a question first starts betting round 1. If the
+        step is refused, nothing changes: the start of betting is tried on a copy first."""
+        poker = _poker(engine)
+        action = parse_step(step)
+        if isinstance(action, BETTING_ACTIONS) and poker.phase == Phase.RANGES.value:
+            trial = poker.clone()
+            trial.apply(StartBetting.now())
+            trial.apply(action)
+            poker.apply(StartBetting.now())
+        poker.apply(action)
+
+    def finish_question(self, engine: Engine, question: Mapping[str, Any]) -> None:
+        """A question with only range steps (everyone all-in from the ante, or one range) still plays
+        out: betting starts and the run-out follows. A question left mid-betting is an error."""
+        poker = _poker(engine)
+        if poker.phase == Phase.RANGES.value:
+            poker.apply(StartBetting.now())
+        current = poker.current
+        if current is not None and not current.settled:
+            raise MalformedInput(f"question {current.number} has no more steps but {poker.status()}")
+
+    def question_result(self, engine: Engine) -> JSON:
+        poker = _poker(engine)
+        question = poker.current
+        if question is None or question.outcome is None:
+            raise MalformedInput("no question has been played to the end")
+        return {
+            "stacks": dict(poker.stacks),
+            "pots": [
+                {"amount": r.pot.amount, "eligible": list(r.pot.eligible), "winners": list(r.winners)}
+                for r in question.outcome.pots
+            ],
+            "shares": [dict(r.shares) for r in question.outcome.pots],
+            "folded": [p for p in poker.players if p in question.folded],
+            "returned": dict(question.outcome.returned),
+            "ranges": {p: r.to_json() for p, r in question.shown_ranges().items()},
+            "answer": question.answer_text(),
+            "ante": question.ante,
+            "first": question.first,
+        }
+
+    def final_result(self, engine: Engine) -> JSON:
+        poker = _poker(engine)
+        return {
+            "stacks": dict(poker.stacks),
+            "winners": poker.winners(),
+            "finished": poker.finished,
+            "ending": poker.ending.value if poker.ending else None,
+        }
+
+
+def parse_card(card: object, default_ante: int) -> StartQuestion:
+    """The host's start-question action from a scenario card."""
+    if not isinstance(card, Mapping):
+        raise MalformedInput(f"a poker question needs a card object, got {card!r}")
+    missing = [k for k in ("question", "answer", "hints") if k not in card]
+    if missing:
+        raise MalformedInput(f"a poker card needs {', '.join(missing)}, got {dict(card)!r}")
+    answer = card["answer"]
+    if not isinstance(answer, str):
+        raise MalformedInput(f"the card's answer must be a string the number parser reads, got {answer!r}")
+    hints = card["hints"]
+    if not isinstance(hints, list):
+        raise MalformedInput(f"the card's hints must be a list of two strings, got {hints!r}")
+    ante = card.get("ante", default_ante)
+    return StartQuestion.deal(card["question"], parse_number(answer), hints, _whole("ante", ante))
+
+
+def parse_step(step: Mapping[str, Any]) -> Action:
+    """One scenario step as a poker input; :class:`MalformedInput` if it is none of them."""
+    player = step.get("player")
+    if not isinstance(player, str):
+        raise MalformedInput(f"a step needs a player name, got {dict(step)!r}")
+    keys = set(step) - IGNORED_KEYS
+    if keys == {"range"}:
+        return _range(player, step["range"])
+    if keys in ({"action"}, {"action", "to"}):
+        name = step["action"]
+        if name in SIZED:
+            if "to" not in keys:
+                raise MalformedInput(f"{name} needs a 'to' amount, got {dict(step)!r}")
+            return SIZED[name](player, _whole("to", step["to"]))
+        if name in SIMPLE:
+            if "to" in keys:
+                raise MalformedInput(f"{name} takes no 'to' amount, got {dict(step)!r}")
+            return SIMPLE[name](player)
+    raise MalformedInput(
+        "a poker step is a range [low, high] or an action (check, call, fold, allin, bet/raise with "
+        f"to, reveal, the host's end), got {dict(step)!r}"
+    )
+
+
+def _range(player: str, value: object) -> EnterRange:
+    if not isinstance(value, list) or len(value) != 2:
+        raise MalformedInput(f"a range is [low, high], got {value!r}")
+    low, high = (_number(end) for end in value)
+    return EnterRange(player, low, high)
+
+
+def _number(value: object) -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise MalformedInput(f"a range end must be a string the number parser reads, got {value!r}")
+    return parse_number(str(value))
+
+
+def _whole(name: str, value: object) -> int:
+    """A JSON integer (MalformedInput for 2.5, "10", true: amounts are whole chips at parse time)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise MalformedInput(f"{name} must be a whole number of chips (a JSON integer), got {value!r}")
+    return value
+
+
+ADAPTER: ScenarioAdapter = PokerAdapter()
