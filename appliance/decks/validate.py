@@ -52,7 +52,6 @@ MAX_LENGTH: dict[str, int] = {
     "description": 500,
     "tag": 30,
     "question": 300,
-    "answer": 60,
     "unit": 40,
     "fact": 300,
     "hint": 120,
@@ -60,7 +59,7 @@ MAX_LENGTH: dict[str, int] = {
     "statement": 160,
     "prompt": 160,
     "text": 80,
-    "value": 60,
+    "number": 80,
 }
 """Most characters per text field (after surrounding spaces are removed)."""
 
@@ -191,8 +190,8 @@ def _number(value: object, path: Path, report: Report) -> Decimal | None:
     if not isinstance(value, str):
         report(path, f'must be a number written as text in quotes, e.g. "12", got {_shown(value)}')
         return None
-    if len(value.strip()) > MAX_LENGTH["value"]:
-        report(path, f"too long: {len(value.strip())} characters, at most {MAX_LENGTH['value']}")
+    if len(value.strip()) > MAX_LENGTH["number"]:
+        report(path, f"too long: {len(value.strip())} characters, at most {MAX_LENGTH['number']}")
         return None
     try:
         return parse_number(value)
