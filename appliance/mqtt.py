@@ -66,6 +66,7 @@ class Client:
 
     def __post_init__(self) -> None:
         self.connected = threading.Event()
+        self._subscribe_mid: int | None = None
         paho = mqtt.Client(
             CallbackAPIVersion.VERSION2,
             client_id=self.client_id,
@@ -74,6 +75,7 @@ class Client:
         )
         paho.on_socket_open = _nodelay
         paho.on_connect = self._connected
+        paho.on_subscribe = self._subscribed
         paho.on_disconnect = self._disconnected
         paho.on_message = self._message
         paho.reconnect_delay_set(min_delay=1, max_delay=8)
@@ -130,8 +132,22 @@ class Client:
         if getattr(reason, "is_failure", False):
             log.warning("%s: connection refused: %s", self.client_id, reason)
             return
-        for topic in self.subscriptions:
-            client.subscribe(topic, qos=self.qos)
+        if self.subscriptions:
+            # "connected" means subscribed: announce ourselves only once the broker confirmed (SUBACK),
+            # else a handset's hello could arrive before our subscription and be lost
+            result, mid = client.subscribe([(topic, self.qos) for topic in self.subscriptions])
+            self._subscribe_mid = mid
+            return
+        self._ready(client)
+
+    def _subscribed(
+        self, client: mqtt.Client, userdata: object, mid: int, reasons: object, properties: object = None
+    ) -> None:
+        if mid == self._subscribe_mid:
+            self._subscribe_mid = None
+            self._ready(client)
+
+    def _ready(self, client: mqtt.Client) -> None:
         if self.availability is not None:
             client.publish(self.availability.topic, self.availability.online, qos=1, retain=True)
         self.connected.set()

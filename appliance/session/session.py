@@ -7,6 +7,7 @@ public board state. It publishes nothing itself: the hub asks it what changed af
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import random
@@ -242,10 +243,9 @@ class Session:
         if changed:
             if flow.finished:
                 self.state = RESULTS
-            try:
+            # on StoreError the flow is rolled back; board and admin show session.message; retried next tick
+            with contextlib.suppress(StoreError):
                 self._persist()
-            except StoreError:
-                pass  # rolled back; the board and admin show session.message; retried next tick
             self._changed()
         return changed
 
