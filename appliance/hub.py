@@ -261,6 +261,10 @@ class Hub:
                 self._start(command)
             elif name == "next":
                 s.advance()
+            elif name == "skip":
+                s.skip()
+            elif name == "undo":
+                s.undo()
             elif name == "pause":
                 s.pause()
             elif name == "resume":

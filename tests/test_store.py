@@ -158,3 +158,34 @@ def test_handsets_and_decks_round_trip(tmp_path: Path) -> None:
         store.forget_used("d1/")
         assert store.used_cards() == set()
         assert store.delete_deck("d1") and not store.delete_deck("d1")
+
+
+def test_undo_rebuilds_from_the_log_and_truncates_the_store(tmp_path: Path) -> None:
+    store = Store(tmp_path / "q.db")
+    session, hs = _session(store, Clock())
+    session.start_game(GameSetup("guess", ["Ann", "Bob"], {}, CARDS), {"Ann": "ann", "Bob": "bob"})
+    with pytest.raises(Exception, match="no player input"):
+        session.undo()
+    _answer(session, hs["Ann"], "6", "10")
+    _answer(session, hs["Bob"], "1", "2")
+    assert "Bob" in session.undo()
+    assert session.flow is not None and session.flow.board()["answered"] == ["Ann"]
+    stored = store.unfinished_game()
+    assert stored is not None and stored.log == [{"player": "Ann", "range": ["6", "10"]}]
+    _answer(session, hs["Bob"], "7", "9")  # Bob can answer again, and it is stored after Ann's
+    stored = store.unfinished_game()
+    assert stored is not None and [e["player"] for e in stored.log] == ["Ann", "Bob"]
+
+
+def test_skip_is_stored_and_replayed(tmp_path: Path) -> None:
+    store = Store(tmp_path / "q.db")
+    session, hs = _session(store, Clock())
+    session.start_game(GameSetup("guess", ["Ann", "Bob"], {}, CARDS), {"Ann": "ann", "Bob": "bob"})
+    session.skip()
+    prompt, _ = session.prompt_for(hs["Ann"])
+    assert "Mars" in prompt["text"]
+    with pytest.raises(Exception, match="no card left"):
+        session.skip()
+    resumed = Session(Clock(), store=store)
+    assert resumed.resume_stored()
+    assert "Mars" in resumed.prompt_for(hs["Ann"])[0]["text"]

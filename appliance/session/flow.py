@@ -68,6 +68,11 @@ class GameFlow(Protocol):
         """The host's *next*: settle, reveal, draw the next card, or finish."""
         ...
 
+    def skip(self, now: float) -> None:
+        """The host's *skip*: drop the current card (a bad question) and open the next one. Raises
+        IllegalAction when the game is not at a card that can be skipped."""
+        ...
+
     def deadline(self) -> float | None:
         """When (session clock) :meth:`on_deadline` must be called, or None."""
         ...
@@ -80,7 +85,9 @@ class GameFlow(Protocol):
 
     def log(self) -> list[JSON]:
         """Every accepted action so far, as JSON, in order: what persistence stores. Host actions and
-        anything random (a die roll, a shuffle) are in it too, so the log alone rebuilds the game."""
+        anything random (a die roll, a shuffle) are in it too, so the log alone rebuilds the game.
+        A player's input carries its player's name under ``"player"``; host and session actions carry
+        ``"player": ""`` (appliance.games.base.HOST) or no ``"player"`` at all (undo relies on this)."""
         ...
 
     def restore(self, log: Sequence[JSON], now: float) -> None:

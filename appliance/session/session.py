@@ -186,6 +186,35 @@ class Session:
         self._persist()
         self._changed()
 
+    def skip(self) -> None:
+        flow = self._running()
+        if self.paused_at is not None:
+            raise Paused("the game is paused: resume first")
+        flow.skip(self.game_time())
+        self._persist()
+        self._changed()
+
+    def undo(self) -> str:
+        """Undo the last accepted player input (and the host steps after it), rebuilt from the log."""
+        flow = self._running()
+        if self.setup is None:
+            raise IllegalAction("no game is running")
+        entries = flow.log()
+        last = next((i for i in range(len(entries) - 1, -1, -1) if entries[i].get("player")), None)
+        if last is None:
+            raise IllegalAction("no player input to undo yet")
+        rebuilt = flow_factory(self.setup.game)(self.setup, self.rng)
+        rebuilt.restore(entries[:last], self.game_time())
+        if self.store is not None and self.game_id is not None:
+            self.store.truncate_actions(self.game_id, last)
+        self.flow = rebuilt
+        self._stored = last
+        self.state = RESULTS if rebuilt.finished else PLAYING
+        undone = entries[last]
+        self.message = f"undid {undone.get('player')}'s last input"
+        self._changed()
+        return self.message
+
     def pause(self) -> None:
         self._running()
         if self.paused_at is None:

@@ -84,6 +84,14 @@ class GuessFlow:
         else:
             self.done = True
 
+    def skip(self, now: float) -> None:
+        if self.done or self.revealed or self.ranges:
+            raise IllegalAction("only an unanswered question can be skipped")
+        if self.index + 1 >= len(self.cards):
+            raise IllegalAction("no card left to skip to")
+        self.actions.append({"host": "skip"})
+        self.index += 1
+
     def deadline(self) -> float | None:
         if self.limit and self.opened_at is not None and not self.revealed and not self.done:
             return self.opened_at + float(self.limit)
@@ -101,7 +109,9 @@ class GuessFlow:
 
     def restore(self, log: list[dict[str, Any]], now: float) -> None:
         for entry in log:
-            if "host" in entry:
+            if entry.get("host") == "skip":
+                self.skip(0.0)
+            elif "host" in entry:
                 self.advance(0.0)
             else:
                 low, high = entry["range"]
