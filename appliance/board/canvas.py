@@ -1,0 +1,175 @@
+"""A frame being drawn: the surface, the theme, and a record of every text placed on it.
+
+Scenes draw only through a :class:`Canvas`, so every text goes through the fitting of
+:mod:`appliance.board.textfit` and is recorded as a :class:`Placement`; the layout tests read those
+records to prove that no text overflows its box, is cut, or is smaller than the minimum.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import pygame
+
+from appliance.board import theme as look
+from appliance.board.textfit import Fit, fit
+from appliance.board.theme import Colour, Theme
+
+Rect = pygame.Rect
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One text on the frame: what was asked, the box it had, and where and how big it landed."""
+
+    text: str
+    box: tuple[int, int, int, int]
+    rect: tuple[int, int, int, int]
+    px: int
+    lines: tuple[str, ...]
+    below_min: bool
+
+
+@dataclass
+class Canvas:
+    surface: pygame.Surface
+    theme: Theme
+    now: float = 0.0
+    placements: list[Placement] = field(default_factory=list)
+
+    @property
+    def rect(self) -> Rect:
+        return self.surface.get_rect()
+
+    def u(self, units: float) -> int:
+        return self.theme.u(units)
+
+    # -- text --------------------------------------------------------------------------------------
+
+    def fit(self, box: Rect, text: str, size: float, role: str = "body", max_lines: int | None = None) -> Fit:
+        """How ``text`` would fit ``box`` (preferred ``size`` in units; never below the minimum)."""
+        min_px = self.theme.min_text
+        return fit(text, box.width, box.height, self.u(size), min_px, _measure(role), max_lines)
+
+    def text(
+        self,
+        box: Rect,
+        text: str,
+        size: float = 40,
+        colour: Colour = look.TEXT,
+        role: str = "body",
+        align: str = "center",
+        valign: str = "center",
+        max_lines: int | None = None,
+    ) -> Rect:
+        """Draw ``text`` inside ``box``, wrapped and shrunk to fit; returns the rectangle it covers."""
+        text = " ".join(text.split()) if "\n" not in text else text
+        fitted = self.fit(box, text, size, role, max_lines)
+        face = look.font(role, fitted.px)
+        line_height = face.get_linesize()
+        if valign == "top":
+            y = box.top
+        elif valign == "bottom":
+            y = box.bottom - fitted.height
+        else:
+            y = box.top + (box.height - fitted.height) // 2
+        covered: Rect | None = None
+        for line in fitted.lines:
+            image = face.render(line, True, colour)
+            if align == "left":
+                x = box.left
+            elif align == "right":
+                x = box.right - image.get_width()
+            else:
+                x = box.left + (box.width - image.get_width()) // 2
+            target = image.get_rect(topleft=(x, y))
+            self.surface.blit(image, target)
+            covered = target if covered is None else covered.union(target)
+            y += line_height
+        if covered is None:
+            covered = Rect(box.left, y, 0, 0)
+        self.placements.append(
+            Placement(text, _box(box), _box(covered), fitted.px, fitted.lines, fitted.below_min)
+        )
+        return covered
+
+    # -- shapes ------------------------------------------------------------------------------------
+
+    def panel(
+        self,
+        box: Rect,
+        colour: Colour = look.PANEL,
+        edge: Colour | None = look.PANEL_EDGE,
+        radius: float = 18,
+        width: float = 3,
+    ) -> None:
+        pygame.draw.rect(self.surface, colour, box, border_radius=self.u(radius))
+        if edge is not None:
+            pygame.draw.rect(self.surface, edge, box, width=self.u(width), border_radius=self.u(radius))
+
+    def pill(self, box: Rect, colour: Colour, text: str, size: float = 36, dim: bool = False) -> Rect:
+        """A player's name on their colour (the handset's colour), ink chosen for contrast."""
+        fill = look.mix(colour, look.BACKGROUND, 0.6) if dim else colour
+        pygame.draw.rect(self.surface, fill, box, border_radius=box.height // 2)
+        inner = box.inflate(-max(box.height // 2, self.u(16)), -self.u(4))
+        return self.text(inner, text, size, look.ink_on(fill), role="title")
+
+    def tick(self, centre: tuple[int, int], radius: int, colour: Colour = look.RIGHT) -> None:
+        """A filled disc with a tick: *right*, readable without seeing the colour."""
+        pygame.draw.circle(self.surface, colour, centre, radius)
+        x, y, r = centre[0], centre[1], radius
+        points = [(x - r * 0.5, y), (x - r * 0.12, y + r * 0.4), (x + r * 0.55, y - r * 0.38)]
+        pygame.draw.lines(self.surface, look.TEXT, False, points, max(2, r // 4))
+
+    def cross(self, centre: tuple[int, int], radius: int, colour: Colour = look.WRONG) -> None:
+        """A filled disc with a cross: *wrong*."""
+        pygame.draw.circle(self.surface, colour, centre, radius)
+        x, y, d = centre[0], centre[1], radius * 0.45
+        width = max(2, radius // 4)
+        pygame.draw.line(self.surface, look.TEXT, (x - d, y - d), (x + d, y + d), width)
+        pygame.draw.line(self.surface, look.TEXT, (x - d, y + d), (x + d, y - d), width)
+
+    def lock(self, centre: tuple[int, int], radius: int, colour: Colour = look.GOLD) -> None:
+        """A padlock: *locked in* (the board shows that a player answered, never what)."""
+        x, y, r = centre[0], centre[1], radius
+        body = Rect(0, 0, round(r * 1.5), round(r * 1.15))
+        body.midtop = (x, round(y - r * 0.15))
+        shackle = Rect(0, 0, round(r * 1.0), round(r * 1.2))
+        shackle.midbottom = (x, body.top + round(r * 0.5))
+        pygame.draw.ellipse(self.surface, colour, shackle, width=max(2, r // 4))
+        pygame.draw.rect(self.surface, colour, body, border_radius=max(1, r // 5))
+
+    def ring(self, centre: tuple[int, int], radius: int, fraction: float, colour: Colour, width: int) -> None:
+        """An arc from 12 o'clock, ``fraction`` of a full turn (a countdown)."""
+        fraction = min(1.0, max(0.0, fraction))
+        pygame.draw.circle(self.surface, look.PANEL_EDGE, centre, radius, width)
+        if fraction <= 0:
+            return
+        box = Rect(0, 0, radius * 2, radius * 2)
+        box.center = centre
+        start = math.pi / 2
+        for offset in range(width):  # pygame's arc leaves gaps when thick: draw concentric thin arcs
+            pygame.draw.arc(self.surface, colour, box.inflate(-offset * 2, -offset * 2),
+                            start, start + fraction * 2 * math.pi, 2)
+
+
+def _box(rect: Rect) -> tuple[int, int, int, int]:
+    return (rect.left, rect.top, rect.width, rect.height)
+
+
+def _measure(role: str):  # type: ignore[no-untyped-def]
+    def measure(px: int, text: str) -> tuple[int, int]:
+        face = look.font(role, px)
+        width = face.size(text)[0] if text else 0
+        return width, face.get_linesize()
+
+    return measure
+
+
+def new_canvas(size: tuple[int, int], now: float = 0.0) -> Canvas:
+    width, height = size
+    if width < 320 or height < 240:
+        raise ValueError(f"the board needs at least 320x240 pixels, got {width}x{height}")
+    surface = pygame.Surface((width, height))
+    return Canvas(surface, Theme(width, height), now)

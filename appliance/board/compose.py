@@ -1,0 +1,59 @@
+"""From a board state to a frame: pick the scene, draw it on the studio background, pause on top.
+
+``now`` is the animation clock: seconds since the scene's moment began (see :class:`Choice`). The
+renderer reads the state and never decides a rule: every fact on the frame is in the state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from types import ModuleType
+from typing import Any
+
+import pygame
+
+from appliance.board.canvas import Canvas, new_canvas
+from appliance.board.scenes import allin, buzzer, confident, lobby, pause, poker, results, squizz
+from appliance.board.scenes.common import background
+from appliance.board.scenes.select import Choice
+from appliance.board.state import Board
+
+GAMES: dict[str, ModuleType] = {
+    "confident": confident,
+    "poker": poker,
+    "allin": allin,
+    "squizz": squizz,
+    "buzzer": buzzer,
+}
+
+
+def choose(board: Board) -> Choice:
+    if board.scene == "results" and board.game:
+        return results.choose(board)
+    if board.scene == "playing" and board.game in GAMES:
+        choice: Choice = GAMES[board.game].choose(board)
+        return choice
+    return Choice("lobby", lobby.draw, ("lobby",))
+
+
+def compose(state: Mapping[str, Any], size: tuple[int, int], now: float = 0.0) -> tuple[Canvas, Choice]:
+    """Draw ``state`` at ``size``; returns the canvas (surface and text placements) and the scene."""
+    board = Board(state if isinstance(state, Mapping) else {})
+    canvas = new_canvas(size, now)
+    choice = choose(board)
+    background(canvas)
+    choice.draw(canvas, board)
+    if board.paused:
+        pause.draw(canvas, board)
+    return canvas, choice
+
+
+def render(state: Mapping[str, Any], size: tuple[int, int], now: float = 0.0) -> pygame.Surface:
+    """The frame for ``state`` at ``size`` (pure: the same state, size and ``now`` give the same frame)."""
+    return compose(state, size, now)[0].surface
+
+
+def moment(state: Mapping[str, Any]) -> tuple[Hashable, float]:
+    """The scene's moment key and how long its animation runs (for the display loop)."""
+    choice = choose(Board(state if isinstance(state, Mapping) else {}))
+    return (choice.name, choice.key), choice.animation

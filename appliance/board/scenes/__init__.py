@@ -1,0 +1,1 @@
+"""One module per scene; each has ``draw(canvas, board)`` and, if it animates, ``animation(board) -> s``."""

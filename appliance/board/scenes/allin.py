@@ -1,0 +1,189 @@
+"""All In (rules.md All In): the statement, the reader, who is excluded, who has locked in, then the
+chip splits revealed together as bars, and the eliminations.
+
+Reads appliance/games/allin/views.py public_view: before the reveal it holds who has locked in and
+never a split or the reader's answer (rules.md All In 3 and 5); the board shows exactly that.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from appliance.board import theme
+from appliance.board.canvas import Canvas, Rect
+from appliance.board.scenes import intro
+from appliance.board.scenes.common import footer, header, progress, rows
+from appliance.board.scenes.select import Choice
+from appliance.board.state import Board, as_int, as_list, as_map, as_text
+
+REVEAL_SECONDS = 1.4
+"""How long the split bars take to grow at the reveal (all at once: the splits are revealed together)."""
+
+
+def choose(board: Board) -> Choice:
+    question = as_map(board.view.get("question"))
+    if not question:
+        return Choice("allin-intro", intro.draw, ("allin", "intro"))
+    number = as_int(question.get("number"), 0)
+    if question.get("revealed") is True:
+        return Choice("allin-reveal", draw_reveal, ("allin", number, "reveal"), REVEAL_SECONDS)
+    return Choice("allin-question", draw_question, ("allin", number, "question"))
+
+
+def _chips(board: Board) -> dict[str, int]:
+    chips = as_map(board.view.get("chips"))
+    return {name: as_int(chips.get(name), 0) or 0 for name in board.in_game()}
+
+
+def _statement_panel(canvas: Canvas, board: Board, question: dict[str, object] | object, box: Rect) -> None:
+    q = as_map(question)
+    canvas.panel(box)
+    inner = box.inflate(-canvas.u(48), -canvas.u(32))
+    statement = as_text(q.get("statement"))
+    reader = as_text(q.get("reader"))
+    if statement:
+        canvas.text(inner, f"“{statement}”", 64, theme.TEXT, role="title")
+    else:
+        canvas.text(inner, f"{reader} is choosing a statement…", 56, theme.MUTED, role="title")
+
+
+def draw_question(canvas: Canvas, board: Board) -> None:
+    question = as_map(board.view.get("question"))
+    number = as_int(question.get("number"), 0)
+    reader = as_text(question.get("reader"))
+    area = header(canvas, f"All In · Question {number}", f"Reader: {reader}")
+    area = footer(canvas, board, area)
+    statement_box = Rect(area.left, area.top, area.width, round(area.height * 0.42))
+    _statement_panel(canvas, board, question, statement_box)
+    table = Rect(area.left, statement_box.bottom + canvas.u(24), area.width,
+                 area.bottom - statement_box.bottom - canvas.u(24))
+    excluded = as_text(question.get("excluded"))
+    locked = {as_text(p) for p in as_list(question.get("locked_in"))}
+    bettors = {as_text(p) for p in as_list(question.get("bettors"))}
+    read = bool(as_text(question.get("statement")))
+    chips = _chips(board)
+    names = board.in_game()
+    cells = _cells(canvas, table, len(names))
+    for name, cell in zip(names, cells, strict=True):
+        if name == reader:
+            status, mark = "reader", ""
+        elif name == excluded:
+            status, mark = "excluded", "cross"
+        elif chips.get(name, 0) == 0:
+            status, mark = "out", ""
+        elif name in locked:
+            status, mark = "locked in", "lock"
+        elif read and name in bettors:
+            status, mark = "splitting…", ""
+        else:
+            status, mark = "", ""
+        _seat(canvas, board, cell, name, chips.get(name, 0), status, mark, dim=status in ("out", "excluded"))
+
+
+def _cells(canvas: Canvas, table: Rect, count: int) -> list[Rect]:
+    cols = count if count <= 4 else -(-count // 2)
+    lines = 1 if count <= 4 else 2
+    gap = canvas.u(20)
+    width = (table.width - gap * (cols - 1)) // max(1, cols)
+    height = min((table.height - gap * (lines - 1)) // lines, canvas.u(230))
+    cells = []
+    for i in range(count):
+        row, col = divmod(i, cols)
+        cells.append(Rect(table.left + col * (width + gap), table.top + row * (height + gap), width, height))
+    return cells
+
+
+def _seat(canvas: Canvas, board: Board, cell: Rect, name: str, chips: int, status: str, mark: str,
+          dim: bool) -> None:
+    canvas.panel(cell, theme.PANEL, board.colour(name), radius=16, width=4)
+    inner = cell.inflate(-canvas.u(20), -canvas.u(16))
+    name_box = Rect(inner.left, inner.top, inner.width, min(canvas.u(72), inner.height // 3))
+    canvas.pill(name_box, board.colour(name), name, 38, dim=dim)
+    parts = rows(Rect(inner.left, name_box.bottom + canvas.u(8), inner.width,
+                      inner.bottom - name_box.bottom - canvas.u(8)), 2, canvas.u(4))
+    canvas.text(parts[0], f"{chips} chips", 44, theme.TEXT, role="title", max_lines=1)
+    if status:
+        status_box = parts[1]
+        if mark:
+            radius = min(status_box.height // 2, canvas.u(22))
+            centre = (status_box.left + radius, status_box.centery)
+            {"lock": canvas.lock, "cross": canvas.cross}[mark](centre, radius)
+            status_box = Rect(status_box.left + 2 * radius + canvas.u(8), status_box.top,
+                              status_box.width - 2 * radius - canvas.u(8), status_box.height)
+        colour = theme.GOLD if status in ("reader", "locked in") else theme.MUTED
+        canvas.text(status_box, status, 34, colour, max_lines=1)
+
+
+def draw_reveal(canvas: Canvas, board: Board) -> None:
+    question = as_map(board.view.get("question"))
+    number = as_int(question.get("number"), 0)
+    answer = question.get("answer") is True
+    area = header(canvas, f"All In · Question {number}", f"Reader: {as_text(question.get('reader'))}")
+    area = footer(canvas, board, area)
+    top = Rect(area.left, area.top, area.width, round(area.height * 0.3))
+    statement, verdict = top.copy(), top.copy()
+    statement.width = round(top.width * 0.7)
+    verdict.left, verdict.width = statement.right + canvas.u(24), top.right - statement.right - canvas.u(24)
+    _statement_panel(canvas, board, question, statement)
+    side = theme.TRUE_SIDE if answer else theme.FALSE_SIDE
+    canvas.panel(verdict, side, None)
+    canvas.text(verdict.inflate(-canvas.u(24), -canvas.u(24)), "TRUE" if answer else "FALSE", 110,
+                theme.ink_on(side), role="title", max_lines=1)
+    splits = as_map(question.get("splits"))
+    lost = as_map(question.get("lost"))
+    chips = _chips(board)
+    bettors = [as_text(p) for p in as_list(question.get("bettors")) if as_text(p) in splits]
+    bars = Rect(area.left, top.bottom + canvas.u(24), area.width, area.bottom - top.bottom - canvas.u(24))
+    if not bettors:
+        canvas.text(bars, "Nobody could bet on this one.", 48, theme.MUTED)
+        return
+    grow = progress(canvas.now, REVEAL_SECONDS)
+    most = max((as_int(as_map(splits[p]).get("true"), 0) or 0) + (as_int(as_map(splits[p]).get("false"), 0) or 0)
+               for p in bettors) or 1
+    for name, row in zip(bettors, _bar_rows(canvas, bars, len(bettors)), strict=True):
+        split = as_map(splits[name])
+        on_true = as_int(split.get("true"), 0) or 0
+        on_false = as_int(split.get("false"), 0) or 0
+        _split_bar(canvas, board, row, name, on_true, on_false, most, answer, grow,
+                   as_int(lost.get(name), 0) or 0, chips.get(name, 0))
+
+
+def _bar_rows(canvas: Canvas, area: Rect, count: int) -> list[Rect]:
+    gap = canvas.u(12)
+    height = min(canvas.u(110), (area.height - gap * (count - 1)) // count)
+    return [Rect(area.left, area.top + i * (height + gap), area.width, height) for i in range(count)]
+
+
+def _split_bar(canvas: Canvas, board: Board, row: Rect, name: str, on_true: int, on_false: int, most: int,
+               answer: bool, grow: float, lost: int, chips_after: int) -> None:
+    name_box = Rect(row.left, row.top, round(row.width * 0.2), row.height)
+    canvas.pill(name_box, board.colour(name), name, 36, dim=chips_after == 0)
+    result = Rect(0, row.top, round(row.width * 0.22), row.height)
+    result.right = row.right
+    track = Rect(name_box.right + canvas.u(20), row.top + row.height // 8,
+                 result.left - name_box.right - canvas.u(40), row.height - row.height // 4)
+    pygame.draw.rect(canvas.surface, theme.PANEL, track, border_radius=canvas.u(8))
+    scale = track.width / most
+    x = track.left
+    for amount, side, label in ((on_true, True, "T"), (on_false, False, "F")):
+        width = round(amount * scale * grow)
+        if width <= 0:
+            continue
+        colour = theme.TRUE_SIDE if side else theme.FALSE_SIDE
+        if side != answer and grow >= 1:
+            colour = theme.mix(colour, theme.BACKGROUND, 0.65)
+        part = Rect(x, track.top, width, track.height)
+        pygame.draw.rect(canvas.surface, colour, part, border_radius=canvas.u(8))
+        if grow >= 1 and width >= canvas.u(90):
+            canvas.text(part.inflate(-canvas.u(8), -canvas.u(4)), f"{label} {amount}", 34,
+                        theme.ink_on(colour), role="title", max_lines=1)
+        x = part.right
+    if grow < 1:
+        return
+    if chips_after == 0:
+        text, colour = f"−{lost} · OUT", theme.WARNING
+    elif lost:
+        text, colour = f"−{lost} · {chips_after} left", theme.TEXT
+    else:
+        text, colour = f"safe: {chips_after}", theme.TEXT
+    canvas.text(result, text, 40, colour, role="title", align="right", max_lines=1)

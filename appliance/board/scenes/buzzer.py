@@ -1,0 +1,88 @@
+"""Buzzer round (rules.md Buzzer round): the order of the buzzes and who is answering.
+
+No buzzer engine exists yet; the board reads this view (the shape a buzzer flow is asked to publish,
+used by tests/board/fixtures.py until then)::
+
+    {"game": "buzzer", "phase": "waiting" | "armed" | "answering",
+     "number": 3, "question": "optional text the quizmaster reads",
+     "buzzes": ["cat", "ann"],       # in handset-clock order (rules.md Buzzer 2)
+     "answering": "cat" | None,
+     "wrong": ["ann"],               # already judged wrong on this question
+     "locked_out": ["bob"],          # pressed before the buzzers were armed (rules.md Buzzer 1)
+     "scores": {"ann": 2, ...}}
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from appliance.board import theme
+from appliance.board.canvas import Canvas, Rect
+from appliance.board.scenes.common import footer, header, player_pills
+from appliance.board.scenes.scoreboard import draw_table, standings
+from appliance.board.scenes.select import Choice
+from appliance.board.state import Board, as_int, as_list, as_text
+
+PULSE_SECONDS = 2.0
+
+
+def choose(board: Board) -> Choice:
+    phase = as_text(board.view.get("phase"), "waiting")
+    number = as_int(board.view.get("number"), 0)
+    answering = as_text(board.view.get("answering"))
+    return Choice(f"buzzer-{phase}", draw, ("buzzer", number, phase, answering),
+                  PULSE_SECONDS if phase == "armed" else 0.0)
+
+
+def draw(canvas: Canvas, board: Board) -> None:
+    view = board.view
+    phase = as_text(view.get("phase"), "waiting")
+    number = as_int(view.get("number"), 0)
+    subtitle = {"waiting": "Wait for it…", "armed": "BUZZ NOW!", "answering": ""}.get(phase, "")
+    area = header(canvas, f"Buzzer Round · Question {number}" if number else "Buzzer Round", subtitle)
+    area = footer(canvas, board, area)
+    text = as_text(view.get("question"))
+    top = Rect(area.left, area.top, area.width, canvas.u(200) if text else 0)
+    if text:
+        canvas.panel(top)
+        canvas.text(top.inflate(-canvas.u(40), -canvas.u(24)), text, 60, theme.TEXT, role="title")
+    rest = Rect(area.left, top.bottom + canvas.u(20), area.width, area.bottom - top.bottom - canvas.u(20))
+    left = Rect(rest.left, rest.top, round(rest.width * 0.55), rest.height)
+    right = Rect(left.right + canvas.u(32), rest.top, rest.right - left.right - canvas.u(32), rest.height)
+    answering = as_text(view.get("answering"))
+    if phase == "answering" and answering:
+        spot = Rect(left.left, left.top, left.width, canvas.u(180))
+        pygame.draw.rect(canvas.surface, theme.GOLD, spot, border_radius=canvas.u(24))
+        canvas.text(Rect(spot.left, spot.top, spot.width, canvas.u(60)), "Answering", 40, theme.BACKGROUND,
+                    role="title", max_lines=1)
+        canvas.pill(Rect(spot.left + canvas.u(24), spot.top + canvas.u(66), spot.width - canvas.u(48),
+                         canvas.u(100)), board.colour(answering), answering, 64)
+        left = Rect(left.left, spot.bottom + canvas.u(20), left.width, left.bottom - spot.bottom - canvas.u(20))
+    elif phase == "armed":
+        pulse = 0.5 + 0.5 * abs(((canvas.now * 2) % 2) - 1) if canvas.now < PULSE_SECONDS else 1.0
+        ring = Rect(0, 0, canvas.u(260), canvas.u(260))
+        ring.center = (left.centerx, left.top + canvas.u(150))
+        pygame.draw.circle(canvas.surface, theme.mix(theme.PANEL, theme.WRONG, pulse), ring.center, ring.width // 2)
+        canvas.text(ring.inflate(-canvas.u(40), -canvas.u(80)), "BUZZ!", 72, theme.TEXT, role="title", max_lines=1)
+        left = Rect(left.left, ring.bottom + canvas.u(20), left.width, left.bottom - ring.bottom - canvas.u(20))
+    _order(canvas, board, left)
+    draw_table(canvas, board, right, standings(board), "points")
+
+
+def _order(canvas: Canvas, board: Board, area: Rect) -> None:
+    view = board.view
+    buzzes = [as_text(b) for b in as_list(view.get("buzzes")) if as_text(b)]
+    wrong = {as_text(w) for w in as_list(view.get("wrong"))}
+    locked_out = [as_text(b) for b in as_list(view.get("locked_out")) if as_text(b)]
+    title = Rect(area.left, area.top, area.width, canvas.u(56))
+    canvas.text(title, "Buzz order" if buzzes else "No buzz yet", 40, theme.MUTED, align="left", max_lines=1)
+    names = buzzes + [n for n in locked_out if n not in buzzes]
+    body = Rect(area.left, title.bottom + canvas.u(8), area.width, area.bottom - title.bottom - canvas.u(8))
+
+    def label(name: str) -> str:
+        if name in locked_out and name not in buzzes:
+            return f"{name} (too early)"
+        return f"{buzzes.index(name) + 1}. {name}"
+
+    player_pills(canvas, board, body, names, mark=lambda n: "cross" if n in wrong or n in locked_out else "",
+                 dim=lambda n: n in wrong or n in locked_out, max_columns=2, label=label)

@@ -1,0 +1,165 @@
+"""Pieces every scene uses: the background, the header and footer, player pills, the countdown."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+
+import pygame
+
+from appliance.board import theme
+from appliance.board.canvas import Canvas, Rect
+from appliance.board.state import Board
+
+GAME_TITLES = {
+    "confident": "Confident?",
+    "poker": "Estimation Poker",
+    "allin": "All In",
+    "squizz": "sQuizz",
+    "buzzer": "Buzzer Round",
+}
+
+
+def game_title(game: str | None) -> str:
+    return GAME_TITLES.get(game or "", (game or "Quizbox").title())
+
+
+@lru_cache(maxsize=4)
+def _background(size: tuple[int, int]) -> pygame.Surface:
+    """A dark studio floor with a soft spotlight from the top (drawn once per frame size)."""
+    width, height = size
+    surface = pygame.Surface(size)
+    surface.fill(theme.BACKGROUND)
+    steps = 24
+    for i in range(steps):
+        t = i / steps
+        colour = theme.mix(theme.BACKGROUND_GLOW, theme.BACKGROUND, t**0.7)
+        box = Rect(0, 0, round(width * (1.5 - t)), round(height * (1.3 - t) * 1.1))
+        box.center = (width // 2, -round(height * 0.15) + round(height * 0.1 * t))
+        pygame.draw.ellipse(surface, colour, box)
+    return surface
+
+
+def background(canvas: Canvas) -> None:
+    canvas.surface.blit(_background(canvas.surface.get_size()), (0, 0))
+
+
+def header(canvas: Canvas, title: str, subtitle: str = "") -> Rect:
+    """The title line at the top (gold), an optional subtitle; returns the space left below it."""
+    area = canvas.rect.inflate(-2 * canvas.theme.margin, 0)
+    title_box = Rect(area.left, canvas.u(24), area.width, canvas.u(96))
+    canvas.text(title_box, title, 80, theme.GOLD, role="title", max_lines=1)
+    top = title_box.bottom
+    if subtitle:
+        sub_box = Rect(area.left, top, area.width, canvas.u(52))
+        canvas.text(sub_box, subtitle, 40, theme.MUTED, max_lines=1)
+        top = sub_box.bottom
+    return Rect(area.left, top + canvas.u(16), area.width, canvas.rect.height - top - canvas.u(16))
+
+
+def footer(canvas: Canvas, board: Board, area: Rect) -> Rect:
+    """The session's message and the host's cue along the bottom; returns ``area`` minus that strip."""
+    strip_height = canvas.u(64)
+    strip = Rect(area.left, area.bottom - strip_height - canvas.u(16), area.width, strip_height)
+    parts = []
+    if board.message:
+        parts.append(board.message)
+    if board.can_advance and not board.paused:
+        parts.append("Quizmaster: press NEXT")
+    if parts:
+        canvas.text(strip, "   |   ".join(parts), 34, theme.MUTED, max_lines=2)
+    return Rect(area.left, area.top, area.width, strip.top - area.top - canvas.u(8))
+
+
+def rows(area: Rect, count: int, gap: int) -> list[Rect]:
+    """``area`` cut into ``count`` rows of equal height."""
+    if count <= 0:
+        return []
+    height = (area.height - gap * (count - 1)) // count
+    return [Rect(area.left, area.top + i * (height + gap), area.width, height) for i in range(count)]
+
+
+def columns(area: Rect, count: int, gap: int) -> list[Rect]:
+    if count <= 0:
+        return []
+    width = (area.width - gap * (count - 1)) // count
+    return [Rect(area.left + i * (width + gap), area.top, width, area.height) for i in range(count)]
+
+
+def grid(area: Rect, count: int, gap: int, max_columns: int = 4, max_row: int | None = None) -> list[Rect]:
+    """``count`` cells filling ``area`` row by row (at most ``max_columns`` per row)."""
+    if count <= 0:
+        return []
+    cols = min(count, max_columns)
+    lines = -(-count // cols)
+    cells: list[Rect] = []
+    for row in rows(area, lines, gap):
+        if max_row is not None and row.height > max_row:
+            row = Rect(row.left, row.top, row.width, max_row)
+        cells.extend(columns(row, cols, gap))
+    return cells[:count]
+
+
+def stack_top(area: Rect, count: int, height: int, gap: int) -> list[Rect]:
+    """``count`` rows of ``height`` from the top of ``area`` (shrunk evenly when they do not fit)."""
+    if count <= 0:
+        return []
+    if count * height + (count - 1) * gap > area.height:
+        return rows(area, count, gap)
+    return [Rect(area.left, area.top + i * (height + gap), area.width, height) for i in range(count)]
+
+
+def player_pills(
+    canvas: Canvas,
+    board: Board,
+    area: Rect,
+    names: Sequence[str],
+    mark: Callable[[str], str] | None = None,
+    dim: Callable[[str], bool] | None = None,
+    max_columns: int = 4,
+    label: Callable[[str], str] | None = None,
+) -> dict[str, Rect]:
+    """Each name as a pill in its colour, with an optional mark ("lock", "tick", "cross", "") on the right."""
+    cells = grid(area, len(names), canvas.u(16), max_columns, max_row=canvas.u(84))
+    placed: dict[str, Rect] = {}
+    for name, cell in zip(names, cells, strict=False):
+        kind = mark(name) if mark else ""
+        pill = cell.copy()
+        if kind:
+            pill.width -= cell.height + canvas.u(8)
+        canvas.pill(pill, board.colour(name), label(name) if label else name, 40, dim=bool(dim and dim(name)))
+        if kind:
+            centre = (cell.right - cell.height // 2, cell.centery)
+            radius = cell.height * 2 // 5
+            if kind == "lock":
+                canvas.lock(centre, radius)
+            elif kind == "tick":
+                canvas.tick(centre, radius)
+            elif kind == "cross":
+                canvas.cross(centre, radius)
+        placed[name] = cell
+    return placed
+
+
+RING_SPANS = (10, 15, 20, 30, 45, 60, 90, 120, 180, 300, 600, 1200, 3600)
+"""The state says how long is left, not how long there was: the ring is full at the next span up."""
+
+
+def countdown(canvas: Canvas, centre: tuple[int, int], radius: int, remaining: float) -> None:
+    """A ring emptying with the time left and the whole seconds left in it (gold, then vermillion)."""
+    total = next((span for span in RING_SPANS if span >= remaining), remaining)
+    seconds = max(0, int(remaining + 0.999))
+    colour = theme.WRONG if remaining <= 5 else theme.GOLD
+    fraction = remaining / total if total > 0 else 0.0
+    canvas.ring(centre, radius, fraction, colour, max(3, radius // 7))
+    box = Rect(0, 0, radius * 2 - radius // 2, radius)
+    box.center = centre
+    canvas.text(box, str(seconds), radius * 1.0 / canvas.theme.unit, theme.TEXT, role="title", max_lines=1)
+
+
+def progress(t: float, duration: float) -> float:
+    """0..1 over ``duration`` seconds, eased out (fast start, gentle stop)."""
+    if duration <= 0 or t >= duration:
+        return 1.0
+    x = max(0.0, t / duration)
+    return 1 - (1 - x) ** 3

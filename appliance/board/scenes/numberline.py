@@ -1,0 +1,145 @@
+"""Ranges as bars on one number line with the answer marked (Confident reveal, poker showdown).
+
+One row per player: their name on their colour at the left, their range as a bar in that colour on the
+shared line (a dot for a range of size 0), the range's ends written beside it, and a caller-drawn
+column at the right (points, pot shares). The scale is chosen by :mod:`appliance.board.scale`
+(linear, log, or symmetric log across zero) from every range end and the answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+import pygame
+
+from appliance.board import theme
+from appliance.board.canvas import Canvas, Rect
+from appliance.board.scale import Scale, choose_scale
+from appliance.board.state import Board, as_list, as_number, show_number
+from appliance.games.numbers import format_compact
+
+LABEL_SIZE = 30
+"""Range labels are written at the board's minimum size: the bars carry the picture."""
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    low: Decimal | None  # None: no range (copy cycle, timed out, folded unseen)
+    high: Decimal | None
+    note: str = ""  # e.g. "copied Bob · ×2"
+    dim: bool = False
+
+
+def parse_range(value: object) -> tuple[Decimal | None, Decimal | None]:
+    ends = as_list(value)
+    if len(ends) != 2:
+        return None, None
+    low, high = as_number(ends[0]), as_number(ends[1])
+    if low is None or high is None:
+        return None, None
+    return low, high
+
+
+def draw(
+    canvas: Canvas,
+    board: Board,
+    area: Rect,
+    rows: Sequence[Row],
+    answer: Decimal | None,
+    grow: float,
+    right: Callable[[Canvas, Rect, Row], None] | None = None,
+    right_width: float = 0.16,
+) -> None:
+    values = [v for r in rows for v in (r.low, r.high) if v is not None]
+    if answer is not None:
+        values.append(answer)
+    scale = choose_scale(values)
+    name_width = round(area.width * 0.17)
+    right_px = round(area.width * right_width) if right else 0
+    gap = canvas.u(20)
+    line = Rect(area.left + name_width + gap, area.top, area.width - name_width - right_px - 2 * gap, area.height)
+    axis_height = canvas.u(60)
+    body = Rect(area.left, area.top + canvas.u(56), area.width, area.height - axis_height - canvas.u(56))
+    count = max(1, len(rows))
+    row_gap = canvas.u(10)
+    row_height = min(canvas.u(120), (body.height - row_gap * (count - 1)) // count)
+
+    def x_of(value: Decimal | float) -> int:
+        return line.left + round(scale.position(value) * line.width)
+
+    _axis(canvas, line, body.top + count * (row_height + row_gap), scale, x_of)
+    for index, row in enumerate(rows):
+        box = Rect(area.left, body.top + index * (row_height + row_gap), area.width, row_height)
+        _row(canvas, board, box, name_width, line, row, x_of, grow)
+        if right is not None:
+            right(canvas, Rect(area.right - right_px, box.top, right_px, box.height), row)
+    if answer is not None and grow >= 1:
+        x = x_of(answer)
+        bottom = body.top + count * (row_height + row_gap)
+        pygame.draw.line(canvas.surface, theme.GOLD, (x, area.top + canvas.u(50)), (x, bottom), canvas.u(6))
+        label = Rect(0, area.top, canvas.u(460), canvas.u(52))
+        label.centerx = min(max(x, line.left + label.width // 2), line.right - label.width // 2)
+        pygame.draw.rect(canvas.surface, theme.GOLD, label, border_radius=canvas.u(12))
+        canvas.text(label.inflate(-canvas.u(16), 0), f"Answer: {show_number(str(answer))}", 38,
+                    theme.ink_on(theme.GOLD), role="title", max_lines=1)
+
+
+def _axis(canvas: Canvas, line: Rect, y: int, scale: Scale, x_of: Callable[[float], int]) -> None:
+    pygame.draw.line(canvas.surface, theme.MUTED, (line.left, y), (line.right, y), canvas.u(3))
+    ticks = scale.ticks(5 if line.width > canvas.u(900) else 3)
+    label_width = canvas.u(150)
+    last_right = -10**9
+    for value in ticks:
+        x = x_of(value)
+        pygame.draw.line(canvas.surface, theme.MUTED, (x, y - canvas.u(8)), (x, y + canvas.u(8)), canvas.u(3))
+        box = Rect(0, y + canvas.u(10), label_width, canvas.u(46))
+        box.centerx = x
+        if box.left <= last_right:
+            continue
+        canvas.text(box, format_compact(Decimal(repr(value))), 30, theme.MUTED, max_lines=1)
+        last_right = box.right
+    if scale.kind != "linear":
+        note = Rect(line.right - canvas.u(300), y - canvas.u(50), canvas.u(300), canvas.u(40))
+        canvas.text(note, "log scale", 30, theme.MUTED, align="right", max_lines=1)
+
+
+def _row(canvas: Canvas, board: Board, box: Rect, name_width: int, line: Rect, row: Row,
+         x_of: Callable[[Decimal], int], grow: float) -> None:
+    colour = board.colour(row.name)
+    pill = Rect(box.left, box.top + box.height // 8, name_width, box.height - box.height // 4)
+    canvas.pill(pill, colour, row.name, 34, dim=row.dim)
+    track_y = box.centery
+    pygame.draw.line(canvas.surface, theme.PANEL_EDGE, (line.left, track_y), (line.right, track_y), canvas.u(2))
+    if row.low is None or row.high is None:
+        canvas.text(Rect(line.left, box.top, line.width, box.height),
+                    "no range" + (f" · {row.note}" if row.note else ""), 30, theme.MUTED, max_lines=1)
+        return
+    left, right = x_of(row.low), x_of(row.high)
+    centre = (left + right) / 2
+    half = max(canvas.u(10), (right - left) / 2) * grow
+    bar = Rect(round(centre - half), track_y - canvas.u(20), max(canvas.u(20), round(2 * half)), canvas.u(40))
+    fill = theme.mix(colour, theme.BACKGROUND, 0.55) if row.dim else colour
+    pygame.draw.rect(canvas.surface, fill, bar, border_radius=canvas.u(20))
+    pygame.draw.rect(canvas.surface, theme.TEXT, bar, width=canvas.u(2), border_radius=canvas.u(20))
+    if grow < 1:
+        return
+    ends = show_number(str(row.low), compact=True)
+    if row.high != row.low:
+        ends += f" – {show_number(str(row.high), compact=True)}"
+    text = ends + (f" · {row.note}" if row.note else "")
+    gap = canvas.u(14)
+    after = Rect(bar.right + gap, box.top, line.right - bar.right - gap, box.height)
+    before = Rect(line.left, box.top, bar.left - gap - line.left, box.height)
+    inside = bar.inflate(-canvas.u(16), 0)
+    inside.height = box.height
+    inside.centery = box.centery
+    needed = canvas.fit(Rect(0, 0, 10**5, box.height), text, LABEL_SIZE, max_lines=1).width
+    if after.width >= needed or (after.width >= before.width and before.width < needed and inside.width < needed):
+        canvas.text(after, text, LABEL_SIZE, theme.TEXT, align="left", max_lines=1)
+    elif before.width >= needed or inside.width < needed:
+        canvas.text(before, text, LABEL_SIZE, theme.TEXT, align="right", max_lines=1)
+    else:
+        canvas.text(inside, text, LABEL_SIZE, theme.ink_on(fill), role="title", max_lines=1)

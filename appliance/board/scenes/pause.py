@@ -1,0 +1,24 @@
+"""Pause: the current scene stays visible, dimmed, under a banner (the quizmaster paused the game)."""
+
+from __future__ import annotations
+
+import pygame
+
+from appliance.board import theme
+from appliance.board.canvas import Canvas, Rect
+from appliance.board.state import Board
+
+
+def draw(canvas: Canvas, board: Board) -> None:
+    veil = pygame.Surface(canvas.surface.get_size(), pygame.SRCALPHA)
+    veil.fill((*theme.BACKGROUND, 205))
+    canvas.surface.blit(veil, (0, 0))
+    band = Rect(0, 0, canvas.rect.width, canvas.u(300))
+    band.center = canvas.rect.center
+    pygame.draw.rect(canvas.surface, theme.PANEL, band)
+    pygame.draw.line(canvas.surface, theme.GOLD, band.topleft, band.topright, canvas.u(6))
+    pygame.draw.line(canvas.surface, theme.GOLD, band.bottomleft, band.bottomright, canvas.u(6))
+    title = Rect(band.left, band.top + canvas.u(30), band.width, canvas.u(150))
+    canvas.text(title, "PAUSED", 130, theme.GOLD, role="title", max_lines=1)
+    note = Rect(band.left + canvas.theme.margin, title.bottom, band.width - 2 * canvas.theme.margin, canvas.u(90))
+    canvas.text(note, board.message or "Back in a moment: the quizmaster will resume the game.", 40, theme.TEXT)

@@ -1,0 +1,106 @@
+"""The end of a game: the winner(s) and the final leaderboard; sQuizz reveals its totals one by one.
+
+sQuizz keeps every token's value hidden until the end (rules.md sQuizz 5-6): its final screen is the
+dramatic reveal, totals appearing from the lowest to the highest, then the winners.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pygame
+
+from appliance.board import theme
+from appliance.board.canvas import Canvas, Rect
+from appliance.board.scenes.common import footer, game_title, header, progress
+from appliance.board.scenes.scoreboard import draw_table, standings, totals_key
+from appliance.board.scenes.select import Choice
+from appliance.board.state import Board, as_list, as_text
+
+CONFETTI_SECONDS = 4.0
+STEP_SECONDS = 1.5
+"""sQuizz final reveal: one total every 1.5 s, lowest first."""
+
+ENDINGS = {
+    "deck_ran_out": "The deck ran out: the highest total wins.",
+    "deck_out": "The deck ran out: the most chips wins.",
+    "stopped": "Game stopped: the most chips wins.",
+    "nobody_with_chips": "Nobody has chips left: the last reader wins.",
+    "last_with_chips": "Last player with chips!",
+    "target": "Target reached!",
+}
+
+
+def winners(board: Board) -> list[str]:
+    return [as_text(w) for w in as_list(board.view.get("winners")) if as_text(w)]
+
+
+def choose(board: Board) -> Choice:
+    if board.game == "squizz" and totals_key(board)[0] == "scores":
+        steps = len(board.in_game())
+        return Choice("squizz-final", draw_squizz_final, ("results", "squizz"), STEP_SECONDS * steps + 1.0)
+    return Choice("winners", draw_winners, ("results", board.game), CONFETTI_SECONDS)
+
+
+def _winner_banner(canvas: Canvas, board: Board, box: Rect, names: list[str]) -> None:
+    if not names:
+        canvas.text(box, "Game over", 96, theme.GOLD, role="title")
+        return
+    title = Rect(box.left, box.top, box.width, box.height * 2 // 5)
+    canvas.text(title, "The winner is" if len(names) == 1 else "The winners are", 64, theme.GOLD, role="title",
+                max_lines=1)
+    pills = Rect(box.left, title.bottom, box.width, box.height - title.height)
+    count = len(names)
+    width = min(canvas.u(640), (pills.width - canvas.u(24) * (count - 1)) // count)
+    height = min(pills.height - canvas.u(16), canvas.u(130))
+    left = pills.centerx - (count * width + (count - 1) * canvas.u(24)) // 2
+    for index, name in enumerate(names):
+        pill = Rect(left + index * (width + canvas.u(24)), pills.top + canvas.u(8), width, height)
+        canvas.pill(pill, board.colour(name), name, 72)
+
+
+def draw_winners(canvas: Canvas, board: Board) -> None:
+    names = winners(board)
+    ending = ENDINGS.get(as_text(board.view.get("ending")), "")
+    area = header(canvas, f"{game_title(board.game)} · game over", ending)
+    area = footer(canvas, board, area)
+    banner = Rect(area.left, area.top, area.width, round(area.height * 0.38))
+    _confetti(canvas, banner, canvas.now)
+    _winner_banner(canvas, board, banner, names)
+    table = Rect(area.left, banner.bottom + canvas.u(24), area.width, area.bottom - banner.bottom - canvas.u(24))
+    draw_table(canvas, board, table, standings(board), totals_key(board)[1], winners=frozenset(names))
+
+
+def draw_squizz_final(canvas: Canvas, board: Board) -> None:
+    rows = standings(board)
+    area = header(canvas, "sQuizz: the final scores", "Every token turned over…")
+    area = footer(canvas, board, area)
+    count = len(rows)
+    shown = []
+    for index in range(count):
+        order = count - 1 - index  # the lowest total (last row) is revealed first
+        shown.append(progress(canvas.now - order * STEP_SECONDS, 1.0) if canvas.now >= order * STEP_SECONDS else 0.0)
+    done = canvas.now >= count * STEP_SECONDS
+    banner = Rect(area.left, area.top, area.width, round(area.height * 0.3))
+    names = winners(board) if done else []
+    if done:
+        _confetti(canvas, banner, canvas.now - count * STEP_SECONDS)
+        _winner_banner(canvas, board, banner, names)
+    else:
+        canvas.text(banner, "And the totals are…", 80, theme.GOLD, role="title")
+    table = Rect(area.left, banner.bottom + canvas.u(24), area.width, area.bottom - banner.bottom - canvas.u(24))
+    draw_table(canvas, board, table, rows, "points", shown, frozenset(names))
+
+
+def _confetti(canvas: Canvas, box: Rect, t: float) -> None:
+    """Gold and palette flakes falling through the banner for the first seconds (deterministic)."""
+    if t < 0 or t >= CONFETTI_SECONDS:
+        return
+    rng = random.Random(7)
+    colours = [theme.GOLD, theme.TRUE_SIDE, theme.RIGHT, theme.FALSE_SIDE, theme.TEXT]
+    for _ in range(90):
+        x = box.left + rng.random() * box.width
+        speed = 0.4 + rng.random() * 0.6
+        y = box.top - canvas.u(40) + ((rng.random() + t * speed) % 1.0) * (box.height + canvas.u(80))
+        size = canvas.u(8 + rng.random() * 10)
+        pygame.draw.rect(canvas.surface, rng.choice(colours), (round(x), round(y), size, size // 2 + 2))

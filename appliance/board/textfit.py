@@ -1,0 +1,119 @@
+"""Fitting text into a box: wrap at spaces, then shrink, never cut.
+
+:func:`fit` finds the largest font size between a preferred size and the board's minimum at which the
+text, wrapped greedily at word boundaries, fits the box in both directions. A word wider than the box
+on its own is broken between characters (a 24-character name in a narrow seat box). Only if the text
+cannot fit even at the minimum size does the size go below it, so the text is still whole and inside
+its box; such a fit is marked ``below_min`` and the layout tests fail on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+Measure = Callable[[int, str], tuple[int, int]]
+"""``measure(px, text) -> (width, line height)`` of one line of ``text`` at ``px``."""
+
+FLOOR_PX = 6
+"""Below this a text is not drawn smaller: the layout tests treat anything under the minimum as a bug."""
+
+
+@dataclass(frozen=True)
+class Fit:
+    px: int
+    lines: tuple[str, ...]
+    width: int
+    height: int
+    below_min: bool
+
+
+def wrap(text: str, max_width: int, px: int, measure: Measure, max_lines: int | None = None) -> list[str]:
+    """Greedy word wrap of ``text`` (explicit newlines kept) so every line is at most ``max_width``."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        words = paragraph.split()
+        if not words:
+            lines.append("")
+            continue
+        line = ""
+        for word in words:
+            candidate = f"{line} {word}" if line else word
+            if measure(px, candidate)[0] <= max_width:
+                line = candidate
+                continue
+            if line:
+                lines.append(line)
+            line = ""
+            for piece in _break_word(word, max_width, px, measure):
+                if line:
+                    lines.append(line)
+                line = piece
+        lines.append(line)
+        if max_lines is not None and len(lines) > max_lines:
+            break
+    return lines
+
+
+def _break_word(word: str, max_width: int, px: int, measure: Measure) -> list[str]:
+    """``word`` in pieces that each fit ``max_width`` (at least one character per piece)."""
+    if measure(px, word)[0] <= max_width:
+        return [word]
+    pieces: list[str] = []
+    current = ""
+    for char in word:
+        if current and measure(px, current + char)[0] > max_width:
+            pieces.append(current)
+            current = char
+        else:
+            current += char
+    pieces.append(current)
+    return pieces
+
+
+def _try(text: str, width: int, height: int, px: int, measure: Measure, max_lines: int | None) -> Fit | None:
+    line_height = measure(px, "Ag")[1]
+    most = max(1, height // max(1, line_height))
+    if max_lines is not None:
+        most = min(most, max_lines)
+    lines = wrap(text, width, px, measure, most)
+    if len(lines) > most:
+        return None
+    widest = max((measure(px, line)[0] for line in lines), default=0)
+    if widest > width:
+        return None
+    return Fit(px, tuple(lines), widest, line_height * len(lines), False)
+
+
+def fit(
+    text: str,
+    width: int,
+    height: int,
+    max_px: int,
+    min_px: int,
+    measure: Measure,
+    max_lines: int | None = None,
+) -> Fit:
+    """The largest size in ``[min_px, max_px]`` at which ``text`` fits ``width`` x ``height``."""
+    max_px = max(max_px, min_px)
+    best = _try(text, width, height, max_px, measure, max_lines)
+    if best is not None:
+        return best
+    low, high = min_px, max_px - 1
+    found: Fit | None = None
+    while low <= high:  # fitting is monotone in the size: binary search
+        mid = (low + high) // 2
+        attempt = _try(text, width, height, mid, measure, max_lines)
+        if attempt is None:
+            high = mid - 1
+        else:
+            found, low = attempt, mid + 1
+    if found is not None:
+        return found
+    for px in range(min_px - 1, FLOOR_PX - 1, -1):
+        attempt = _try(text, width, height, px, measure, None)
+        if attempt is not None:
+            return Fit(attempt.px, attempt.lines, attempt.width, attempt.height, True)
+    lines = tuple(wrap(text, width, FLOOR_PX, measure))
+    widest = max((measure(FLOOR_PX, line)[0] for line in lines), default=0)
+    return Fit(FLOOR_PX, lines, widest, measure(FLOOR_PX, "Ag")[1] * len(lines), True)
