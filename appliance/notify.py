@@ -4,6 +4,8 @@ Written against the documented datagram protocol (``man sd_notify``) with the st
 a PyPI package: one ``AF_UNIX`` datagram per message to ``$NOTIFY_SOCKET`` (a path, or ``@name`` for the
 abstract namespace). ``quizbox.service`` is ``Type=notify`` with ``WatchdogSec=``: systemd waits for
 :func:`ready` before it counts the box as started, and restarts it when :func:`watchdog` stops arriving.
+
+:func:`configure_logging` gives journald each line's level, so ``journalctl -p warning`` works.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import sys
 import time
 from collections.abc import Callable
 
@@ -85,3 +88,53 @@ class Heartbeat:
             return False
         self._last = now
         return watchdog()
+
+
+# -- logs for journald -------------------------------------------------------------------------------
+
+PLAIN_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+def under_journald() -> bool:
+    """True when stderr is connected to the journal (``$JOURNAL_STREAM`` names its device:inode)."""
+    dev, _, ino = os.environ.get("JOURNAL_STREAM", "").partition(":")
+    if not (dev.isdigit() and ino.isdigit()):
+        return False
+    try:
+        st = os.fstat(sys.stderr.fileno())
+    except (OSError, ValueError):
+        return False
+    return (st.st_dev, st.st_ino) == (int(dev), int(ino))
+
+
+def syslog_priority(levelno: int) -> int:
+    """The syslog priority of a logging level: error 3, warning 4, info 6, debug 7, critical 2."""
+    if levelno >= logging.CRITICAL:
+        return 2
+    if levelno >= logging.ERROR:
+        return 3
+    if levelno >= logging.WARNING:
+        return 4
+    if levelno >= logging.INFO:
+        return 6
+    return 7
+
+
+class JournalFormatter(logging.Formatter):
+    """``<4>name: message`` on every line: journald takes the priority from the prefix
+    (``SyslogLevelPrefix=``, on by default), so ``journalctl -u quizbox -p warning`` shows only the
+    problems, tracebacks included; journald stamps the time itself."""
+
+    def __init__(self) -> None:
+        super().__init__("%(name)s: %(message)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        prefix = f"<{syslog_priority(record.levelno)}>"
+        return "\n".join(prefix + line for line in super().format(record).splitlines())
+
+
+def configure_logging(verbose: bool = False) -> None:
+    """Log to stderr: priority-prefixed lines under journald, time-stamped lines elsewhere."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JournalFormatter() if under_journald() else logging.Formatter(PLAIN_FORMAT))
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, handlers=[handler], force=True)
