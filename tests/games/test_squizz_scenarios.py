@@ -1,0 +1,201 @@
+"""sQuizz scenario files (tests/scenarios/squizz-*.json) and the sQuizz scenario adapter.
+
+Every rule id below is covered by at least one scenario file's ``rules`` list, and every file names
+only ids from this list. The ids follow rules.md "sQuizz" 1-6. What a scenario cannot show is tested
+elsewhere: hidden token values and answers (the views: test_squizz_engine.py and
+test_squizz_properties.py), a card refused for equal values (a malformed file, below), team forming
+(test_squizz_table.py).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from appliance.errors import DeckError, MalformedInput
+from appliance.games.squizz import Answer, SquizzEngine
+from appliance.games.squizz.scenario import ADAPTER, parse_step
+from appliance.replay import main as replay
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+FILES = sorted(SCENARIOS.glob("squizz-*.json"))
+
+RULES = (
+    *(f"squizz-1-table-{count}-players" for count in range(2, 9)),
+    "squizz-1-every-token-used",
+    "squizz-1-teams",
+    "squizz-2-first-reader-default",
+    "squizz-2-first-reader-option",
+    "squizz-2-one-read-per-lap",
+    "squizz-3-die-smallest",
+    "squizz-3-die-middle",
+    "squizz-3-die-largest",
+    "squizz-4-values-any-number-form",
+    "squizz-4-negative-and-fractional-values",
+    "squizz-5-reader-does-not-answer",
+    "squizz-5-bad-answer-refused",
+    "squizz-5-token-outside-set-refused",
+    "squizz-5-token-used-once",
+    "squizz-5-double-answer-refused",
+    "squizz-5-unknown-player-refused",
+    "squizz-5-correct-token-scores",
+    "squizz-5-wrong-token-lost",
+    "squizz-5-correct-public",
+    "squizz-6-most-points-wins",
+    "squizz-6-tie-more-correct-wins",
+    "squizz-6-tie-shared",
+    "squizz-6-no-winner-before-end",
+    "squizz-malformed-step-refused",
+)
+
+YODA = {
+    "prompt": "Age of...",
+    "propositions": [
+        {"label": "A", "value": "900", "text": "Yoda"},
+        {"label": "B", "value": "542", "text": "Papa Smurf"},
+        {"label": "C", "value": "950", "text": "Noah"},
+    ],
+}
+
+
+def load(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def test_there_are_at_least_15_scenario_files() -> None:
+    assert len(FILES) >= 15
+
+
+def test_every_rule_is_covered_by_a_scenario_file() -> None:
+    covered = {rule for path in FILES for rule in load(path)["rules"]}
+    assert sorted(set(RULES) - covered) == []
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_each_file_names_known_rules_and_is_a_squizz_game(path: Path) -> None:
+    data = load(path)
+    assert data["game"] == "squizz"
+    assert data["rules"], "a scenario file names the rules it covers"
+    assert sorted(set(data["rules"]) - set(RULES)) == []
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_each_file_expects_every_question_and_the_final_result(path: Path) -> None:
+    data = load(path)
+    for question in data["questions"]:
+        assert set(question["expect"]) == {"reader", "correct"}
+    assert set(data["expect"]) == {"scores", "correct_counts", "winners", "finished"}
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_each_file_passes_the_replay_check(path: Path) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert replay(["--check", str(path)], out, err) == 0, out.getvalue() + err.getvalue()
+
+
+def test_full_games_use_every_token_of_every_player_exactly_once() -> None:
+    """rules.md sQuizz 1, checked on the files themselves: the accepted steps of a finished game
+    use each player's tokens 1..N (the rulebook's table) once each."""
+    finished = [load(path) for path in FILES if load(path)["expect"]["finished"]]
+    assert len(finished) >= 7
+    for data in finished:
+        used: dict[str, list[int]] = {p: [] for p in data["players"]}
+        for question in data["questions"]:
+            for step in question["steps"]:
+                if not step.get("expect_error"):
+                    used[step["player"]].append(step["token"])
+        highest = {2: 6, 3: 6, 4: 6, 5: 8, 6: 5, 7: 6, 8: 7}[len(data["players"])]
+        assert all(sorted(tokens) == list(range(1, highest + 1)) for tokens in used.values())
+
+
+def write(tmp_path: Path, data: dict[str, Any]) -> str:
+    path = tmp_path / "scenario.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+def test_the_replay_check_fails_when_an_expectation_is_wrong(tmp_path: Path) -> None:
+    data = load(SCENARIOS / "squizz-tie-more-correct-answers.json")
+    data["expect"]["winners"] = ["ann", "bob"]
+    out = io.StringIO()
+    assert replay(["--check", write(tmp_path, data)], out, io.StringIO()) == 1
+    assert "expect.winners" in out.getvalue()
+
+
+def test_a_card_with_equal_values_makes_the_file_malformed(tmp_path: Path) -> None:
+    """rules.md sQuizz 4: such a card is refused, so the replay cannot play the file (exit 2)."""
+    card = json.loads(json.dumps(YODA))
+    card["propositions"][2]["value"] = "900.0"
+    data = {"game": "squizz", "players": ["ann", "bob"], "questions": [{"card": card, "die": 2, "steps": []}]}
+    err = io.StringIO()
+    assert replay(["--check", write(tmp_path, data)], io.StringIO(), err) == 2
+    assert "the three values must all be different" in err.getvalue()
+
+
+# -- the adapter ----------------------------------------------------------------------------------
+
+
+def test_parse_step_reads_an_answer() -> None:
+    assert parse_step({"player": "bob", "answer": "C", "token": 4, "expect_error": False}) == Answer("bob", "C", 4)
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        {"answer": "A", "token": 1},
+        {"player": None, "answer": "A", "token": 1},
+        {"player": "bob", "answer": "A"},
+        {"player": "bob", "token": 1},
+        {"player": "bob", "answer": "A", "token": 1, "double": True},
+        {"player": "bob", "answer": "A", "token": "1"},
+    ],
+)
+def test_parse_step_refuses_what_is_not_an_answer(step: dict[str, Any]) -> None:
+    with pytest.raises(MalformedInput):
+        parse_step(step)
+
+
+@pytest.mark.parametrize(
+    "question,error",
+    [({"card": YODA}, MalformedInput), ({"card": {"prompt": "p"}, "die": 1}, DeckError)],
+)
+def test_a_question_needs_its_die_and_a_valid_card_and_nothing_is_applied_without(
+    question: dict[str, Any], error: type[Exception]
+) -> None:
+    engine = ADAPTER.new_engine(["ann", "bob"], {})
+    with pytest.raises(error):
+        ADAPTER.start_question(engine, question)
+    assert engine.log == []
+
+
+def test_a_question_that_ends_before_every_answer_is_malformed() -> None:
+    engine = ADAPTER.new_engine(["ann", "bob", "cat"], {})
+    question = {"card": YODA, "die": 2, "steps": []}
+    ADAPTER.start_question(engine, question)
+    ADAPTER.step(engine, {"player": "bob", "answer": "A", "token": 1})
+    with pytest.raises(MalformedInput, match="question 1 has no more steps but .* waiting for answers from cat"):
+        ADAPTER.finish_question(engine, question)
+
+
+def test_results_follow_the_readme_keys() -> None:
+    engine = ADAPTER.new_engine(["ann", "bob", "cat"], {"first_reader": "bob"})
+    assert isinstance(engine, SquizzEngine)
+    question = {"card": YODA, "die": 2, "steps": []}
+    ADAPTER.start_question(engine, question)
+    ADAPTER.step(engine, {"player": "cat", "answer": "A", "token": 6})
+    ADAPTER.step(engine, {"player": "ann", "answer": "C", "token": 2})
+    ADAPTER.finish_question(engine, question)
+    result = ADAPTER.question_result(engine)
+    assert {k: result[k] for k in ("reader", "correct")} == {"reader": "bob", "correct": ["cat"]}
+    assert (result["die"], result["correct_answer"], result["answers"]) == (2, "A", {"ann": "C", "cat": "A"})
+    assert ADAPTER.final_result(engine) == {
+        "scores": {"ann": 0, "bob": 0, "cat": 6},
+        "correct_counts": {"ann": 0, "bob": 0, "cat": 1},
+        "winners": [],
+        "finished": False,
+    }
