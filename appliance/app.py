@@ -11,21 +11,15 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from appliance.broker import RunningBroker, start_broker
+from appliance.cards import cards_for_game, seed_shipped
 from appliance.config import Config
-from appliance.errors import MalformedInput
 from appliance.hub import Hub
 from appliance.mqtt import Connection
 from appliance.session.flow import Card
 from appliance.session.session import Session
+from appliance.store import Store
 
 log = logging.getLogger(__name__)
-
-
-def shipped_cards(game: str, command: Mapping[str, Any], rng: random.Random | None = None) -> Sequence[Card]:
-    """Cards for ``game`` from the decks shipped with the package (``deck`` names one; else all that fit)."""
-    from appliance.decks import cards_for_game
-
-    return cards_for_game(game, deck_id=command.get("deck"), rng=rng or random.Random())
 
 
 class Appliance(contextlib.ExitStack):
@@ -45,6 +39,7 @@ class Appliance(contextlib.ExitStack):
         self.rng = rng or random.Random()
         self.broker: RunningBroker | None = None
         self.hub: Hub | None = None
+        self.store: Store | None = None
 
     @property
     def connection(self) -> Connection:
@@ -63,10 +58,16 @@ class Appliance(contextlib.ExitStack):
         )
 
     def start(self) -> Appliance:
+        self.store = Store(self.config.data_path / "quizbox.db")
+        self.callback(self.store.close)
+        seeded = seed_shipped(self.store)
+        if seeded:
+            log.info("put %d shipped decks in the store", seeded)
         b = self.config.broker
         self.broker = start_broker(b.host, b.port, prefer=self.broker_prefer)
         self.callback(self.broker.stop)
-        session = Session(self.clock, self.rng, box_name=self.config.box.name)
+        session = Session(self.clock, self.rng, box_name=self.config.box.name, store=self.store)
+        session.resume_stored()
         self.hub = Hub(
             self.config.box.id,
             session,
@@ -74,6 +75,7 @@ class Appliance(contextlib.ExitStack):
             open_join=self.config.box.join == "open",
             clock=self.clock,
             decks=self._cards,
+            store=self.store,
         )
         self.hub.start()
         self.callback(self.hub.stop)
@@ -82,7 +84,7 @@ class Appliance(contextlib.ExitStack):
         return self
 
     def _cards(self, game: str, command: Mapping[str, Any]) -> Sequence[Card]:
-        try:
-            return shipped_cards(game, command, self.rng)
-        except ModuleNotFoundError as exc:
-            raise MalformedInput(f"no decks installed ({exc.name})") from exc
+        assert self.store is not None
+        deck = command.get("deck")
+        return cards_for_game(self.store, game, self.rng, deck if isinstance(deck, str) else None,
+                              command.get("filters"))

@@ -21,6 +21,7 @@ from appliance.handsets import Handset, Registry
 from appliance.mqtt import Availability, Client, Connection
 from appliance.session.flow import Card, GameSetup
 from appliance.session.session import Session
+from appliance.store import Store
 from firmware import protocol
 
 log = logging.getLogger(__name__)
@@ -38,11 +39,18 @@ class Hub:
         clock: Callable[[], float] = time.monotonic,
         decks: DeckProvider | None = None,
         tick_interval: float = 0.1,
+        store: Store | None = None,
     ) -> None:
         protocol.box_topic(box)  # validates the id
         self.box = box
         self.session = session
         self.registry = Registry(open_join=open_join)
+        self.store = store
+        if store is not None:  # handsets accepted before a restart are still at the table
+            for saved in store.handsets():
+                handset, _ = self.registry.hello(saved["id"], saved["name"], clock())
+                handset.online = False
+                handset.accepted = saved["accepted"]
         self.clock = clock
         self.decks = decks
         self.lock = threading.RLock()
@@ -146,6 +154,7 @@ class Hub:
         handset.firmware = hello["fw"]
         handset.layout = hello["layout"]
         if new:
+            self._save(handset)
             state = "accepted" if handset.accepted else "pending"
             log.info("handset %s joined as %s (%s)", handset_id, handset.name, state)
         # a hello means the handset (re)started or reconnected: it needs its current prompt again
@@ -242,19 +251,24 @@ class Hub:
             name = command["cmd"]
             s = self.session
             if name == "accept":
-                self._handset(command).accepted = True
+                handset = self._handset(command)
+                handset.accepted = True
+                self._save(handset)
             elif name == "rename":
                 handset = self._handset(command)
                 new = str(command.get("name", "")).strip()
                 if not new:
                     raise protocol.ProtocolError("a name cannot be empty")
                 handset.name = self.registry.unique_name(new, exclude=handset.id)
+                self._save(handset)
             elif name == "remove":
                 handset = self._handset(command)
                 if s.player_of(handset.id) is not None and s.state == "playing":
                     raise protocol.ProtocolError(f"{handset.name} is seated in the running game")
                 self.registry.remove(handset.id)
                 s.forget(handset.id)
+                if self.store is not None:
+                    self.store.delete_handset(handset.id)
             elif name == "identify":
                 self._handset(command).identify_until = self.clock() + 5
             elif name == "start":
@@ -277,6 +291,11 @@ class Hub:
                 raise protocol.ProtocolError(f"unknown command {name!r}")
             self._publish_changes()
             return {"ok": True, "msg": f"{name}: done"}
+
+    def _save(self, handset: Handset) -> None:
+        if self.store is not None:
+            self.store.save_handset(handset.id, handset.name, handset.accepted,
+                                    {"firmware": handset.firmware, "layout": handset.layout})
 
     def _handset(self, command: Mapping[str, Any]) -> Handset:
         handset = self.registry.get(str(command.get("handset", "")))

@@ -35,8 +35,9 @@ class EchoFlow:
 
     game = "bench-echo"
     finished = False
+    cards_dealt = 0
 
-    def __init__(self, setup: GameSetup, rng: object) -> None:
+    def __init__(self, setup: GameSetup, rng: object, now: float) -> None:
         self.inputs: list[tuple[str, Mapping[str, Any]]] = []
 
     def prompt(self, player: str) -> dict[str, Any]:

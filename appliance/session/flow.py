@@ -49,6 +49,11 @@ class GameFlow(Protocol):
     @property
     def finished(self) -> bool: ...
 
+    @property
+    def cards_dealt(self) -> int:
+        """How many of the set-up's cards have been put on the table or skipped (in set-up order)."""
+        ...
+
     def prompt(self, player: str) -> JSON:
         """The prompt body (``kind``, ``title``, ``text`` and kind fields; no id) for ``player`` now."""
         ...
@@ -97,14 +102,15 @@ class GameFlow(Protocol):
         ...
 
 
-FlowFactory = Callable[[GameSetup, Any], GameFlow]
-"""``factory(setup, rng)`` builds a flow; ``rng`` is a ``random.Random`` owned by the session."""
+FlowFactory = Callable[[GameSetup, Any, float], GameFlow]
+"""``factory(setup, rng, now)`` builds a flow at session time ``now`` (it may deal its first card then);
+``rng`` is a ``random.Random`` owned by the session."""
 
 _FLOWS: dict[str, str] = {
-    "confident": "appliance.games.confident.flow:make_flow",
-    "poker": "appliance.games.poker.flow:make_flow",
-    "allin": "appliance.games.allin.flow:make_flow",
-    "squizz": "appliance.games.squizz.flow:make_flow",
+    "confident": "appliance.flows.confident:ConfidentFlow",
+    "poker": "appliance.flows.poker:PokerFlow",
+    "allin": "appliance.flows.allin:AllInFlow",
+    "squizz": "appliance.flows.squizz:SquizzFlow",
 }
 _EXTRA: dict[str, FlowFactory] = {}
 

@@ -44,6 +44,7 @@ class Paused(IllegalAction):
 class _Sent:
     body: str
     id: str
+    kind: str
 
 
 class Session:
@@ -58,6 +59,7 @@ class Session:
         self.store = store
         self.game_id: int | None = None
         self._stored = 0  # how many of the flow's log entries are in the store
+        self._marked = 0  # how many of the set-up's cards are marked used in the store
         self.rng = rng or random.Random()
         self.box_name = box_name
         self.state = LOBBY
@@ -99,14 +101,16 @@ class Session:
             raise MalformedInput(f"no handset seated for {', '.join(missing)}")
         if len(set(seats.values())) != len(seats):
             raise MalformedInput("one handset is seated twice")
-        flow = flow_factory(setup.game)(setup, self.rng)
+        if self.paused_at is not None:  # a pause left over from the last game ends here
+            self.paused_total += self.clock() - self.paused_at
+            self.paused_at = None
+        flow = flow_factory(setup.game)(setup, self.rng, self.game_time())
         game_id = None
         if self.store is not None:
             game_id = self.store.create_game(setup.game, setup_json(setup), dict(seats))
         self.flow, self.setup, self.seats, self.game_id = flow, setup, dict(seats), game_id
-        self._stored = 0
+        self._stored = self._marked = 0
         self.state = PLAYING
-        self.paused_at, self.paused_total = None, 0.0
         self.message = ""
         self._persist()
         self._changed()
@@ -122,7 +126,7 @@ class Session:
             return False
         setup = setup_from_json(stored.setup)
         try:
-            flow = flow_factory(setup.game)(setup, self.rng)
+            flow = flow_factory(setup.game)(setup, self.rng, self.game_time())
             flow.restore(stored.log, self.game_time())
         except QuizboxError as exc:
             self.store.finish_game(stored.id, {"error": str(exc)}, status="abandoned")
@@ -131,6 +135,7 @@ class Session:
             return False
         self.flow, self.setup, self.seats, self.game_id = flow, setup, dict(stored.seats), stored.id
         self._stored = len(stored.log)
+        self._marked = flow.cards_dealt
         self.state = RESULTS if flow.finished else PLAYING
         self.message = f"resumed game {stored.id} after a restart"
         log.info("%s (%d actions)", self.message, len(stored.log))
@@ -148,13 +153,17 @@ class Session:
             if new:
                 self.store.append_actions(self.game_id, self._stored, new)
             self._stored = len(entries)
+            dealt = [c.id for c in self.setup.cards[self._marked: self.flow.cards_dealt]]
+            if dealt:  # the box remembers played cards, to deal others next time
+                self.store.mark_used(dealt)
+                self._marked += len(dealt)
             if self.flow.finished:
                 self.store.finish_game(self.game_id, self.flow.board())
         except StoreError as exc:
             if self.message != str(exc):  # log a failing disk once, not on every retry
                 log.error("store failed: %s", exc)
             self.message = str(exc)
-            flow = flow_factory(self.setup.game)(self.setup, self.rng)
+            flow = flow_factory(self.setup.game)(self.setup, self.rng, self.game_time())
             flow.restore(entries[: self._stored], self.game_time())
             self.flow = flow
             self.state = RESULTS if flow.finished else PLAYING
@@ -203,7 +212,7 @@ class Session:
         last = next((i for i in range(len(entries) - 1, -1, -1) if entries[i].get("player")), None)
         if last is None:
             raise IllegalAction("no player input to undo yet")
-        rebuilt = flow_factory(self.setup.game)(self.setup, self.rng)
+        rebuilt = flow_factory(self.setup.game)(self.setup, self.rng, self.game_time())
         rebuilt.restore(entries[:last], self.game_time())
         if self.store is not None and self.game_id is not None:
             self.store.truncate_actions(self.game_id, last)
@@ -240,6 +249,10 @@ class Session:
         sent = self._sent.get(handset_id)
         if sent is None or sent.id != prompt_id:
             raise StalePrompt("that screen is old; look again")
+        if sent.kind != kind:
+            if sent.kind == "info":
+                raise StalePrompt("this screen takes no input")
+            raise MalformedInput(f"this screen takes a {sent.kind}, not a {kind}")
         player = self.player_of(handset_id)
         if player is None or self.flow is None or self.state != PLAYING:
             raise NotSeated("you are not in this game")
@@ -306,7 +319,7 @@ class Session:
             return {"v": 1, "id": sent.id, **body}, False
         if sent is None or sent.body != key:
             self._counter += 1
-            sent = _Sent(key, f"p{self._counter}")
+            sent = _Sent(key, f"p{self._counter}", str(body.get("kind")))
             self._sent[handset.id] = sent
         return {"v": 1, "id": sent.id, **body}, True
 

@@ -37,6 +37,10 @@ class GuessFlow:
     def finished(self) -> bool:
         return self.done
 
+    @property
+    def cards_dealt(self) -> int:
+        return self.index + 1
+
     def prompt(self, player: str) -> dict[str, Any]:
         if self.done:
             return info("Game over", f"You scored {self.scores[player]}")
@@ -120,7 +124,7 @@ class GuessFlow:
             self.opened_at = now
 
 
-def make_guess(setup: GameSetup, rng: Any) -> GuessFlow:
+def make_guess(setup: GameSetup, rng: Any, now: float) -> GuessFlow:
     return GuessFlow(setup, rng)
 
 

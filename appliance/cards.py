@@ -1,0 +1,117 @@
+"""From decks to the cards a game is dealt: which deck type each game plays, the decks in the store (the
+shipped ones are put there on first start), the quizmaster's filters, and a draw order that avoids cards
+this box has already played until the deck is used up."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from appliance.decks import (
+    AllInCard,
+    CardFilter,
+    Deck,
+    EstimationCard,
+    SquizzCard,
+    draw_order,
+    dump_deck,
+    load_deck,
+    shipped_decks,
+)
+from appliance.decks import Card as DeckCardRecord
+from appliance.decks import pool as deck_pool
+from appliance.errors import DeckError, MalformedInput
+from appliance.games.numbers import format_plain
+from appliance.session.flow import Card
+from appliance.store import Store
+
+DECK_TYPE: dict[str, str] = {"confident": "estimation", "poker": "estimation", "allin": "allin", "squizz": "squizz"}
+
+
+def card_fields(card: DeckCardRecord) -> dict[str, Any]:
+    """A deck card as the plain JSON fields a flow reads (numbers as exact strings)."""
+    common: dict[str, Any] = {"category": card.category, "difficulty": card.difficulty, "family": card.family}
+    if isinstance(card, EstimationCard):
+        return {**common, "question": card.question, "answer": format_plain(card.answer), "unit": card.unit,
+                "fact": card.fact, "hints": list(card.hints), "source": card.source}
+    if isinstance(card, AllInCard):
+        return {**common, "statements": list(card.statements)}
+    assert isinstance(card, SquizzCard)
+    return {**common, "prompt": card.prompt, "unit": card.unit, "source": card.source,
+            "propositions": [{"label": p.label, "text": p.text, "value": format_plain(p.value)}
+                             for p in card.propositions]}
+
+
+def seed_shipped(store: Store) -> int:
+    """Put the shipped decks in the store (first start, or after an upgrade); returns how many."""
+    count = 0
+    for deck in shipped_decks():
+        existing = store.deck(deck.id)
+        data = _deck_json(deck)
+        if existing != data:
+            store.save_deck(deck.id, deck.info.name, deck.type, data, builtin=True)
+            count += 1
+    return count
+
+
+def _deck_json(deck: Deck) -> dict[str, Any]:
+    import json
+
+    loaded: dict[str, Any] = json.loads(dump_deck(deck, "json"))
+    return loaded
+
+
+def stored_decks(store: Store, deck_type: str, deck_id: str | None = None) -> list[Deck]:
+    """Decks of ``deck_type`` in the store (one, when ``deck_id`` names it)."""
+    import json
+
+    listed = [d for d in store.decks() if d["type"] == deck_type and (deck_id is None or d["id"] == deck_id)]
+    if deck_id is not None and not listed:
+        raise MalformedInput(f"no {deck_type} deck {deck_id!r} on this box")
+    decks = []
+    for row in listed:
+        data = store.deck(row["id"])
+        try:
+            decks.append(load_deck(json.dumps(data), "json"))
+        except DeckError as exc:
+            raise DeckError(f"stored deck {row['id']!r} no longer validates: {exc}") from exc
+    return decks
+
+
+def card_filter(filters: Mapping[str, Any] | None) -> CardFilter:
+    """The quizmaster's filters ({"category": [...], "difficulty": [...], "family": bool, "tags": [...]})."""
+    f = dict(filters or {})
+    unknown = sorted(set(f) - {"category", "difficulty", "family", "tags", "without_tags"})
+    if unknown:
+        raise MalformedInput(f"unknown card filter(s) {', '.join(unknown)}")
+
+    def words(key: str) -> frozenset[str]:
+        value = f.get(key, [])
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise MalformedInput(f"card filter {key} must be a list of words, got {value!r}")
+        return frozenset(value)
+
+    family = f.get("family", False)
+    if not isinstance(family, bool):
+        raise MalformedInput(f"card filter family must be true or false, got {family!r}")
+    return CardFilter(words("category"), words("difficulty"), family, words("tags"), words("without_tags"))
+
+
+def cards_for_game(
+    store: Store, game: str, rng: random.Random, deck_id: str | None = None,
+    filters: Mapping[str, Any] | None = None, limit: int = 500,
+) -> Sequence[Card]:
+    """The cards to deal for ``game``, in draw order (unused on this box first)."""
+    deck_type = DECK_TYPE.get(game)
+    if deck_type is None:
+        raise MalformedInput(f"no decks for game {game!r}")
+    decks = stored_decks(store, deck_type, deck_id)
+    cards = deck_pool(decks, card_filter(filters))
+    if not cards:
+        raise MalformedInput(f"no {deck_type} cards match those filters")
+    used = store.used_cards()
+    order = draw_order(cards, used, rng)[:limit]
+    return [Card(c.key, card_fields(c.card)) for c in order]
