@@ -160,7 +160,11 @@ def _short(text):
 def bet_label(entry):
     """An action's name on the 8 cells of a value; its amount bounds show above the form."""
     name = entry.get("action")
-    return "All in" if name == "allin" else name.capitalize()
+    return "All in" if name == "allin" else _cap(name)
+
+
+def _cap(word):
+    return word[:1].upper() + word[1:]  # MicroPython's str has no capitalize()
 
 
 class BetForm(Form):
@@ -199,8 +203,8 @@ class BetForm(Form):
     def summary(self, data):
         name = data["action"]
         if "to" in data:
-            return [name.capitalize() + " to", numtext.grouped(str(data["to"]))]
-        return ["All in" if name == "allin" else name.capitalize()]
+            return [_cap(name) + " to", numtext.grouped(str(data["to"]))]
+        return ["All in" if name == "allin" else _cap(name)]
 
 
 class ChoiceForm(Form):

@@ -21,12 +21,16 @@ VIEW_LOCKED = "locked"  # ack ok: locked in
 VIEW_REFUSED = "refused"  # ack refused: the message, then back to editing with the values kept
 
 try:
-    from time import ticks_ms as _ticks_ms  # MicroPython
+    from time import ticks_diff as _elapsed  # MicroPython: ticks wrap around
+    from time import ticks_ms as _ticks_ms
 except ImportError:  # CPython
     import time
 
     def _ticks_ms():
         return int(time.monotonic() * 1000)
+
+    def _elapsed(now, then):
+        return now - then
 
 
 class Handset:
@@ -82,7 +86,7 @@ class Handset:
 
     def tick(self):
         """Call now and then: re-sends an unacked input after RESEND_MS on a live connection."""
-        due = self.pending is not None and self.clock_ms() - self.pending_sent >= RESEND_MS
+        due = self.pending is not None and _elapsed(self.clock_ms(), self.pending_sent) >= RESEND_MS
         if due and self.online:
             self._send_pending()
 

@@ -8,7 +8,7 @@ from firmware import protocol as P
 from firmware.core import ui
 from firmware.core.fb import FrameBuffer
 from tests.firmware import samples
-from tests.firmware.support import ack, make, press, save_png, shows, show
+from tests.firmware.support import ack, make, press, save_png, show, shows
 
 # what each sample prompt must show right away (both layouts)
 EXPECTED = {

@@ -1,0 +1,89 @@
+# The handset's config file (config.json at the device's root; see config.example.json and
+# docs/hardware.md "Provisioning"). Missing keys take defaults; a wrong value raises ConfigError with a
+# message short enough for the OLED.
+
+import json
+
+from firmware import protocol
+
+DEFAULTS = {
+    "wifi": {"ssid": "", "password": ""},
+    "box": "quizbox",
+    "handset": None,  # None: "esp32-" and the last 6 hex digits of the chip's MAC
+    "name": None,
+    "broker": {"host": None, "port": 1883, "keepalive": 30},  # host None: "<box>.local" over mDNS
+    "layout": protocol.LAYOUT_KEYPAD,
+    "pins": {
+        "sda": 21,
+        "scl": 22,
+        "rows": [13, 14, 27, 26],
+        "cols": [25, 33, 32, 4],
+        "buttons": {"up": 13, "down": 14, "left": 27, "right": 26, "ok": 25},
+        "battery": 34,
+    },
+    "battery_divider": 2.0,
+}
+
+
+class ConfigError(ValueError):
+    pass
+
+
+def _merge(defaults, given, where):
+    if not isinstance(given, dict):
+        raise ConfigError(where + " must be an object")
+    out = {}
+    for key in defaults:
+        value = given.get(key, defaults[key])
+        if isinstance(defaults[key], dict) and key in given:
+            value = _merge(defaults[key], given[key], key)
+        out[key] = value
+    for key in given:
+        if key not in defaults:
+            raise ConfigError("unknown key " + str(key)[:20])
+    return out
+
+
+def parse(text, unique_id=b""):
+    try:
+        given = json.loads(text)
+    except ValueError:
+        raise ConfigError("config.json is not JSON") from None
+    cfg = _merge(DEFAULTS, given, "config")
+    if not cfg["wifi"]["ssid"]:
+        raise ConfigError("wifi ssid missing")
+    if cfg["handset"] is None:
+        cfg["handset"] = "esp32-" + "".join(f"{b:02x}" for b in unique_id[-3:])
+    try:
+        protocol.box_topic(cfg["box"])
+        protocol.handset_topic(cfg["box"], cfg["handset"], "hello")
+    except protocol.ProtocolError as err:
+        raise ConfigError(str(err)) from None
+    if cfg["name"] is not None and (not isinstance(cfg["name"], str) or len(cfg["name"]) > protocol.MAX_NAME):
+        raise ConfigError("name: up to 24 chars")
+    if cfg["layout"] not in (protocol.LAYOUT_KEYPAD, protocol.LAYOUT_FIVE):
+        raise ConfigError("layout: keypad or five")
+    port = cfg["broker"]["port"]
+    if not isinstance(port, int) or not 0 < port < 65536:
+        raise ConfigError("broker port 1-65535")
+    keepalive = cfg["broker"]["keepalive"]
+    if not isinstance(keepalive, int) or not 5 <= keepalive <= 300:
+        raise ConfigError("keepalive 5-300 s")
+    return cfg
+
+
+def broker_host(cfg):
+    """The configured broker host, else the box's mDNS name (appliance.discovery.host_name)."""
+    host = cfg["broker"]["host"]
+    if host:
+        return host
+    return cfg["box"].replace("_", "-").lower() + ".local"
+
+
+def load(path="config.json", unique_id=b""):
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError:
+        raise ConfigError("no " + path) from None
+    return parse(text, unique_id)

@@ -1,0 +1,429 @@
+# Handset tests that run under real MicroPython (the WebAssembly port, via run.mjs): the core's key
+# sequences, delivery and bot on MicroPython's own json/random/ints, firmware.core.fb against the real
+# framebuf pixel for pixel, the ESP32 port's parts on stub hardware, and a whole game of prompts for the
+# heap figure. MicroPython-only syntax rules: no typing, no f-string tricks, no CPython modules.
+
+import random
+
+import framebuf
+import machine
+import network
+import samples
+
+from firmware import protocol as P
+from firmware.core import bot, fb, numtext
+from firmware.core.handset import Handset
+
+BOX = "box1"
+HID = "h1"
+_tests = []
+
+
+def test(fn):
+    _tests.append(fn)
+    return fn
+
+
+class Transport:
+    def __init__(self):
+        self.inputs = []
+        self.up = True
+
+    def publish(self, topic, payload, retain=False):
+        if not self.up:
+            raise OSError("down")
+        if topic.endswith("/input"):
+            self.inputs.append(P.parse_input(HID, P.decode(payload)))
+
+    def subscribe(self, topic):
+        pass
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000
+
+    def __call__(self):
+        return self.now
+
+
+class Screen(framebuf.FrameBuffer):
+    """The real framebuf, keeping its buffer in reach."""
+
+    def __init__(self):
+        self.buf = bytearray(1024)
+        super().__init__(self.buf, 128, 64, framebuf.MONO_VLSB)
+
+
+def real_screen():
+    return Screen()
+
+
+def handset(layout="keypad", screen=None):
+    t = Transport()
+    h = Handset(BOX, HID, t, screen=screen, layout=layout, clock_ms=Clock(), name="Ann")
+    h.connected()
+    return h, t
+
+
+def show(h, prompt):
+    assert h.on_message(P.prompt_topic(BOX, HID), P.encode(prompt))
+
+
+def ack(h, seq, ok=True, msg=""):
+    assert h.on_message(P.ack_topic(BOX, HID), P.encode(P.make_ack(seq, ok, msg)))
+
+
+def typed(prompt_id, keys, layout="keypad"):
+    h, t = handset(layout)
+    show(h, samples.by_id(prompt_id))
+    for k in keys:
+        h.press(k)
+    return [i["data"] for i in t.inputs]
+
+
+def eq(a, b):
+    if a != b:
+        raise AssertionError(repr(a) + " != " + repr(b))
+
+
+X10 = ["mag"] * 5
+
+
+@test
+def keypad_numbers():
+    eq(typed("r2", ["1", "2", ".", "5", "next", "2", "0", "ok", "ok"]), [{"bottom": "12.5", "top": "20"}])
+    eq(typed("r2", ["-", "3", ".", "2", "5", "next", "4", "ok", "ok"]), [{"bottom": "-3.25", "top": "4"}])
+    eq(
+        typed("r2", ["3", "mag", "mag", "next", "3", ".", "5", "mag", "mag", "ok", "ok"]),
+        [{"bottom": "3000000", "top": "3500000"}],
+    )
+    eq(
+        typed("r2", ["1"] + X10 + ["4", "5", "next", "2"] + X10 + ["4", "5", "ok", "ok"]),
+        [{"bottom": "1 x 10^45", "top": "2 x 10^45"}],
+    )
+    eq(typed("r2", ["5"] + X10 + ["-", "3", "next", "5", "ok", "ok"]), [{"bottom": "0.005", "top": "5"}])
+
+
+@test
+def editing_and_cancelling():
+    h, t = handset()
+    show(h, samples.by_id("r2"))
+    for k in ["1", "2", "del", "4", "next", "7", "mag", "del", "5", "ok", "del", "del", "9", "ok", "ok"]:
+        h.press(k)
+    eq([i["data"] for i in t.inputs], [{"bottom": "14", "top": "79"}])
+
+
+@test
+def five_buttons():
+    up2, up3, r = ["up", "up"], ["up", "up", "up"], "right"  # a blank digit scrolls _ 0 1 2 ...
+    keys = up2 + [r] + up3 + [r, r, r] + up3 + [r] + up2  # From 12, To 21
+    eq(typed("r2", keys + ["ok", "ok"], "five"), [{"bottom": "12", "top": "21"}])
+    keys = ["left", "up", r] + up3 + [r, r, r] + up2  # the sign slot: From -2, To 1
+    eq(typed("r2", keys + ["ok", "ok"], "five"), [{"bottom": "-2", "top": "1"}])
+    eq(typed("t1", ["up", "up", r, "down", "ok", "ok"], "five"), [{"answer": "B", "token": 4}])
+
+
+@test
+def other_kinds():
+    eq(typed("b1", ["2", "next", "7", "5", "ok", "ok"]), [{"action": "bet", "to": 75}])
+    eq(typed("b2", ["2", "ok", "ok"]), [{"action": "call"}])
+    eq(
+        typed("c1", ["3", "next", "2", "next", "2", "ok", "ok"]),
+        [{"choices": {"pick": "2", "answer": "false", "exclude": "Cy"}}],
+    )
+    eq(typed("s1", ["9", "ok", "ok"]), [{"split": {"true": 9, "false": 6}}])
+    eq(typed("t1", ["2", "next", "4", "ok", "ok"]), [{"answer": "B", "token": 4}])
+    eq(typed("b1", ["2", "next", "2", "mag", "ok", "ok"]), [])  # 2000 is over the maximum
+
+
+@test
+def exactly_once_after_reconnect():
+    h, t = handset()
+    show(h, samples.by_id("r2"))
+    for k in ["1", "0", "next"]:
+        h.press(k)
+    t.up = False
+    h.disconnected()
+    for k in ["2", "0", "ok", "ok"]:
+        h.press(k)
+    eq(t.inputs, [])
+    t.up = True
+    h.connected()
+    eq(len(t.inputs), 1)
+    ack(h, t.inputs[0]["seq"])
+    h.connected()
+    eq(len(t.inputs), 1)
+    eq(h.view, "locked")
+
+
+@test
+def bot_is_legal_with_micropython_random():
+    random.seed(7)
+    for _ in range(40):
+        for prompt in samples.prompts():
+            data = bot.choose(prompt, random)
+            if prompt["kind"] == P.INFO:
+                eq(data, None)
+                continue
+            h, t = handset()
+            show(h, prompt)
+            h.submit(data)
+            eq(t.inputs[-1]["data"], data if data else {"pressed": None})
+
+
+@test
+def big_numbers():
+    eq(numtext.wire(*numtext.parse("6.02 x 10^23")), "602000000000000000000000")
+    eq(numtext.compare(numtext.parse("1 x 10^60"), numtext.parse("999999999999999 x 10^45")), 1)
+    eq(numtext.short(1234567891, 0, 8), "~1.2346B")
+
+
+@test
+def fb_matches_real_framebuf():
+    # every prompt, both layouts, a few keys in: the CPython framebuffer draws the same pixels
+    for layout in ("keypad", "five"):
+        keys = ["1", "next", "2"] if layout == "keypad" else ["up", "right", "up"]
+        for prompt in samples.prompts():
+            for presses in (0, 3):
+                real, mine = real_screen(), fb.FrameBuffer()
+                for screen in (real, mine):
+                    h, _ = handset(layout, screen)
+                    h.battery = 64
+                    show(h, prompt)
+                    for k in keys[:presses]:
+                        h.press(k)
+                eq(bytes(mine.buffer), bytes(real.buf))
+
+
+@test
+def whole_game():
+    import game
+
+    g = game.Game()
+    while g.step():
+        pass
+    eq(g.sent, g.rounds * 8)
+    eq(g.handset.view, "sent")  # the last buzz waits for its ack
+
+
+@test
+def esp32_keypad_debounce():
+    from firmware.esp32 import keys
+
+    machine.reset_board()
+    pad = keys.Keypad([13, 14, 27, 26], [25, 33, 32, 4], machine.Pin)
+    events = []
+    now = 0
+    # press "6" (row 1, col 2) with contact bounce, hold, release
+    for closed in (1, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0):
+        if closed:
+            machine.pressed.add((14, 32))
+        else:
+            machine.pressed.discard((14, 32))
+        key = pad.poll(now)
+        if key:
+            events.append(key)
+        now += 5
+    eq(events, ["6"])
+    machine.pressed.add((26, 4))  # D = ok
+    out = [pad.poll(t) for t in range(200, 300, 5)]
+    eq([k for k in out if k], ["ok"])
+
+
+@test
+def esp32_buttons_repeat():
+    from firmware.esp32 import keys
+
+    machine.reset_board()
+    pins = {"up": 13, "down": 14, "left": 27, "right": 26, "ok": 25}
+    b = keys.Buttons(pins, machine.Pin)
+    machine.grounded.add(13)
+    got = [b.poll(t) for t in range(0, 1000, 5)]
+    # pressed at 25 ms (debounced), repeats from 525 ms every 120 ms: 525, 645, 765, 885
+    eq(len([k for k in got if k == "up"]), 5)
+
+
+@test
+def esp32_battery():
+    from firmware.esp32 import battery
+
+    machine.reset_board()
+    machine.microvolts[34] = 1900000  # 3.8 V through the 2:1 divider
+    b = battery.Battery(34, 2.0, machine.ADC, machine.Pin)
+    eq(b.millivolts(), 3800)
+    eq(b.percent(), 60)
+    eq(battery.percent(3000), 0)
+    eq(battery.percent(4300), 100)
+
+
+@test
+def esp32_config():
+    from firmware.esp32 import config
+
+    cfg = config.parse('{"wifi": {"ssid": "Pub"}, "box": "pub_one"}', machine.unique_id())
+    eq(cfg["handset"], "esp32-123456")
+    eq(config.broker_host(cfg), "pub-one.local")
+    for text, why in (
+        ('{"wifi": {}}', "wifi ssid missing"),
+        ("[1", "config.json is not JSON"),
+        ('{"wifi": {"ssid": "x"}, "layout": "touch"}', "layout: keypad or five"),
+        ('{"wifi": {"ssid": "x"}, "colour": 1}', "unknown key colour"),
+    ):
+        try:
+            config.parse(text)
+        except config.ConfigError as err:
+            eq(str(err), why)
+        else:
+            raise AssertionError(text)
+
+
+@test
+def esp32_ssd1306_on_real_framebuf():
+    from firmware.esp32.ssd1306 import SSD1306_I2C
+
+    i2c = machine.I2C(0)
+    oled = SSD1306_I2C(i2c)
+    oled.fill(0)
+    oled.text("Hi", 0, 0, 1)
+    oled.show()
+    data = i2c.writes[-1][1]
+    eq(data[0], 0x40)
+    eq(len(data), 1025)
+    mine = fb.FrameBuffer()
+    mine.text("Hi", 0, 0, 1)
+    eq(bytes(data[1:]), bytes(mine.buffer))
+
+
+class FakeClient:
+    """umqtt.simple's MQTTClient as far as Link uses it."""
+
+    log = []
+    fail_connects = 0
+
+    def __init__(self, client_id, host, port, keepalive):
+        self.cb = None
+        self.sock = FakeSock()
+        FakeClient.last = self
+
+    def set_callback(self, cb):
+        self.cb = cb
+
+    def set_last_will(self, topic, msg, retain=False, qos=0):
+        FakeClient.log.append(("will", topic, msg, retain))
+
+    def connect(self, clean_session=True):
+        if FakeClient.fail_connects:
+            FakeClient.fail_connects -= 1
+            raise OSError("refused")
+        FakeClient.log.append(("connect",))
+
+    def publish(self, topic, msg, retain=False, qos=0):
+        if self.sock.dead:
+            raise OSError("dead")
+        FakeClient.log.append(("pub", topic, msg, retain))
+
+    def subscribe(self, topic, qos=0):
+        FakeClient.log.append(("sub", topic))
+
+    def check_msg(self):
+        if self.sock.dead:
+            raise OSError("dead")
+        self.sock.read(1)
+
+    def ping(self):
+        FakeClient.log.append(("ping",))
+
+
+class FakeSock:
+    def __init__(self):
+        self.dead = False
+        self.incoming = b""
+
+    def read(self, n):
+        data, self.incoming = self.incoming[:n], self.incoming[n:]
+        return data or None
+
+    def close(self):
+        self.dead = True
+
+
+@test
+def esp32_link_reconnects_and_resends_once():
+    from firmware.esp32.link import Link
+
+    FakeClient.log = []
+    clock = Clock()
+    link = Link(BOX, HID, "quizbox.local", make_client=FakeClient, clock=clock, keepalive=10)
+    h = Handset(BOX, HID, link, clock_ms=clock)
+    link.handset = h
+    FakeClient.fail_connects = 2
+    link.poll()
+    link.poll()  # backoff: no retry yet
+    eq([e for e in FakeClient.log if e[0] == "connect"], [])
+    clock.now += 1000
+    link.poll()  # second failure, now 2 s
+    clock.now += 2000
+    link.poll()
+    eq(h.online, True)
+    eq(FakeClient.log[0], ("will", b"quizbox/box1/handset/h1/status", b"offline", True))
+    show(h, samples.by_id("t1"))
+    FakeClient.last.sock.dead = True  # dies mid-entry
+    for k in ["1", "next", "1", "ok", "ok"]:
+        h.press(k)
+    link.poll()
+    eq(h.online, False)
+    clock.now += 1000
+    link.poll()
+    inputs = [e for e in FakeClient.log if e[0] == "pub" and e[1].endswith(b"/input")]
+    eq(len(inputs), 1)
+    eq(P.decode(inputs[0][2])["data"], {"answer": "A", "token": 1})
+    # keepalive: a ping every 5 s, and silence for 15 s means a dead link
+    clock.now += 5000
+    link.poll()
+    eq(FakeClient.log[-1], ("ping",))
+    clock.now += 11000
+    link.poll()
+    eq(h.online, False)
+
+
+@test
+def esp32_app_step():
+    from firmware.esp32 import app, config, keys, wifi
+
+    machine.reset_board()
+    network.polls_to_connect = 1
+    cfg = config.parse('{"wifi": {"ssid": "Pub"}}', machine.unique_id())
+    clock = Clock()
+    FakeClient.log = []
+    FakeClient.fail_connects = 0
+
+    class Bat:
+        def percent(self):
+            return 55
+
+    w = wifi.Wifi("Pub", "", network, lambda ms: None)
+    pad = keys.Keypad(cfg["pins"]["rows"], cfg["pins"]["cols"], machine.Pin)
+    a = app.App(cfg, real_screen(), pad, Bat(), w, clock)
+    a.link.make_client = FakeClient
+    a.step()
+    eq(a.handset.online, True)
+    eq(a.handset.battery, 55)
+    tele = [e for e in FakeClient.log if e[0] == "pub" and e[1].endswith(b"/telemetry")]
+    eq(P.parse_telemetry(P.decode(tele[0][2]))["rssi"], -58)
+
+
+def main():
+    failed = 0
+    for fn in _tests:
+        try:
+            fn()
+            print("PASS " + fn.__name__)
+        except Exception as err:  # report every failure, not just the first
+            failed += 1
+            print("FAIL " + fn.__name__ + ": " + type(err).__name__ + " " + str(err))
+            import sys
+
+            sys.print_exception(err)
+    print(str(len(_tests) - failed) + " passed, " + str(failed) + " failed")
+    return failed
