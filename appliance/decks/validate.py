@@ -368,17 +368,19 @@ def _squizz(
     items = _list(raw.get("propositions", _MISSING), ("propositions",), 3, "propositions (A, B, C)", report)
     propositions = [_proposition(item, i, report) for i, item in enumerate(items or [])]
     for i, p in enumerate(propositions):
-        for earlier in propositions[:i]:
-            if p is None or earlier is None:
-                continue
-            if p.value == earlier.value:
-                report(
-                    ("propositions", i, "value"),
-                    f"{p.label} has the same value as {earlier.label} "
-                    f"({format_full(p.value)}); the three values must all differ (rules.md sQuizz 4)",
-                )
-            if normalise(p.text) == normalise(earlier.text):
-                report(("propositions", i, "text"), f"{p.label} has the same text as {earlier.label}")
+        earlier = [e for e in propositions[:i] if e is not None]
+        if p is None:
+            continue
+        same_value = next((e for e in earlier if e.value == p.value), None)
+        if same_value is not None:
+            report(
+                ("propositions", i, "value"),
+                f"{p.label} has the same value as {same_value.label} "
+                f"({format_full(p.value)}); the three values must all differ (rules.md sQuizz 4)",
+            )
+        same_text = next((e for e in earlier if normalise(e.text) == normalise(p.text)), None)
+        if same_text is not None:
+            report(("propositions", i, "text"), f"{p.label} has the same text as {same_text.label}")
     if common is None or prompt is None or unit is None or source is None:
         return None
     if len(propositions) != 3 or None in propositions:
