@@ -4,21 +4,15 @@ skipping a card, resuming from the store; and a whole game with bot handsets ove
 from __future__ import annotations
 
 import random
-import time
 from pathlib import Path
 
 import pytest
 
-from appliance.broker import MosquittoBroker
-from appliance.cards import cards_for_game, seed_shipped
 from appliance.errors import IllegalAction, QuizboxError
 from appliance.handsets import Handset
-from appliance.hub import Hub
 from appliance.session.flow import Card, GameSetup
 from appliance.session.session import Session
-from appliance.sim import SimHandset
 from appliance.store import Store
-from tests.conftest import connection_of
 
 CARDS = [
     Card("d/1", {"question": "The moon. How many people have walked on it?", "answer": "12", "unit": "people"}),
@@ -128,37 +122,3 @@ def test_the_deck_running_out_ends_the_game(tmp_path: Path) -> None:
     assert session.flow is not None and session.flow.board()["ending"] == "deck_ran_out"
     assert session.store is not None and session.store.used_cards() == {"d/1", "d/2", "d/3"}
     assert "Game over" in session.prompt_for(hs["Ann"])[0]["title"]
-
-
-def test_a_whole_game_with_bots_over_mosquitto(mosquitto: MosquittoBroker, box_id: str, tmp_path: Path) -> None:
-    store = Store(tmp_path / "q.db")
-    seed_shipped(store)
-    cards = cards_for_game(store, "confident", random.Random(7))
-    session = Session(time.monotonic, random.Random(7), store=store)
-    session.auto_advance = 0.05
-    conn = connection_of(mosquitto)
-    with Hub(box_id, session, conn, store=store, tick_interval=0.02) as hub:
-        bots = [SimHandset(box_id, f"b{i}", conn, name=n, bot_seed=i, think=(0.0, 0.01)).start()
-                for i, n in enumerate(["Ann", "Bob", "Cat", "Dan"])]
-        try:
-            for bot in bots:
-                bot.wait_prompt("info")
-            hub.command({"cmd": "start", "game": "confident", "cards": [
-                {"id": c.id, **c.fields} for c in cards[:40]]})
-            deadline = time.monotonic() + 120
-            while session.state != "results" and time.monotonic() < deadline:
-                time.sleep(0.1)
-            assert session.state == "results"
-            hub.lock.acquire()  # the hub's threads finish storing what they were doing
-            hub.lock.release()
-            flow = session.flow
-            assert flow is not None and flow.finished
-            view = flow.board()
-            assert view["winners"], view
-            stored = store.game(session.game_id)  # type: ignore[arg-type]
-            assert stored is not None and stored.status == "finished" and stored.log == flow.log()
-            answers = [e for e in stored.log if e["kind"] == "answer"]
-            assert answers and all(e["player"] in ("Ann", "Bob", "Cat", "Dan") for e in answers)
-        finally:
-            for bot in bots:
-                bot.stop()

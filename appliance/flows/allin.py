@@ -1,0 +1,128 @@
+"""All In at the table: the reader's handset offers the three statements, True/False and the exclusion
+card; every bettor's handset offers a split of all their chips; the reveal follows the last split and the
+host's *next* deals the next card to the next reader."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from appliance.errors import MalformedInput
+from appliance.games.allin.actions import Card as Deal
+from appliance.games.allin.actions import End, Read, Split
+from appliance.games.allin.engine import AllInEngine
+from appliance.games.allin.state import Phase
+from appliance.games.base import JSON, Action, Engine
+from appliance.session.engine_flow import EngineFlow
+from appliance.session.flow import Card, info
+from firmware import protocol
+
+TRUE, FALSE = "true", "false"
+
+
+class AllInFlow(EngineFlow):
+    game = "allin"
+    engine: AllInEngine
+
+    def make_engine(self, players: Sequence[str], options: Mapping[str, Any]) -> Engine:
+        return AllInEngine(tuple(players), options)
+
+    def deal(self, card: Card) -> list[Action]:
+        statements = card.fields.get("statements")
+        if not isinstance(statements, list | tuple):
+            raise MalformedInput(f"card {card.id} is not an All In card")
+        return [Deal.deal(list(statements))]
+
+    def is_deal(self, action: Action) -> bool:
+        return isinstance(action, Deal)
+
+    def ready_for_card(self) -> bool:
+        return self.engine.phase == Phase.CARD
+
+    def end_of_deck(self) -> Action | None:
+        return End.deck_out()  # rules.md All In 6: the deck ran out, most chips wins
+
+    def host_step(self) -> Action | None:
+        return None  # the reveal follows the last split by itself; *next* deals the next card
+
+    # -- handsets --------------------------------------------------------------------------------------
+
+    def parse(self, player: str, kind: str, data: Mapping[str, Any]) -> Action:
+        if kind == protocol.CHOICE:
+            choices = data["choices"]
+            pick, answer = choices.get("pick"), choices.get("answer")
+            if pick not in ("0", "1", "2") or answer not in (TRUE, FALSE):
+                raise MalformedInput("pick a statement and answer True or False")
+            exclude = choices.get("exclude") or None
+            return Read(player, int(pick), answer == TRUE, exclude)
+        if kind == protocol.SPLIT:
+            split = data["split"]
+            unknown = sorted(set(split) - {TRUE, FALSE})
+            if unknown:
+                raise MalformedInput(f"split chips on true and false, not {', '.join(unknown)}")
+            return Split(player, split.get(TRUE, 0), split.get(FALSE, 0))
+        raise MalformedInput(f"All In takes a choice or a split, not a {kind}")
+
+    def ack(self, action: Action) -> str:
+        if isinstance(action, Split):
+            return f"{action.on_true} true / {action.on_false} false"
+        assert isinstance(action, Read)
+        return f"statement {action.pick + 1}: {'TRUE' if action.answer else 'FALSE'}"
+
+    def prompt(self, player: str) -> JSON:
+        engine = self.engine
+        chips = engine.chips[player]
+        private = {"chips": chips, "exclusion_card": player not in engine.exclusion_used}
+        question = engine.current
+        if engine.finished:
+            winners = engine.winners()
+            won = "You win!" if player in winners else f"Winner: {', '.join(winners)}"
+            return {**info("Game over", f"{won} You have {chips} chips."), "private": private}
+        if question is None:
+            return {**info("All In", "Get ready: the first reader is coming.", wait=True), "private": private}
+        legal = engine.legal_input(player)
+        if legal is not None and legal["input"] == Read.kind:
+            return {**self._reader_prompt(legal), "private": private}
+        if legal is not None and legal["input"] == Split.kind:
+            assert question.pick is not None
+            return {
+                "kind": protocol.SPLIT,
+                "title": f"All in! {question.reader} says...",
+                "text": question.statements[question.pick][: protocol.MAX_TEXT],
+                "total": legal["total"],
+                "sides": [{"id": TRUE, "label": "True"}, {"id": FALSE, "label": "False"}],
+                "private": private,
+            }
+        return {**self._waiting(player), "private": private}
+
+    def _reader_prompt(self, legal: JSON) -> JSON:
+        statements = [{"id": str(i), "label": text[: protocol.MAX_NAME]} for i, text in enumerate(legal["statements"])]
+        fields: list[JSON] = [
+            {"name": "pick", "label": "Read which?", "options": statements, "required": True},
+            {"name": "answer", "label": "Your true answer",
+             "options": [{"id": TRUE, "label": "True"}, {"id": FALSE, "label": "False"}], "required": True},
+        ]
+        if legal["exclude"]:
+            fields.append({"name": "exclude", "label": "Exclude (once a game)", "required": False,
+                           "options": [{"id": name, "label": name} for name in legal["exclude"]]})
+        text = " / ".join(f"{i + 1}. {s}" for i, s in enumerate(legal["statements"]))
+        return {"kind": protocol.CHOICE, "title": "You read", "text": text[: protocol.MAX_TEXT], "fields": fields}
+
+    def _waiting(self, player: str) -> JSON:
+        question = self.engine.current
+        assert question is not None
+        if question.revealed:
+            truth = "TRUE" if question.answer else "FALSE"
+            lost = question.lost.get(player)
+            kept = "" if lost is None else f" You lost {lost}."
+            return info(f"It was {truth}", f"{question.reader} answered {truth}.{kept}", wait=True)
+        if player == question.reader:
+            return info("Locked in", "Wait for the splits.", wait=True)
+        if player == question.excluded:
+            return info("Excluded", f"{question.reader} excluded you this round.", wait=True)
+        if question.pick is None:
+            return info("Listen", f"{question.reader} is choosing a statement.", wait=True)
+        if player in question.splits:
+            split = question.splits[player]
+            return info("Locked in", f"{split.on_true} true / {split.on_false} false", wait=True)
+        return info("Out of chips", "You sit this one out, but you will still read.", wait=True)

@@ -1,0 +1,103 @@
+"""sQuizz at the table: the die is rolled (the session's random source, recorded in the log), the card is
+dealt, every non-reader's handset offers A/B/C and their unused bet tokens; the reveal follows the last
+answer; the host's *next* rolls for the next reader. Token values stay on the handsets until the end."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import Any
+
+from appliance.errors import MalformedInput
+from appliance.games.base import HOST, JSON, Action, Engine
+from appliance.games.numbers import format_compact, parse_number
+from appliance.games.squizz.actions import Answer, Roll
+from appliance.games.squizz.card import LETTERS, TARGETS
+from appliance.games.squizz.card import Card as Deal
+from appliance.games.squizz.engine import SquizzEngine
+from appliance.games.squizz.state import Phase
+from appliance.session.engine_flow import EngineFlow
+from appliance.session.flow import Card, info
+from firmware import protocol
+
+
+class SquizzFlow(EngineFlow):
+    game = "squizz"
+    engine: SquizzEngine
+
+    def make_engine(self, players: Sequence[str], options: Mapping[str, Any]) -> Engine:
+        return SquizzEngine(tuple(players), options)
+
+    def deal(self, card: Card) -> list[Action]:
+        props = card.fields.get("propositions")
+        prompt = card.fields.get("prompt")
+        if not isinstance(props, list) or len(props) != len(LETTERS) or not isinstance(prompt, str):
+            raise MalformedInput(f"card {card.id} is not a sQuizz card")
+        texts = tuple(str(p.get("text", "")) for p in props)
+        values: tuple[Decimal, ...] = tuple(parse_number(str(p.get("value"))) for p in props)
+        die = self.rng.randint(1, 3)  # rules.md sQuizz 3: smallest, middle, largest with equal chance
+        return [Roll(HOST, die), Deal(HOST, prompt, texts, values)]
+
+    def is_deal(self, action: Action) -> bool:
+        return isinstance(action, Roll)
+
+    def ready_for_card(self) -> bool:
+        return self.engine.phase == Phase.ROLL
+
+    def host_step(self) -> Action | None:
+        return None  # the reveal follows the last answer; *next* rolls for the next question
+
+    # -- handsets --------------------------------------------------------------------------------------
+
+    def parse(self, player: str, kind: str, data: Mapping[str, Any]) -> Action:
+        if kind != protocol.TOKEN:
+            raise MalformedInput(f"sQuizz takes an answer and a token, not a {kind}")
+        return Answer(player, str(data["answer"]), int(data["token"]))
+
+    def ack(self, action: Action) -> str:
+        assert isinstance(action, Answer)
+        return f"{action.answer} with token {action.token}"
+
+    def prompt(self, player: str) -> JSON:
+        engine = self.engine
+        private: JSON = {"tokens": list(engine.tokens[player])}
+        question = engine.current
+        if engine.finished:
+            scores = engine.scores()
+            winners = engine.winners()
+            won = "You win!" if player in winners else f"Winner: {', '.join(winners)}"
+            return {**info("Game over", f"{won} You scored {scores[player]}."), "private": private}
+        if question is None:
+            return {**info("sQuizz", "Get ready for the first roll.", wait=True), "private": private}
+        card = question.card
+        legal = engine.legal_input(player)
+        target = TARGETS[question.die]
+        if legal is not None and card is not None:
+            options = " ".join(f"{x}) {t}" for x, t in zip(LETTERS, card.texts, strict=True))
+            return {
+                "kind": protocol.TOKEN,
+                "title": f"Which is {target}?",
+                "text": f"{card.prompt} {options}"[: protocol.MAX_TEXT],
+                "answers": list(legal["answers"]),
+                "tokens": list(legal["tokens"]),
+                "private": private,
+            }
+        return {**self._waiting(player, target), "private": private}
+
+    def _waiting(self, player: str, target: str) -> JSON:
+        question = self.engine.current
+        assert question is not None
+        card = question.card
+        if question.revealed:
+            right = "Correct!" if player in question.correct else "Not this time"
+            if player == question.reader:
+                right = "You read"
+            return info(f"It was {question.correct_letter}", right, wait=True)
+        if player == question.reader and card is not None:
+            # the reader holds the card: they see the values (seed 004), nobody else does
+            values = " ".join(f"{x}={format_compact(v)}" for x, v in zip(LETTERS, card.values, strict=True))
+            return info(f"You read: {target}", f"{card.prompt} {values}"[: protocol.MAX_TEXT], wait=True)
+        mine = question.answers.get(player)
+        if mine is not None:
+            return info("Locked in", f"{mine.answer} with token {mine.token}", wait=True)
+        return info("Rolling", f"The die says: {target}", wait=True)

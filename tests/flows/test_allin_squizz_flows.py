@@ -1,0 +1,79 @@
+"""All In and sQuizz at the table: the prompts each seat gets, and secrets that never reach the board or
+another player's handset before the rules reveal them."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from appliance.errors import QuizboxError
+from appliance.handsets import Handset
+from appliance.session.flow import Card, GameSetup
+from appliance.session.session import Session
+from appliance.store import Store
+
+ALLIN_CARDS = [Card("a/1", {"statements": ["I have been on TV", "I can juggle", "I have met a king"]}),
+               Card("a/2", {"statements": ["I have a cat", "I can whistle", "I have run a marathon"]})]
+SQUIZZ_CARDS = [Card(f"s/{i}", {"prompt": f"Height of tower {i}", "unit": "m", "propositions": [
+    {"label": "A", "text": "Big Ben", "value": "96"}, {"label": "B", "text": "Eiffel", "value": "330"},
+    {"label": "C", "text": "Pisa", "value": "57"}]}) for i in range(12)]
+
+
+def _table(tmp_path: Path, game: str, players: list[str], cards: list[Card],
+           options: dict[str, object] | None = None) -> tuple[Session, dict[str, Handset]]:
+    session = Session(lambda: 0.0, random.Random(3), store=Store(tmp_path / "q.db"))
+    hs = {p: Handset(id=p.lower(), name=p, accepted=True, online=True) for p in players}
+    session.start_game(GameSetup(game, players, options or {}, cards), {p: p.lower() for p in players})
+    return session, hs
+
+
+def _send(session: Session, handset: Handset, kind: str, data: dict[str, object]) -> str:
+    prompt, _ = session.prompt_for(handset)
+    return session.handle_input(handset.id, prompt["id"], kind, data)
+
+
+def test_allin_reader_then_splits_then_reveal(tmp_path: Path) -> None:
+    session, hs = _table(tmp_path, "allin", ["Ann", "Bob", "Cat"], ALLIN_CARDS, {"chips": 10})
+    reader = session.prompt_for(hs["Ann"])[0]
+    assert reader["kind"] == "choice" and [f["name"] for f in reader["fields"]] == ["pick", "answer", "exclude"]
+    assert session.prompt_for(hs["Bob"])[0]["title"] == "Listen"
+    with pytest.raises(QuizboxError):  # a bettor cannot read
+        _send(session, hs["Bob"], "split", {"split": {"true": 10, "false": 0}})
+    _send(session, hs["Ann"], "choice", {"choices": {"pick": "2", "answer": "false"}})
+    board = json.dumps(session.flow.board())  # type: ignore[union-attr]
+    assert '"answer": false' not in board and "king" in board  # the statement is read aloud, the answer is not
+    bob = session.prompt_for(hs["Bob"])[0]
+    assert bob["kind"] == "split" and bob["total"] == 10 and "king" in bob["text"] and "false" not in json.dumps(
+        bob.get("private"))
+    with pytest.raises(QuizboxError, match="10"):  # all chips, exactly
+        _send(session, hs["Bob"], "split", {"split": {"true": 3, "false": 3}})
+    _send(session, hs["Bob"], "split", {"split": {"true": 4, "false": 6}})
+    assert "4" not in json.dumps(session.flow.board()["question"].get("splits", {}))  # type: ignore[union-attr]
+    _send(session, hs["Cat"], "split", {"split": {"true": 10, "false": 0}})
+    view = session.flow.board()  # type: ignore[union-attr]
+    assert view["question"]["revealed"] and view["chips"] == {"Ann": 10, "Bob": 6, "Cat": 0}
+    assert session.prompt_for(hs["Cat"])[0]["title"] == "It was FALSE"
+    session.advance()  # the next card goes to the next reader
+    assert session.prompt_for(hs["Bob"])[0]["kind"] == "choice"
+
+
+def test_squizz_values_stay_with_the_reader_and_tokens_stay_hidden(tmp_path: Path) -> None:
+    session, hs = _table(tmp_path, "squizz", ["Ann", "Bob", "Cat"], SQUIZZ_CARDS)
+    reader = next(p for p in hs if session.prompt_for(hs[p])[0]["kind"] == "info")
+    answerers = [p for p in hs if p != reader]
+    assert "330" in session.prompt_for(hs[reader])[0]["text"]  # the reader holds the card
+    for p in answerers:
+        prompt = session.prompt_for(hs[p])[0]
+        assert prompt["kind"] == "token" and prompt["tokens"] == [1, 2, 3, 4, 5, 6] and "330" not in prompt["text"]
+    assert "330" not in json.dumps(session.flow.board())  # type: ignore[union-attr]
+    _send(session, hs[answerers[0]], "token", {"answer": "B", "token": 6})
+    with pytest.raises(QuizboxError):  # a token is used once
+        _send(session, hs[answerers[0]], "token", {"answer": "B", "token": 6})
+    _send(session, hs[answerers[1]], "token", {"answer": "A", "token": 5})
+    view = session.flow.board()  # type: ignore[union-attr]
+    assert view["question"]["revealed"] and view["scores"] is None  # who was right is public, points are not
+    assert '"token"' not in json.dumps(view)
+    assert session.prompt_for(hs[answerers[0]])[0]["private"]["tokens"] == [1, 2, 3, 4, 5]
