@@ -67,7 +67,7 @@ class Canvas:
         text = " ".join(text.split()) if "\n" not in text else text
         fitted = self.fit(box, text, size, role, max_lines)
         face = look.font(role, fitted.px)
-        line_height = face.get_linesize()
+        step = line_step(fitted.px)
         if valign == "top":
             y = box.top
         elif valign == "bottom":
@@ -83,10 +83,11 @@ class Canvas:
                 x = box.right - image.get_width()
             else:
                 x = box.left + (box.width - image.get_width()) // 2
-            target = image.get_rect(topleft=(x, y))
-            self.surface.blit(image, target)
+            # The font's own line box is taller than its glyphs: centre it on this line's step.
+            self.surface.blit(image, (x, y - (image.get_height() - step) // 2))
+            target = Rect(x, y, image.get_width(), step)
             covered = target if covered is None else covered.union(target)
-            y += line_height
+            y += step
         if covered is None:
             covered = Rect(box.left, y, 0, 0)
         self.placements.append(
@@ -112,7 +113,7 @@ class Canvas:
         """A player's name on their colour (the handset's colour), ink chosen for contrast."""
         fill = look.mix(colour, look.BACKGROUND, 0.6) if dim else colour
         pygame.draw.rect(self.surface, fill, box, border_radius=box.height // 2)
-        inner = box.inflate(-max(box.height // 2, self.u(16)), -self.u(4))
+        inner = box.inflate(-max(box.height // 2, self.u(16)), -self.u(2))
         return self.text(inner, text, size, look.ink_on(fill), role="title")
 
     def tick(self, centre: tuple[int, int], radius: int, colour: Colour = look.RIGHT) -> None:
@@ -158,11 +159,19 @@ def _box(rect: Rect) -> tuple[int, int, int, int]:
     return (rect.left, rect.top, rect.width, rect.height)
 
 
+LINE_SPACING = 1.2
+"""Line step as a multiple of the font size: Open Sans's glyphs (accents included) stay inside it."""
+
+
+def line_step(px: int) -> int:
+    return round(px * LINE_SPACING)
+
+
 def _measure(role: str):  # type: ignore[no-untyped-def]
     def measure(px: int, text: str) -> tuple[int, int]:
         face = look.font(role, px)
         width = face.size(text)[0] if text else 0
-        return width, face.get_linesize()
+        return width, line_step(px)
 
     return measure
 

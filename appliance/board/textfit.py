@@ -9,6 +9,7 @@ its box; such a fit is marked ``below_min`` and the layout tests fail on it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -37,8 +38,8 @@ def wrap(text: str, max_width: int, px: int, measure: Measure, max_lines: int | 
             lines.append("")
             continue
         line = ""
-        for word in words:
-            candidate = f"{line} {word}" if line else word
+        for word, glue in _pieces(words):
+            candidate = f"{line}{glue}{word}" if line else word
             if measure(px, candidate)[0] <= max_width:
                 line = candidate
                 continue
@@ -53,6 +54,30 @@ def wrap(text: str, max_width: int, px: int, measure: Measure, max_lines: int | 
         if max_lines is not None and len(lines) > max_lines:
             break
     return lines
+
+
+def _fill(text: str, max_width: int, px: int, measure: Measure) -> list[str]:
+    """Lines filled character by character (a long name in a narrow box), spaces at breaks dropped."""
+    lines: list[str] = []
+    line = ""
+    for char in " ".join(text.split()):
+        if line and measure(px, line + char)[0] > max_width:
+            lines.append(line.rstrip())
+            line = "" if char == " " else char
+        else:
+            line += char
+    lines.append(line)
+    return lines
+
+
+def _pieces(words: list[str]) -> list[tuple[str, str]]:
+    """Words as (piece, glue before it): a hyphenated word may break after each hyphen."""
+    out: list[tuple[str, str]] = []
+    for word in words:
+        parts = re.findall(r"[^-]+-*|-+", word)
+        for index, part in enumerate(parts):
+            out.append((part, " " if index == 0 else ""))
+    return out
 
 
 def _break_word(word: str, max_width: int, px: int, measure: Measure) -> list[str]:
@@ -73,10 +98,14 @@ def _break_word(word: str, max_width: int, px: int, measure: Measure) -> list[st
 
 def _try(text: str, width: int, height: int, px: int, measure: Measure, max_lines: int | None) -> Fit | None:
     line_height = measure(px, "Ag")[1]
-    most = max(1, height // max(1, line_height))
+    most = height // max(1, line_height)
+    if most < 1:
+        return None
     if max_lines is not None:
         most = min(most, max_lines)
     lines = wrap(text, width, px, measure, most)
+    if len(lines) > most and "\n" not in text:
+        lines = _fill(text, width, px, measure)  # last resort before shrinking: break inside words
     if len(lines) > most:
         return None
     widest = max((measure(px, line)[0] for line in lines), default=0)

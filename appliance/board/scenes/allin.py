@@ -97,7 +97,7 @@ def _seat(canvas: Canvas, board: Board, cell: Rect, name: str, chips: int, statu
           dim: bool) -> None:
     canvas.panel(cell, theme.PANEL, board.colour(name), radius=16, width=4)
     inner = cell.inflate(-canvas.u(20), -canvas.u(16))
-    name_box = Rect(inner.left, inner.top, inner.width, min(canvas.u(72), inner.height // 3))
+    name_box = Rect(inner.left, inner.top, inner.width, min(canvas.u(88), round(inner.height * 0.42)))
     canvas.pill(name_box, board.colour(name), name, 38, dim=dim)
     parts = rows(Rect(inner.left, name_box.bottom + canvas.u(8), inner.width,
                       inner.bottom - name_box.bottom - canvas.u(8)), 2, canvas.u(4))

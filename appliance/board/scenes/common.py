@@ -8,7 +8,7 @@ from functools import lru_cache
 import pygame
 
 from appliance.board import theme
-from appliance.board.canvas import Canvas, Rect
+from appliance.board.canvas import Canvas, Rect, line_step
 from appliance.board.state import Board
 
 GAME_TITLES = {
@@ -51,23 +51,29 @@ def header(canvas: Canvas, title: str, subtitle: str = "") -> Rect:
     canvas.text(title_box, title, 80, theme.GOLD, role="title", max_lines=1)
     top = title_box.bottom
     if subtitle:
+        # One line when it fits; a long question (a reveal's subtitle) takes up to three.
         sub_box = Rect(area.left, top, area.width, canvas.u(52))
-        canvas.text(sub_box, subtitle, 40, theme.MUTED, max_lines=1)
+        for lines in (2, 3, 4):
+            if not canvas.fit(sub_box, subtitle, 40).below_min:
+                break
+            sub_box.height = lines * line_step(canvas.theme.min_text) + canvas.u(8)
+        canvas.text(sub_box, subtitle, 40, theme.MUTED)
         top = sub_box.bottom
     return Rect(area.left, top + canvas.u(16), area.width, canvas.rect.height - top - canvas.u(16))
 
 
 def footer(canvas: Canvas, board: Board, area: Rect) -> Rect:
     """The session's message and the host's cue along the bottom; returns ``area`` minus that strip."""
-    strip_height = canvas.u(64)
-    strip = Rect(area.left, area.bottom - strip_height - canvas.u(16), area.width, strip_height)
     parts = []
     if board.message:
         parts.append(board.message)
     if board.can_advance and not board.paused:
         parts.append("Quizmaster: press NEXT")
-    if parts:
-        canvas.text(strip, "   |   ".join(parts), 34, theme.MUTED, max_lines=2)
+    if not parts:
+        return Rect(area.left, area.top, area.width, area.height - canvas.u(24))
+    strip_height = canvas.u(64)
+    strip = Rect(area.left, area.bottom - strip_height - canvas.u(16), area.width, strip_height)
+    canvas.text(strip, "   |   ".join(parts), 34, theme.MUTED, max_lines=2)
     return Rect(area.left, area.top, area.width, strip.top - area.top - canvas.u(8))
 
 

@@ -57,7 +57,7 @@ def draw(
     if answer is not None:
         values.append(answer)
     scale = choose_scale(values)
-    name_width = round(area.width * 0.17)
+    name_width = round(area.width * (0.17 if len(rows) <= 5 else 0.24))
     right_px = round(area.width * right_width) if right else 0
     gap = canvas.u(20)
     line = Rect(area.left + name_width + gap, area.top, area.width - name_width - right_px - 2 * gap, area.height)
@@ -109,7 +109,7 @@ def _axis(canvas: Canvas, line: Rect, y: int, scale: Scale, x_of: Callable[[floa
 def _row(canvas: Canvas, board: Board, box: Rect, name_width: int, line: Rect, row: Row,
          x_of: Callable[[Decimal], int], grow: float) -> None:
     colour = board.colour(row.name)
-    pill = Rect(box.left, box.top + box.height // 8, name_width, box.height - box.height // 4)
+    pill = Rect(box.left, box.top + canvas.u(4), name_width, box.height - canvas.u(8))
     canvas.pill(pill, colour, row.name, 34, dim=row.dim)
     track_y = box.centery
     pygame.draw.line(canvas.surface, theme.PANEL_EDGE, (line.left, track_y), (line.right, track_y), canvas.u(2))

@@ -140,14 +140,15 @@ def _seats(canvas: Canvas, board: Board, area: Rect, q: Mapping[str, Any], range
         canvas.panel(cell, theme.mix(theme.GOLD, theme.PANEL, 0.7) if turn else theme.PANEL,
                      theme.GOLD if turn else board.colour(name), radius=16, width=6 if turn else 3)
         inner = cell.inflate(-canvas.u(16), -canvas.u(12))
-        third = inner.height // 3
-        canvas.pill(Rect(inner.left, inner.top, inner.width, third), board.colour(name), name, 34,
+        name_height = round(inner.height * 0.44)
+        third = (inner.height - name_height) // 2
+        canvas.pill(Rect(inner.left, inner.top, inner.width, name_height), board.colour(name), name, 34,
                     dim=status in ("folded", "out"))
         bet = as_int(bets.get(name), 0) or 0
-        canvas.text(Rect(inner.left, inner.top + third, inner.width, third), f"{as_int(stacks.get(name), 0)} chips",
-                    40, theme.TEXT, role="title", max_lines=1)
+        stack_box = Rect(inner.left, inner.top + name_height, inner.width, third)
+        canvas.text(stack_box, f"{as_int(stacks.get(name), 0)} chips", 40, theme.TEXT, role="title", max_lines=1)
         words = " · ".join(w for w in (status, f"bet {bet}" if bet else "") if w)
-        status_box = Rect(inner.left, inner.top + 2 * third, inner.width, inner.height - 2 * third)
+        status_box = Rect(inner.left, inner.top + name_height + third, inner.width, inner.height - name_height - third)
         if mark:
             radius = min(status_box.height // 2, canvas.u(20))
             {"lock": canvas.lock, "cross": canvas.cross}[mark]((status_box.left + radius, status_box.centery), radius)

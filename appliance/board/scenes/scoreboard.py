@@ -55,8 +55,9 @@ def draw_table(canvas: Canvas, board: Board, area: Rect, rows: list[Standing], u
     gap = canvas.u(12)
     height = min(canvas.u(92), (area.height - gap * (len(rows) - 1)) // len(rows))
     most = max(max(abs(r.value) for r in rows), 1)
-    name_width = round(area.width * 0.26)
-    value_width = round(area.width * 0.2)
+    narrow = area.width < canvas.u(1200)
+    name_width = round(area.width * (0.4 if narrow else 0.26))
+    value_width = round(area.width * (0.28 if narrow else 0.2))
     places = ranks([r.value for r in rows])
     for index, row in enumerate(rows):
         fraction = 1.0 if shown is None else shown[index]
