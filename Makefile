@@ -22,7 +22,7 @@ system-deps:
 
 test: system-deps $(STAMP)
 	@if [ -f $(MPY)/package.json ]; then cd $(MPY) && npm ci --silent --no-audit --no-fund; fi
-	$(VENV)/bin/ruff check appliance web firmware tests bench
+	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy appliance/games
 	$(VENV)/bin/pytest
 
