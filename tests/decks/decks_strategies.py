@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from appliance.decks.hints import read_hint
 from appliance.decks.model import (
     CATEGORIES,
+    DECK_TYPES,
     DIFFICULTIES,
     LABELS,
     AllInCard,
@@ -124,7 +125,7 @@ def _distinct(cards: list[Card]) -> bool:
 @st.composite
 def decks(draw: st.DrawFn, deck_type: DeckType | None = None) -> Deck:
     """A valid deck: unique card ids, no question twice."""
-    kind: DeckType = deck_type or draw(st.sampled_from(["estimation", "allin", "squizz"]))
+    kind: DeckType = deck_type if deck_type is not None else draw(st.sampled_from(DECK_TYPES))
     cards = draw(st.lists(CARDS[kind], min_size=1, max_size=4, unique_by=lambda c: c.id).filter(_distinct))
     info = DeckInfo(
         id=draw(ids),

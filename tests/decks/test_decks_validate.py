@@ -11,71 +11,7 @@ import pytest
 from appliance.decks import InvalidDeck, Problem, load_deck
 from appliance.decks.validate import MAX_CARDS, MAX_FILE_BYTES, MAX_LENGTH, MAX_TAGS
 from appliance.errors import DeckError, MalformedInput
-
-Json = dict[str, Any]
-
-
-def estimation_card(**changes: Any) -> Json:
-    card: Json = {
-        "id": "est-0001",
-        "category": "space",
-        "difficulty": "easy",
-        "family": True,
-        "question": "The Moon. How many people have walked on it?",
-        "answer": "12",
-        "unit": "people",
-        "fact": "All twelve flew with NASA.",
-        "hints": ["More than 10 people.", "Fewer than 15 people."],
-        "source": "NASA, Apollo programme",
-    }
-    card.update(changes)
-    return card
-
-
-def allin_card(**changes: Any) -> Json:
-    card: Json = {
-        "id": "all-0001",
-        "category": "life",
-        "difficulty": "easy",
-        "family": True,
-        "statements": ["I have been on a boat.", "I have sung karaoke.", "I have eaten snails."],
-    }
-    card.update(changes)
-    return card
-
-
-def squizz_card(**changes: Any) -> Json:
-    card: Json = {
-        "id": "sq-0001",
-        "category": "people",
-        "difficulty": "medium",
-        "family": True,
-        "prompt": "Age at death of...",
-        "unit": "years",
-        "propositions": [
-            {"label": "A", "text": "Methuselah (Bible)", "value": "969"},
-            {"label": "B", "text": "Noah (Bible)", "value": "950"},
-            {"label": "C", "text": "Jeanne Calment", "value": "122"},
-        ],
-        "source": "Genesis 5 and 9; Guinness World Records",
-    }
-    card.update(changes)
-    return card
-
-
-def deck_doc(deck_type: str, cards: list[Json], **changes: Any) -> Json:
-    doc: Json = {
-        "format": "quizbox-deck",
-        "version": 1,
-        "id": "test-deck",
-        "name": "Test deck",
-        "type": deck_type,
-        "description": "",
-        "language": "en",
-        "cards": cards,
-    }
-    doc.update(changes)
-    return doc
+from tests.decks.decks_samples import Json, allin_card, deck_doc, estimation_card, propositions, squizz_card
 
 
 def problems_of(doc: Json | str | bytes) -> list[Problem]:
@@ -178,56 +114,52 @@ def test_a_bad_allin_card_is_refused_with_its_field_and_reason(
     assert reason in problem.message
 
 
-def _propositions(*rows: tuple[str, str, str]) -> list[Json]:
-    return [{"label": label, "text": text, "value": value} for label, text, value in rows]
-
-
 SQUIZZ_BAD: list[tuple[str, Json, str, str]] = [
     (
         "two values equal (rules.md sQuizz 4)",
-        {"propositions": _propositions(("A", "Yoda", "900"), ("B", "Noah", "950"), ("C", "Papa Smurf", "900"))},
+        {"propositions": propositions(("A", "Yoda", "900"), ("B", "Noah", "950"), ("C", "Papa Smurf", "900"))},
         "propositions[2].value",
         "rules.md sQuizz 4",
     ),
     (
         "equal values written differently",
-        {"propositions": _propositions(("A", "x", "1,000"), ("B", "y", "2000"), ("C", "z", "1k"))},
+        {"propositions": propositions(("A", "x", "1,000"), ("B", "y", "2000"), ("C", "z", "1k"))},
         "propositions[2].value",
         "same value as A (1,000)",
     ),
     (
         "labels not A, B, C",
-        {"propositions": _propositions(("A", "Yoda", "900"), ("b", "Noah", "950"), ("C", "Smurf", "542"))},
+        {"propositions": propositions(("A", "Yoda", "900"), ("b", "Noah", "950"), ("C", "Smurf", "542"))},
         "propositions[1].label",
         "must be 'B' (labels go A, B, C in order)",
     ),
     (
         "two propositions",
-        {"propositions": _propositions(("A", "Yoda", "900"), ("B", "Noah", "950"))},
+        {"propositions": propositions(("A", "Yoda", "900"), ("B", "Noah", "950"))},
         "propositions",
         "exactly 3",
     ),
     (
         "same text twice",
-        {"propositions": _propositions(("A", "Noah", "900"), ("B", "noah", "950"), ("C", "Smurf", "542"))},
+        {"propositions": propositions(("A", "Noah", "900"), ("B", "noah", "950"), ("C", "Smurf", "542"))},
         "propositions[1].text",
         "same text as A",
     ),
     (
         "value not a number",
-        {"propositions": _propositions(("A", "Yoda", "old"), ("B", "Noah", "950"), ("C", "Smurf", "542"))},
+        {"propositions": propositions(("A", "Yoda", "old"), ("B", "Noah", "950"), ("C", "Smurf", "542"))},
         "propositions[0].value",
         "not a number",
     ),
     (
         "proposition without text",
-        {"propositions": [{"label": "A", "value": "1"}, *_propositions(("B", "Noah", "950"), ("C", "Smurf", "542"))]},
+        {"propositions": [{"label": "A", "value": "1"}, *propositions(("B", "Noah", "950"), ("C", "Smurf", "542"))]},
         "propositions[0].text",
         "missing",
     ),
     (
         "proposition not an object",
-        {"propositions": ["Yoda", *_propositions(("B", "Noah", "950"), ("C", "Smurf", "542"))]},
+        {"propositions": ["Yoda", *propositions(("B", "Noah", "950"), ("C", "Smurf", "542"))]},
         "propositions[0]",
         "must be an object",
     ),
@@ -248,7 +180,7 @@ def test_a_bad_squizz_card_is_refused_with_its_field_and_reason(
 
 
 def test_three_equal_squizz_values_are_each_reported_once_against_the_first() -> None:
-    card = squizz_card(propositions=_propositions(("A", "x", "7"), ("B", "y", "7"), ("C", "z", "7.0")))
+    card = squizz_card(propositions=propositions(("A", "x", "7"), ("B", "y", "7"), ("C", "z", "7.0")))
     problems = problems_of(deck_doc("squizz", [card]))
     assert [(p.field, p.message.split(";")[0]) for p in problems] == [
         ("propositions[1].value", "B has the same value as A (7)"),
@@ -304,9 +236,9 @@ def test_an_allin_statement_may_not_appear_on_two_cards() -> None:
     assert "same statement as card 1" in problem.message
 
 
-def test_squizz_prompts_may_repeat_with_other_propositions() -> None:
+def test_squizz_prompts_may_repeat_with_otherpropositions() -> None:
     other = squizz_card(
-        id="sq-0002", propositions=_propositions(("A", "Yoda", "900"), ("B", "Papa Smurf", "542"), ("C", "Noah", "950"))
+        id="sq-0002", propositions=propositions(("A", "Yoda", "900"), ("B", "Papa Smurf", "542"), ("C", "Noah", "950"))
     )
     deck = load_deck(json.dumps(deck_doc("squizz", [squizz_card(), other])), "json")
     assert len(deck.cards) == 2
@@ -387,7 +319,8 @@ def test_a_deck_file_must_be_a_json_object() -> None:
 
 
 def test_a_card_that_is_not_an_object_is_located() -> None:
-    problem = only_problem(deck_doc("allin", [allin_card(), "I have sung."]))
+    cards: list[Any] = [allin_card(), "I have sung."]
+    problem = only_problem(deck_doc("allin", cards))
     assert (problem.card, problem.card_id, problem.field) == (2, None, None)
     assert str(problem) == "card 2: a card must be an object {...}, got 'I have sung.'"
 
