@@ -44,16 +44,19 @@ def _merge(defaults, given, where):
     return out
 
 
-def parse(text, unique_id=b""):
+def parse(text, unique_id=b"", defaults=None, prefix="esp32-"):
+    """The config from JSON text; ``defaults`` and the handset id ``prefix`` differ per board (the
+    Pi Zero port has its own pins and no Wi-Fi keys: its OS joins the network)."""
+    defaults = DEFAULTS if defaults is None else defaults
     try:
         given = json.loads(text)
     except ValueError:
         raise ConfigError("config.json is not JSON") from None
-    cfg = _merge(DEFAULTS, given, "config")
-    if not cfg["wifi"]["ssid"]:
+    cfg = _merge(defaults, given, "config")
+    if "wifi" in defaults and not cfg["wifi"]["ssid"]:
         raise ConfigError("wifi ssid missing")
     if cfg["handset"] is None:
-        cfg["handset"] = "esp32-" + "".join(f"{b:02x}" for b in unique_id[-3:])
+        cfg["handset"] = prefix + "".join(f"{b:02x}" for b in unique_id[-3:])
     try:
         protocol.box_topic(cfg["box"])
         protocol.handset_topic(cfg["box"], cfg["handset"], "hello")
@@ -80,10 +83,10 @@ def broker_host(cfg):
     return cfg["box"].replace("_", "-").lower() + ".local"
 
 
-def load(path="config.json", unique_id=b""):
+def load(path="config.json", unique_id=b"", defaults=None, prefix="esp32-"):
     try:
         with open(path) as f:
             text = f.read()
     except OSError:
         raise ConfigError("no " + path) from None
-    return parse(text, unique_id)
+    return parse(text, unique_id, defaults, prefix)

@@ -1,0 +1,107 @@
+"""The handset's MQTT link on paho-mqtt 2.x: the core's transport.
+
+Last will ``offline`` (retained) and ``online`` on connect; subscriptions are made in ``on_connect``
+(through ``Handset.connected()``), so every reconnect restores them and re-sends an unacked input;
+TCP_NODELAY on the socket (a press must not wait for Nagle); paho's loop reconnects with a bounded
+backoff. paho calls back on its own thread: every call into the handset holds ``lock``.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from firmware import protocol
+from firmware.core.handset import Handset
+
+log = logging.getLogger(__name__)
+
+BACKOFF_MIN_S = 1
+BACKOFF_MAX_S = 30
+
+
+def _nodelay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
+    if isinstance(sock, socket.socket):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+class Link:
+    """Attach a Handset (made with this link as its transport), then ``start()``."""
+
+    def __init__(
+        self,
+        box: str,
+        handset_id: str,
+        host: str,
+        port: int = 1883,
+        keepalive: int = 30,
+        lock: threading.RLock | None = None,
+    ) -> None:
+        self.box = box
+        self.id = handset_id
+        self.host = host
+        self.port = port
+        self.keepalive = keepalive
+        self.lock = lock or threading.RLock()
+        self.handset: Handset | None = None
+        self.status = protocol.status_topic(box, handset_id)
+        self.paho = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"handset-{box}-{handset_id}")
+        self.paho.will_set(self.status, protocol.OFFLINE, qos=1, retain=True)
+        self.paho.reconnect_delay_set(BACKOFF_MIN_S, BACKOFF_MAX_S)
+        self.paho.on_socket_open = _nodelay
+        self.paho.on_connect = self._on_connect
+        self.paho.on_disconnect = self._on_disconnect
+        self.paho.on_message = self._on_message
+
+    # -- transport interface of firmware.core.handset -------------------------------------------------------
+    def publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
+        info = self.paho.publish(topic, payload, qos=0, retain=retain)
+        if info.rc != mqtt.MQTT_ERR_SUCCESS:
+            # the core keeps the input pending and re-sends it from connected()
+            raise OSError(f"not sent ({mqtt.error_string(info.rc)})")
+
+    def subscribe(self, topic: str) -> None:
+        result, _ = self.paho.subscribe(topic, qos=1)
+        if result != mqtt.MQTT_ERR_SUCCESS:
+            raise OSError(f"not subscribed ({mqtt.error_string(result)})")
+
+    # -- paho callbacks (paho's thread) ---------------------------------------------------------------------
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if reason.is_failure:
+            log.warning("broker refused the handset: %s", reason)
+            return
+        client.publish(self.status, protocol.ONLINE, qos=1, retain=True)
+        with self.lock:
+            if self.handset is not None:
+                try:
+                    self.handset.connected()
+                except OSError:
+                    log.warning("connection lost while saying hello; paho reconnects")
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        with self.lock:
+            if self.handset is not None:
+                self.handset.disconnected()
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        with self.lock:
+            if self.handset is not None:
+                self.handset.on_message(msg.topic, msg.payload)
+
+    # -- life cycle -------------------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Connect in the background (retrying until the broker answers) and run paho's loop thread."""
+        self.paho.connect_async(self.host, self.port, self.keepalive)
+        self.paho.loop_start()
+
+    def stop(self) -> None:
+        """A clean goodbye: ``offline`` retained, then disconnect."""
+        if self.paho.is_connected():
+            self.paho.publish(self.status, protocol.OFFLINE, qos=1, retain=True).wait_for_publish(2)
+        self.paho.disconnect()
+        self.paho.loop_stop()
