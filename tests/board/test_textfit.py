@@ -1,0 +1,74 @@
+"""Text fitting (wrap and shrink, never cut) and the number line's scale."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from appliance.board.scale import choose_scale
+from appliance.board.textfit import fit, wrap
+
+
+def mono(px: int, text: str) -> tuple[int, int]:
+    """A monospaced stand-in font: each character px/2 wide, lines 1.2 px high."""
+    return len(text) * px // 2, round(px * 1.2)
+
+
+def test_wraps_at_words_before_shrinking() -> None:
+    result = fit("one two three four", 100, 100, 20, 10, mono)
+    assert result.px == 20 and result.lines == ("one two", "three four") and not result.below_min
+
+
+def test_shrinks_when_wrapping_is_not_enough() -> None:
+    result = fit("one two three four five six", 100, 30, 20, 8, mono)
+    assert result.px < 20 and not result.below_min
+    assert result.height <= 30 and result.width <= 100
+
+
+def test_long_word_breaks_after_hyphen_then_inside() -> None:
+    assert wrap("Anne-Sophie", 60, 20, mono) == ["Anne-", "Sophie"]
+    assert wrap("Bartholomew", 60, 20, mono) == ["Bartho", "lomew"]
+
+
+def test_too_long_for_the_minimum_is_reported_not_cut() -> None:
+    text = "a sentence that cannot fit in this small box"
+    result = fit(text, 80, 12, 20, 10, mono)
+    assert result.below_min
+    assert "".join(result.lines).replace(" ", "") == text.replace(" ", "")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    text=st.text(st.sampled_from("abc de-fgh ij"), min_size=1, max_size=80).filter(str.strip),
+    width=st.integers(30, 400),
+    height=st.integers(15, 300),
+)
+def test_fit_keeps_every_character_and_stays_in_the_box_unless_flagged(text: str, width: int, height: int) -> None:
+    result = fit(text, width, height, 24, 10, mono)
+    assert "".join(result.lines).replace(" ", "") == text.replace(" ", "")
+    if not result.below_min:
+        assert result.width <= width and result.height <= height and result.px >= 10
+
+
+def test_scale_kinds() -> None:
+    assert choose_scale([Decimal(5), Decimal(30), Decimal(12)]).kind == "linear"
+    assert choose_scale([Decimal(1000), Decimal(40_000_000)]).kind == "log"
+    assert choose_scale([Decimal(-100), Decimal("0.5"), Decimal(10)]).kind == "symlog"
+    assert choose_scale([Decimal(7), Decimal(7)]).kind == "linear"
+
+
+numbers = st.decimals(min_value=-10**9, max_value=10**9, allow_nan=False, allow_infinity=False, places=2)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(numbers, min_size=1, max_size=10))
+def test_positions_keep_order_and_stay_on_the_line(values: list[Decimal]) -> None:
+    scale = choose_scale(values)
+    ordered = sorted(values)
+    positions = [scale.position(v) for v in ordered]
+    assert all(0.0 <= p <= 1.0 for p in positions)
+    assert positions == sorted(positions)
+    if ordered[0] != ordered[-1]:
+        assert positions[0] < positions[-1]
