@@ -20,3 +20,14 @@ def need(tool: str, package: str) -> str:
     if os.environ.get("CI") == "true":
         pytest.fail(message + ": CI must provide it")
     pytest.skip(message)
+
+
+def load_configure():  # type: ignore[no-untyped-def]
+    """deploy/configure.py as a module (it is a script the installer runs, not a package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("quizbox_configure", os.path.join(REPO, "deploy", "configure.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# Quizbox installer for Raspberry Pi OS (Bookworm). Run it from the Quizbox folder:
+#
+#     sudo ./deploy/install.sh                  the box: broker, game, TV board, admin page
+#     sudo ./deploy/install.sh --handset        a Pi Zero handset
+#
+# Re-running it upgrades in place: the code, the units and the broker settings are replaced; your
+# settings (/etc/quizbox/quizbox.toml) and the games and decks in /var/lib/quizbox are kept.
+#
+# For tests and image builds: QUIZBOX_ROOT=/tmp/x (or --root /tmp/x) puts every file under that
+# folder, and --dry-run (implied by a root) prints the commands that change the running system
+# (apt-get, useradd, chown, pip, systemctl) instead of running them.
+set -euo pipefail
+
+usage() {
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    cat <<'EOF'
+Options:
+  --handset          install the Pi Zero handset instead of the box
+  --box-id ID        the box's id on a first install (default: quizbox); handsets find <ID>.local
+  --box-name NAME    the name on the TV on a first install (default: Quizbox)
+  --root DIR         install under DIR (same as QUIZBOX_ROOT=DIR); implies --dry-run
+  --dry-run          print system-changing commands instead of running them
+  -h, --help         this text
+EOF
+}
+
+ARGS=("$@")
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ROOT=${QUIZBOX_ROOT:-}
+DRY_RUN=0
+MODE=box
+BOX_ID=quizbox
+BOX_NAME=Quizbox
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --handset) MODE=handset ;;
+        --box-id) BOX_ID=${2:?--box-id needs a value}; shift ;;
+        --box-name) BOX_NAME=${2:?--box-name needs a value}; shift ;;
+        --root) ROOT=${2:?--root needs a folder}; shift ;;
+        --dry-run) DRY_RUN=1 ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "install: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+ROOT=${ROOT%/}
+if [ -n "$ROOT" ]; then
+    DRY_RUN=1
+    mkdir -p "$ROOT"
+    ROOT=$(cd "$ROOT" && pwd)
+fi
+
+APP_USER=quizbox
+OPT=/opt/quizbox
+VENV=$OPT/venv
+ETC=/etc/quizbox
+DATA=/var/lib/quizbox
+UNITS=/etc/systemd/system
+
+say() { printf 'install: %s\n' "$*"; }
+die() { printf 'install: %s\n' "$*" >&2; exit 1; }
+
+# A path on the target system (under the root in a test).
+at() { printf '%s%s' "$ROOT" "$1"; }
+
+# Run a command that changes the running system, or print it in a dry run.
+run() {
+    if [ "$DRY_RUN" = 1 ]; then
+        printf 'would run:'
+        printf ' %q' "$@"
+        printf '\n'
+    else
+        "$@"
+    fi
+}
+
+# -- preflight -----------------------------------------------------------------------------------------
+if [ "$DRY_RUN" = 0 ] && [ "$(id -u)" -ne 0 ]; then
+    die "run me as root: sudo $0 ${ARGS[*]}"
+fi
+command -v python3 >/dev/null || die "python3 is missing (Raspberry Pi OS always has it: is this the right system?)"
+python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+    || die "Quizbox needs Python 3.11 or newer (Raspberry Pi OS Bookworm has it; older releases do not)"
+if [ -r /etc/os-release ]; then
+    # shellcheck disable=SC1091
+    codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+    [ "$codename" = bookworm ] || say "warning: made for Raspberry Pi OS Bookworm, this is '${codename:-unknown}'"
+fi
+say "installing the Quizbox $MODE from $SRC${ROOT:+ under $ROOT}$([ "$DRY_RUN" = 1 ] && echo ' (dry run)')"
+
+# -- packages ------------------------------------------------------------------------------------------
+packages=(python3-venv python3-dev build-essential pkg-config fonts-dejavu-core)
+if [ "$MODE" = box ]; then
+    # mosquitto is the broker; pygame is built against the system's SDL 2 because the pygame wheels
+    # on PyPI have no kmsdrm driver, and without it the board cannot draw on a TV without a desktop.
+    packages+=(mosquitto mosquitto-clients libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev
+               libsdl2-mixer-dev libfreetype-dev libportmidi-dev libjpeg-dev)
+    groups=(gpio video input render audio)
+else
+    packages+=(libjpeg-dev zlib1g-dev libfreetype-dev libopenjp2-7)
+    groups=(gpio spi i2c input)
+fi
+# gpiozero's backend on Bookworm: packaged by Raspberry Pi OS only, seen through the venv's system
+# site-packages.
+if [ "$DRY_RUN" = 1 ] || apt-cache show python3-lgpio >/dev/null 2>&1; then
+    packages+=(python3-lgpio)
+fi
+export DEBIAN_FRONTEND=noninteractive
+run apt-get update -q
+run apt-get install -y -q --no-install-recommends "${packages[@]}"
+
+# -- the service user ----------------------------------------------------------------------------------
+for group in "${groups[@]}"; do
+    run groupadd --system -f "$group"  # -f: fine if it exists (Raspberry Pi OS has them all)
+done
+if [ "$DRY_RUN" = 1 ] || ! id "$APP_USER" >/dev/null 2>&1; then
+    run useradd --system --user-group --home-dir "$DATA" --no-create-home \
+        --shell /usr/sbin/nologin --comment "Quizbox" "$APP_USER"
+fi
+run usermod --append --groups "$(IFS=,; echo "${groups[*]}")" "$APP_USER"
+
+# -- folders -------------------------------------------------------------------------------------------
+install -d -m 0755 "$(at "$OPT")" "$(at "$ETC")" "$(at "$UNITS")" "$(at /usr/local/bin)"
+install -d -m 0750 "$(at "$DATA")"
+run chown "$APP_USER:$APP_USER" "$(at "$DATA")"
+
+# -- code: a venv that also sees the system's python3-lgpio --------------------------------------------
+if [ ! -x "$(at "$VENV")/bin/python" ]; then
+    run python3 -m venv --system-site-packages "$(at "$VENV")"
+fi
+run "$(at "$VENV")/bin/pip" install --quiet --upgrade pip
+if [ "$MODE" = box ]; then
+    run "$(at "$VENV")/bin/pip" install --upgrade --no-binary pygame "$SRC"
+else
+    run "$(at "$VENV")/bin/pip" install --upgrade "${SRC}[pizero]"
+fi
+ln -sfn "$VENV/bin/quizbox" "$(at /usr/local/bin/quizbox)"
+
+# -- units, broker settings, config --------------------------------------------------------------------
+if [ "$MODE" = box ]; then
+    for unit in quizbox.service quizbox-web.service quizbox-mosquitto-reload.path \
+                quizbox-mosquitto-reload.service; do
+        install -m 0644 "$SRC/systemd/$unit" "$(at "$UNITS/$unit")"
+    done
+    install -d -m 0755 "$(at /etc/mosquitto/conf.d)"
+    install -m 0644 "$SRC/systemd/mosquitto-quizbox.conf" "$(at /etc/mosquitto/conf.d/quizbox.conf)"
+    main_conf=$(at /etc/mosquitto/mosquitto.conf)
+    if [ -f "$main_conf" ] && ! grep -Eq '^persistence_location /var/lib/mosquitto/?$' "$main_conf"; then
+        say "warning: $main_conf does not keep mosquitto's data in /var/lib/mosquitto/ as Debian's does;"
+        say "         retained board state may not survive a restart of the broker"
+    fi
+    install -d -m 0750 "$(at "$ETC/mosquitto")"
+    python3 "$SRC/deploy/configure.py" --root "${ROOT:-/}" --box-id "$BOX_ID" --box-name "$BOX_NAME"
+    # Passwords: the configs for the quizbox user, the broker's files for mosquitto (it reads them
+    # after dropping root) and for the quizbox user (pairing writes them).
+    run chown "root:$APP_USER" "$(at "$ETC/quizbox.toml")" "$(at "$ETC/web.toml")"
+    run chown "$APP_USER:mosquitto" "$(at "$ETC/mosquitto")" "$(at "$ETC/mosquitto/passwd")" \
+        "$(at "$ETC/mosquitto/acl")"
+    enable=(mosquitto.service quizbox.service quizbox-web.service quizbox-mosquitto-reload.path)
+    restart=(mosquitto.service quizbox.service quizbox-web.service)
+else
+    install -m 0644 "$SRC/systemd/quizbox-handset.service" "$(at "$UNITS/quizbox-handset.service")"
+    if [ ! -e "$(at "$ETC/handset.env")" ]; then
+        install -m 0640 "$SRC/deploy/handset.env.template" "$(at "$ETC/handset.env")"
+    fi
+    run chown "root:$APP_USER" "$(at "$ETC/handset.env")"
+    enable=(quizbox-handset.service)
+    restart=(quizbox-handset.service)
+fi
+
+# -- start on power-up ---------------------------------------------------------------------------------
+if [ "$MODE" = box ]; then
+    # The board needs the screen without a desktop: boot to the console (a desktop can still be
+    # started by hand with `sudo systemctl start lightdm`).
+    if [ "$DRY_RUN" = 1 ] || [ "$(systemctl get-default 2>/dev/null)" = graphical.target ]; then
+        say "the box boots to the console from now on, so the quiz board can have the screen"
+        run systemctl set-default multi-user.target
+    fi
+fi
+run systemctl daemon-reload
+run systemctl enable "${enable[@]}"
+run systemctl restart "${restart[@]}"
+
+if [ "$MODE" = box ]; then
+    box=$(python3 -c 'import sys, tomllib; print(tomllib.load(open(sys.argv[1], "rb"))["box"]["id"])' \
+        "$(at "$ETC/quizbox.toml")")
+    host=$(printf '%s' "$box" | tr '_A-Z' '-a-z')
+    say "done. The admin page is http://$host.local/ ; check the box with: sudo quizbox doctor"
+else
+    say "done. Settings for this handset: $ETC/handset.env ; logs: journalctl -u quizbox-handset"
+fi

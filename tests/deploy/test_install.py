@@ -1,0 +1,145 @@
+"""deploy/install.sh: shellcheck-clean, and a dry run into a temporary root puts every file where it
+belongs with the right permissions; a second run upgrades in place, keeps the data and the settings."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.deploy.tools import REPO, load_configure, need
+
+INSTALL = Path(REPO, "deploy", "install.sh")
+configure = load_configure()
+
+BOX_FILES = {
+    "etc/systemd/system/quizbox.service": (0o644, "systemd/quizbox.service"),
+    "etc/systemd/system/quizbox-web.service": (0o644, "systemd/quizbox-web.service"),
+    "etc/systemd/system/quizbox-mosquitto-reload.path": (0o644, "systemd/quizbox-mosquitto-reload.path"),
+    "etc/systemd/system/quizbox-mosquitto-reload.service": (0o644, "systemd/quizbox-mosquitto-reload.service"),
+    "etc/mosquitto/conf.d/quizbox.conf": (0o644, "systemd/mosquitto-quizbox.conf"),
+    "etc/quizbox/quizbox.toml": (0o640, None),
+    "etc/quizbox/web.toml": (0o640, None),
+    "etc/quizbox/mosquitto/passwd": (0o640, None),
+    "etc/quizbox/mosquitto/acl": (0o640, None),
+}
+BOX_DIRS = {"etc/quizbox": 0o755, "etc/quizbox/mosquitto": 0o750, "var/lib/quizbox": 0o750, "opt/quizbox": 0o755}
+
+
+def install(root: Path, *args: str) -> tuple[str, list[list[str]]]:
+    """Run the installer into ``root``: its output and the commands it would have run, split into words."""
+    out = subprocess.run(
+        ["bash", str(INSTALL), *args], capture_output=True, text=True, timeout=120,
+        env={**os.environ, "QUIZBOX_ROOT": str(root)},
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    commands = [shlex.split(line.removeprefix("would run: ")) for line in out.stdout.splitlines()
+                if line.startswith("would run: ")]
+    return out.stdout, commands
+
+
+def tree(root: Path) -> dict[str, int]:
+    """Every file, folder and link under ``root`` with its permission bits (links: 0)."""
+    found = {}
+    for path in sorted(root.rglob("*")):
+        rel = str(path.relative_to(root))
+        found[rel] = 0 if path.is_symlink() else path.stat().st_mode & 0o7777
+    return found
+
+
+def test_shellcheck_finds_nothing() -> None:
+    shellcheck = need("shellcheck", "shellcheck")
+    out = subprocess.run([shellcheck, "--severity=style", str(INSTALL)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout
+
+
+def test_every_file_lands_where_it_belongs(tmp_path: Path) -> None:
+    install(tmp_path, "--box-id", "pub_one", "--box-name", "The Red Lion")
+    found = tree(tmp_path)
+    for rel, (mode, source) in BOX_FILES.items():
+        assert found.get(rel) == mode, rel
+        if source:
+            assert (tmp_path / rel).read_bytes() == Path(REPO, source).read_bytes(), rel
+    for rel, mode in BOX_DIRS.items():
+        assert found.get(rel) == mode, rel
+    assert os.readlink(tmp_path / "usr/local/bin/quizbox") == "/opt/quizbox/venv/bin/quizbox"
+    assert "etc/systemd/system/quizbox-handset.service" not in found
+    unexpected = set(found) - set(BOX_FILES) - set(BOX_DIRS) - {
+        "etc", "etc/systemd", "etc/systemd/system", "etc/mosquitto", "etc/mosquitto/conf.d", "opt", "usr",
+        "usr/local", "usr/local/bin", "usr/local/bin/quizbox", "var", "var/lib"}
+    assert not unexpected, f"files nobody asked for: {sorted(unexpected)}"
+    config = configure.read_toml(tmp_path / "etc/quizbox/quizbox.toml")
+    assert (config["box"]["id"], config["box"]["name"]) == ("pub_one", "The Red Lion")
+
+
+def test_the_system_commands_are_printed_not_run(tmp_path: Path) -> None:
+    out, commands = install(tmp_path)
+    apt = next(c for c in commands if c[:2] == ["apt-get", "install"])
+    for package in ("mosquitto", "python3-venv", "libsdl2-dev", "libsdl2-ttf-dev", "fonts-dejavu-core"):
+        assert package in apt, package
+    assert ["useradd", "--system", "--user-group", "--home-dir", "/var/lib/quizbox", "--no-create-home",
+            "--shell", "/usr/sbin/nologin", "--comment", "Quizbox", "quizbox"] in commands
+    usermod = next(c for c in commands if c[0] == "usermod")
+    assert set(usermod[3].split(",")) == {"gpio", "video", "input", "render", "audio"}
+    venv = str(tmp_path / "opt/quizbox/venv")
+    assert ["python3", "-m", "venv", "--system-site-packages", venv] in commands
+    assert [f"{venv}/bin/pip", "install", "--upgrade", "--no-binary", "pygame", REPO] in commands
+    assert ["systemctl", "enable", "mosquitto.service", "quizbox.service", "quizbox-web.service",
+            "quizbox-mosquitto-reload.path"] in commands
+    assert ["systemctl", "restart", "mosquitto.service", "quizbox.service", "quizbox-web.service"] in commands
+    assert ["chown", "quizbox:mosquitto", f"{tmp_path}/etc/quizbox/mosquitto",
+            f"{tmp_path}/etc/quizbox/mosquitto/passwd", f"{tmp_path}/etc/quizbox/mosquitto/acl"] in commands
+    assert commands.index(next(c for c in commands if c[0] == "useradd")) < commands.index(
+        ["systemctl", "daemon-reload"])
+    assert "http://quizbox.local/" in out
+
+
+def test_a_second_run_upgrades_in_place_and_keeps_data_and_settings(tmp_path: Path) -> None:
+    install(tmp_path, "--box-id", "pub")
+    data = tmp_path / "var/lib/quizbox/quizbox.db"
+    data.write_bytes(b"games and decks")
+    settings = tmp_path / "etc/quizbox/quizbox.toml"
+    edited = settings.read_text().replace('name = "Quizbox"', 'name = "The Lion"')
+    settings.write_text(edited)
+    unit = tmp_path / "etc/systemd/system/quizbox.service"
+    unit.write_text("an old version\n")
+    secrets = {name: (tmp_path / name).read_bytes() for name in ("etc/quizbox/mosquitto/passwd",)}
+    before = tree(tmp_path)
+
+    out, commands = install(tmp_path, "--box-id", "other")
+    assert data.read_bytes() == b"games and decks"
+    assert settings.read_text() == edited
+    assert "kept     /etc/quizbox/quizbox.toml" in out
+    assert unit.read_bytes() == Path(REPO, "systemd/quizbox.service").read_bytes(), "the unit is upgraded"
+    assert {name: (tmp_path / name).read_bytes() for name in secrets} == secrets
+    assert tree(tmp_path) == before
+    assert configure.read_toml(tmp_path / "etc/quizbox/web.toml")["box"]["name"] == "The Lion"
+    assert ["systemctl", "restart", "mosquitto.service", "quizbox.service", "quizbox-web.service"] in commands
+
+
+def test_a_pi_zero_handset_gets_only_the_handset(tmp_path: Path) -> None:
+    _, commands = install(tmp_path, "--handset")
+    found = tree(tmp_path)
+    assert found["etc/systemd/system/quizbox-handset.service"] == 0o644
+    assert found["etc/quizbox/handset.env"] == 0o640
+    assert not [rel for rel in found if "mosquitto" in rel or rel.endswith("quizbox.service")]
+    apt = next(c for c in commands if c[:2] == ["apt-get", "install"])
+    assert "mosquitto" not in apt and "libsdl2-dev" not in apt
+    assert [str(tmp_path / "opt/quizbox/venv/bin/pip"), "install", "--upgrade", f"{REPO}[pizero]"] in commands
+    assert ["systemctl", "enable", "quizbox-handset.service"] in commands
+    env = tmp_path / "etc/quizbox/handset.env"
+    env.write_text("QUIZBOX_BROKER=box.local:1883\n")
+    install(tmp_path, "--handset")
+    assert env.read_text() == "QUIZBOX_BROKER=box.local:1883\n", "the handset's settings are kept"
+
+
+@pytest.mark.parametrize(("args", "message"), [(["--colour", "red"], "unknown option --colour"),
+                                               (["--box-id", "red lion"], "box id 'red lion' must be")])
+def test_bad_arguments_are_refused_with_a_reason(tmp_path: Path, args: list[str], message: str) -> None:
+    out = subprocess.run(["bash", str(INSTALL), *args], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "QUIZBOX_ROOT": str(tmp_path)})
+    assert out.returncode != 0
+    assert message in out.stderr

@@ -1,0 +1,267 @@
+"""The mosquitto drop-in, the password file and the ACL, loaded by a real mosquitto exactly as on the Pi
+(Debian's own main config including systemd/mosquitto-quizbox.conf), with only paths and ports moved
+into a temporary folder: who may log in, and what each account may publish and read."""
+
+from __future__ import annotations
+
+import os
+import queue
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from appliance.broker import MOSQUITTO_SETTINGS, free_port, wait_for_port
+from firmware import protocol
+from tests.deploy.tools import REPO, load_configure, need
+
+BOX = "pub"
+DROPIN = Path(REPO, "systemd", "mosquitto-quizbox.conf")
+DEBIAN_MAIN = Path(REPO, "tests", "deploy", "debian-mosquitto.conf")
+configure = load_configure()
+
+
+def settings(text: str) -> list[tuple[str, str]]:
+    """``(key, value)`` for each setting line of a mosquitto config."""
+    out = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line and not line.startswith("#"):
+            key, _, value = line.partition(" ")
+            out.append((key, value.strip()))
+    return out
+
+
+def test_the_drop_in_keeps_strangers_out_and_names_the_quizbox_files() -> None:
+    conf = dict(settings(DROPIN.read_text()))
+    assert conf["allow_anonymous"] == "false"
+    assert conf["per_listener_settings"] == "false"
+    assert conf["password_file"] == "/etc/quizbox/mosquitto/passwd"
+    assert conf["acl_file"] == "/etc/quizbox/mosquitto/acl"
+
+
+def test_the_drop_in_has_the_measured_latency_and_queue_settings_of_broker_py() -> None:
+    conf = dict(settings(DROPIN.read_text()))
+    for key, value in settings(MOSQUITTO_SETTINGS):
+        if key != "persistence":  # the private test broker keeps nothing; the box does
+            assert conf[key] == value, key
+    assert conf["set_tcp_nodelay"] == "true"
+    assert int(conf["max_queued_messages"]) >= 100000
+
+
+def test_persistence_lives_in_var_lib_mosquitto_without_a_second_location() -> None:
+    conf = settings(DROPIN.read_text())
+    assert ("persistence", "true") in conf
+    assert not [k for k, _ in conf if k == "persistence_location"], "mosquitto refuses a second one"
+    assert ("persistence_location", "/var/lib/mosquitto/") in settings(DEBIAN_MAIN.read_text())
+
+
+def test_listeners_for_handsets_and_phones() -> None:
+    conf = settings(DROPIN.read_text())
+    listeners = [i for i, (k, _) in enumerate(conf) if k == "listener"]
+    assert [conf[i][1] for i in listeners] == ["1883", "9001"]
+    assert conf[listeners[1] + 1] == ("protocol", "websockets")
+
+
+@dataclass
+class Box:
+    port: int
+    ws_port: int
+    passwords: dict[str, str]
+    log: Path
+
+
+def _rewrite(text: str, old: str, new: str) -> str:
+    assert text.count(old) == 1, f"expected {old!r} once"
+    return text.replace(old, new)
+
+
+@pytest.fixture(scope="module")
+def box() -> Iterator[Box]:
+    exe = need("mosquitto", "mosquitto")
+    # not under pytest's tmp_path: its parents are 0700, and mosquitto (user mosquitto) must get in
+    with tempfile.TemporaryDirectory(prefix="quizbox-box-") as name:
+        yield from _box(exe, Path(name))
+
+
+def _box(exe: str, tmp: Path) -> Iterator[Box]:
+    root = tmp / "root"
+    configure.configure(root, BOX, "The Pub")
+    # two paired handsets, as the pairing code will add them: a password line each, then the ACL again
+    passwd = root / configure.PASSWD
+    accounts = configure.parse_passwd(passwd.read_text())
+    passwords = {"h1": "one-secret", "h2": "two-secret"}
+    for user, password in passwords.items():
+        configure.set_account(accounts, user, password)
+    passwd.write_text(configure.format_passwd(accounts))
+    configure.configure(root, BOX, "The Pub")
+    config = configure.read_toml(root / configure.CONFIG)
+    web = configure.read_toml(root / configure.WEB_CONFIG)
+    passwords["appliance"] = config["broker"]["password"]
+    passwords["web"] = web["broker"]["password"]
+
+    port, ws_port = free_port(), free_port()
+    data, conf_d = tmp / "data", tmp / "conf.d"
+    data.mkdir()
+    conf_d.mkdir()
+    main = DEBIAN_MAIN.read_text()
+    main = _rewrite(main, "pid_file /run/mosquitto/mosquitto.pid", f"pid_file {data}/mosquitto.pid")
+    main = _rewrite(main, "persistence_location /var/lib/mosquitto/", f"persistence_location {data}/")
+    main = _rewrite(main, "log_dest file /var/log/mosquitto/mosquitto.log", f"log_dest file {data}/mosquitto.log")
+    main = _rewrite(main, "include_dir /etc/mosquitto/conf.d", f"include_dir {conf_d}")
+    dropin = DROPIN.read_text()
+    dropin = _rewrite(dropin, "listener 1883", f"listener {port} 127.0.0.1")
+    dropin = _rewrite(dropin, "listener 9001", f"listener {ws_port} 127.0.0.1")
+    dropin = dropin.replace("/etc/quizbox/mosquitto/", f"{root}/etc/quizbox/mosquitto/")
+    (conf_d / "quizbox.conf").write_text(dropin)
+    (tmp / "mosquitto.conf").write_text(main)
+    if os.geteuid() == 0:
+        # as on the Pi: mosquitto drops root before it reads the files, and reads them as group mosquitto
+        shutil.chown(data, "mosquitto")
+        shutil.chown(tmp, group="mosquitto")
+        os.chmod(tmp, 0o750)
+        for name in (configure.PASSWD, configure.ACL):
+            shutil.chown(root / name, group="mosquitto")
+    stderr = tmp / "stderr.log"
+    with open(stderr, "wb") as err:
+        proc = subprocess.Popen([exe, "-c", str(tmp / "mosquitto.conf")], stdout=err, stderr=subprocess.STDOUT)
+    try:
+        try:
+            wait_for_port("127.0.0.1", port, timeout=10)
+        except Exception:
+            pytest.fail(f"mosquitto did not start: {stderr.read_text()}")
+        yield Box(port, ws_port, passwords, stderr)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+class Peer:
+    """A paho client that records what it receives."""
+
+    def __init__(self, box: Box, user: str | None, password: str | None = None, transport: str = "tcp") -> None:
+        self.inbox: queue.Queue[tuple[str, bytes]] = queue.Queue()
+        self.connack: queue.Queue[int] = queue.Queue()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"t-{user}-{time.monotonic_ns()}",
+                                  transport=transport)  # type: ignore[arg-type]
+        if user is not None:
+            self.client.username_pw_set(user, box.passwords.get(user) if password is None else password)
+        self.client.on_connect = lambda c, u, f, rc, p: self.connack.put(rc.value)
+        self.client.on_message = lambda c, u, m: self.inbox.put((m.topic, bytes(m.payload)))
+        self.client.connect("127.0.0.1", box.ws_port if transport == "websockets" else box.port)
+        self.client.loop_start()
+        self.rc = self.connack.get(timeout=5)
+
+    def subscribe(self, *topics: str) -> None:
+        done: queue.Queue[object] = queue.Queue()
+        self.client.on_subscribe = lambda *a: done.put(a)
+        for topic in topics:
+            self.client.subscribe(topic, qos=1)
+            done.get(timeout=5)
+
+    def publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
+        self.client.publish(topic, payload, qos=1, retain=retain).wait_for_publish(timeout=5)
+
+    def next(self) -> tuple[str, bytes]:
+        return self.inbox.get(timeout=5)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+@pytest.fixture
+def peers(box: Box) -> Iterator[list[Peer]]:
+    made: list[Peer] = []
+    yield made
+    for peer in made:
+        peer.close()
+
+
+def _peer(box: Box, peers: list[Peer], user: str | None, password: str | None = None, **kw: str) -> Peer:
+    peer = Peer(box, user, password, **kw)
+    peers.append(peer)
+    return peer
+
+
+@pytest.mark.mqtt
+@pytest.mark.parametrize("user", ["appliance", "web", "h1", "h2"])
+def test_each_account_logs_in_with_its_password(box: Box, peers: list[Peer], user: str) -> None:
+    assert _peer(box, peers, user).rc == 0
+
+
+@pytest.mark.mqtt
+@pytest.mark.parametrize(("user", "password"), [(None, None), ("h1", "two-secret"), ("h3", "anything")])
+def test_strangers_and_wrong_passwords_are_refused(
+    box: Box, peers: list[Peer], user: str | None, password: str | None
+) -> None:
+    assert _peer(box, peers, user, password).rc in (4, 5, 134, 135)
+
+
+@pytest.mark.mqtt
+def test_a_handset_publishes_only_its_own_topics(box: Box, peers: list[Peer]) -> None:
+    appliance = _peer(box, peers, "appliance")
+    appliance.subscribe(f"quizbox/{BOX}/#")
+    h1 = _peer(box, peers, "h1")
+    h1.publish(protocol.input_topic(BOX, "h2"), b"as h2")  # dropped by the ACL
+    h1.publish(protocol.admin_command_topic(BOX), b"start")  # dropped
+    h1.publish(protocol.board_topic(BOX), b"fake board")  # dropped
+    for leaf in ("hello", "telemetry", "status", "input"):
+        h1.publish(protocol.handset_topic(BOX, "h1", leaf), leaf.encode())
+    # one client's messages arrive in order: had a dropped one got through, it would come first
+    assert [appliance.next() for _ in range(4)] == [
+        (protocol.handset_topic(BOX, "h1", leaf), leaf.encode()) for leaf in ("hello", "telemetry", "status", "input")
+    ]
+
+
+@pytest.mark.mqtt
+def test_a_handset_reads_only_its_own_prompts_and_the_board(box: Box, peers: list[Peer]) -> None:
+    appliance = _peer(box, peers, "appliance")
+    h1 = _peer(box, peers, "h1")
+    h1.subscribe(*(protocol.handset_topic(BOX, other, leaf) for other in ("h2", "h1")
+                   for leaf in ("prompt", "ack", "time")),
+                 protocol.admin_state_topic(BOX), protocol.board_topic(BOX))
+    for leaf in ("prompt", "ack", "time"):
+        appliance.publish(protocol.handset_topic(BOX, "h2", leaf), b"for h2")
+    appliance.publish(protocol.admin_state_topic(BOX), b"admin only")
+    mine = [protocol.handset_topic(BOX, "h1", leaf) for leaf in ("prompt", "ack", "time")]
+    for topic in mine:
+        appliance.publish(topic, b"for h1")
+    appliance.publish(protocol.board_topic(BOX), b"board")
+    assert [h1.next() for _ in range(4)] == [(t, b"for h1") for t in mine] + [(protocol.board_topic(BOX), b"board")]
+
+
+@pytest.mark.mqtt
+def test_the_admin_page_commands_and_watches_but_is_no_handset(box: Box, peers: list[Peer]) -> None:
+    appliance = _peer(box, peers, "appliance")
+    appliance.subscribe(f"quizbox/{BOX}/#")
+    web = _peer(box, peers, "web")
+    web.subscribe(protocol.admin_state_topic(BOX), protocol.handset_topic(BOX, "h1", "prompt"))
+    web.publish(protocol.input_topic(BOX, "h1"), b"as h1")  # dropped
+    web.publish(protocol.admin_command_topic(BOX), b"next")
+    assert appliance.next() == (protocol.admin_command_topic(BOX), b"next")
+    appliance.publish(protocol.handset_topic(BOX, "h1", "prompt"), b"private")
+    appliance.publish(protocol.admin_state_topic(BOX), b"state")
+    assert web.next() == (protocol.admin_state_topic(BOX), b"state")
+
+
+@pytest.mark.mqtt
+def test_phones_log_in_over_websockets(box: Box, peers: list[Peer]) -> None:
+    phone = _peer(box, peers, "h1", transport="websockets")
+    assert phone.rc == 0
+    assert _peer(box, peers, None, transport="websockets").rc in (4, 5, 134, 135)
+
+
+@pytest.mark.mqtt
+def test_the_broker_loaded_the_files_without_complaint(box: Box, peers: list[Peer]) -> None:
+    _peer(box, peers, "h1")
+    text = box.log.read_text()
+    assert "Error" not in text and "Warning" not in text, text
+
