@@ -142,8 +142,7 @@ def parse_number(text: str) -> Decimal:
         if scale.lower() not in _SCALE_WORDS:
             raise _refuse(
                 text,
-                f"unknown scale word {scale!r} (known: k, thousand, M, million, b, bn, "
-                "billion, t, tn, trillion)",
+                f"unknown scale word {scale!r} (known: k, thousand, M, million, b, bn, billion, t, tn, trillion)",
             )
         exponent = _SCALE_WORDS[scale.lower()]
     elif exponent_text is not None:
@@ -190,11 +189,7 @@ def _ungroup(text: str, whole: str) -> str:
         raise _refuse(text, f"it mixes digit-group separators {kinds}")
     (separator,) = separators
     groups = whole.split(separator)
-    if (
-        not 1 <= len(groups[0]) <= 3
-        or groups[0].startswith("0")
-        or any(len(group) != 3 for group in groups[1:])
-    ):
+    if not 1 <= len(groups[0]) <= 3 or groups[0].startswith("0") or any(len(group) != 3 for group in groups[1:]):
         raise _refuse(
             text,
             f"ambiguous: is {separator!r} a decimal mark or a digit-group separator? Groups must be "
@@ -241,9 +236,7 @@ def format_compact(d: Decimal) -> str:
     that would round up past parse_number's bound keeps fewer digits, rounded toward zero instead.
     """
     _check(d)
-    exact = [
-        form for form in (format_plain(d), _scaled(d)) if form is not None and len(form) <= COMPACT_WIDTH
-    ]
+    exact = [form for form in (format_plain(d), _scaled(d)) if form is not None and len(form) <= COMPACT_WIDTH]
     if exact:
         return min(exact, key=len)
     scientific = _scientific(d)
