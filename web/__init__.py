@@ -1,0 +1,129 @@
+"""The admin page and the phone handsets: a Flask app (``create_app``) served by waitress (``serve``).
+
+Settings come from :mod:`web.settings` defaults, the box's TOML config (box id, broker, data folder, web
+host and port) and the instance folder ``<data_dir>/web`` (secret key, admin password, ``web.cfg``).
+``test_config`` overrides all of them; it may carry ``QUIZBOX_CONFIG`` (a :class:`appliance.config.Config`),
+``LINK`` (an :class:`web.link.ApplianceLink`), ``PHONE_FACTORY`` and ``STORE``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from flask_wtf.csrf import CSRFProtect  # type: ignore[import-untyped]
+
+from appliance.config import Config, load_config
+from appliance.mqtt import Connection
+from appliance.store import Store
+from web.account import Account
+from web.link import MqttLink
+from web.phones import Phones, mqtt_factory
+from web.services import KEY, Services
+from web.settings import DEFAULTS, secret_key
+from web.throttle import LoginThrottle, RateLimit
+
+log = logging.getLogger(__name__)
+
+csrf = CSRFProtect()
+
+
+def broker_connection(config: Config) -> Connection:
+    """Where the web process finds the appliance's broker: the configured one, else the box's own on
+    this machine at the configured port."""
+    b = config.broker
+    return Connection(b.host or "127.0.0.1", b.port, b.username, b.password, b.tls, b.ca_file, b.keepalive)
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    overrides = dict(test_config or {})
+    config: Config = overrides.pop("QUIZBOX_CONFIG", None) or load_config()
+    instance = Path(overrides.pop("INSTANCE_PATH", config.data_path / "web"))
+    instance.mkdir(parents=True, exist_ok=True)
+    app = Flask(__name__, instance_path=str(instance), instance_relative_config=True)
+    app.config.update(DEFAULTS)
+    app.config.from_pyfile("web.cfg", silent=True)
+    app.config["SECRET_KEY"] = secret_key(instance)
+    app.config["QUIZBOX_BOX"] = config.box.id
+    app.config["QUIZBOX_NAME"] = config.box.name
+    app.config["WEB_HOST"], app.config["WEB_PORT"] = config.web.host, config.web.port
+    link = overrides.pop("LINK", None)
+    factory = overrides.pop("PHONE_FACTORY", None)
+    store = overrides.pop("STORE", None)
+    app.config.update(overrides)
+
+    if store is None:
+        store = Store(config.data_path / "quizbox.db")
+    if link is None:
+        link = MqttLink(config.box.id, broker_connection(config)).start(wait=None)
+    phones = Phones(
+        config.box.id,
+        factory or mqtt_factory(broker_connection(config)),
+        max_phones=int(app.config["MAX_PHONES"]),
+        idle_seconds=float(app.config["PHONE_IDLE_SECONDS"]),
+        forget_seconds=float(app.config["PHONE_FORGET_SECONDS"]),
+    )
+    app.extensions[KEY] = Services(
+        box=config.box.id,
+        store=store,
+        link=link,
+        phones=phones,
+        account=Account(instance),
+        logins=LoginThrottle(),
+        joins=RateLimit(int(app.config["JOINS_PER_ADDRESS"]), 600.0),
+    )
+    csrf.init_app(app)
+
+    from web import auth, decks, games, handsets, live, pages, phone
+
+    for module in (auth, decks, games, handsets, live, phone):
+        app.register_blueprint(module.bp)
+    pages.install(app)
+    from web.decks_seed import seed_shipped
+
+    seed_shipped(store)
+    return app
+
+
+def serve(args: argparse.Namespace) -> None:
+    """``quizbox web``: the app under waitress (never Flask's development server)."""
+    from waitress import serve as waitress_serve  # type: ignore[import-untyped]
+
+    config = load_config(getattr(args, "config", None))
+    app = create_app({"QUIZBOX_CONFIG": config})
+    account: Account = app.extensions[KEY].account
+    if not account.is_set:
+        print(f"quizbox web: first run: open http://<this box>:{config.web.port}/setup and type the setup code "
+              f"{account.setup_code()} (also in {account.instance}/setup-code)", flush=True)
+    print(f"quizbox web: admin page on http://{config.web.host}:{config.web.port}/", flush=True)
+    waitress_serve(app, host=config.web.host, port=config.web.port, threads=int(app.config["THREADS"]),
+                   connection_limit=int(app.config["CONNECTION_LIMIT"]), ident="quizbox")
+
+
+class ServerThread:
+    """waitress in a background thread on ``host:port`` (the demo and the browser tests)."""
+
+    def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 0) -> None:
+        from waitress.server import create_server  # type: ignore[import-untyped]
+
+        self.app = app
+        self.server = create_server(app, host=host, port=port, threads=int(app.config["THREADS"]),
+                                    connection_limit=int(app.config["CONNECTION_LIMIT"]), ident="quizbox")
+        self.port: int = self.server.effective_port
+        self.url = f"http://{host}:{self.port}"
+        self._thread = threading.Thread(target=self.server.run, name="waitress", daemon=True)
+
+    def start(self) -> ServerThread:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.server.close()
+        self._thread.join(timeout=5)
+        services: Services = self.app.extensions[KEY]
+        services.phones.close()

@@ -1,0 +1,246 @@
+"""Decks: list and search, create, edit info, add/edit/delete typed cards, delete, import and export.
+
+An import reads the whole file through the deck format's validator: either every card is saved, or
+nothing is and each problem is listed with its line (CSV) or card (JSON) and reason.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
+
+from appliance.decks import InvalidDeck, load_deck
+from appliance.decks.io import dump_deck
+from appliance.decks.model import CATEGORIES, DECK_TYPES, DIFFICULTIES, Deck, DeckInfo
+from appliance.store import StoreError
+from web import deckdata
+from web.services import services
+
+bp = Blueprint("decks", __name__, url_prefix="/decks")
+
+Page = str | BaseResponse | tuple[str, int]
+
+
+def _deck_or_404(deck_id: str) -> Deck:
+    deck = deckdata.load(services().store, deck_id)
+    if deck is None:
+        abort(404)
+    return deck
+
+
+def _editable(deck: Deck) -> None:
+    if deckdata.is_builtin(services().store, deck.id):
+        abort(403, "built-in decks come with the box and cannot be changed; copy one to edit it")
+
+
+@bp.get("/")
+def index() -> str:
+    store = services().store
+    query = request.args.get("q", "").strip()
+    wanted_type = request.args.get("type", "")
+    decks = [d for d in store.decks() if not wanted_type or d["type"] == wanted_type]
+    matches: dict[str, list[str]] = {}
+    if query:
+        needle = query.casefold()
+        found = []
+        for entry in decks:
+            deck = deckdata.load(store, entry["id"])
+            hits = [deckdata.card_text(c) for c in deck.cards if needle in deckdata.search_text(c)] if deck else []
+            if needle in f"{entry['name']} {entry['id']}".casefold() or hits:
+                found.append(entry)
+                matches[entry["id"]] = hits[:3]
+        decks = found
+    return render_template("decks/index.html", decks=decks, query=query, wanted_type=wanted_type,
+                           types=deckdata.TYPE_NAMES, matches=matches)
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new() -> Page:
+    errors: dict[str, str] = {}
+    form = request.form if request.method == "POST" else {"language": "en", "type": "estimation"}
+    if request.method == "POST":
+        store = services().store
+        values = {"name": form.get("name", ""), "type": form.get("type", ""),
+                  "description": form.get("description", ""), "language": form.get("language", "en").strip()}
+        values["id"] = deckdata.unique_deck_id(store, values["name"] or "deck")
+        info, errors = deckdata.check_info(values)
+        if info is not None:
+            deckdata.save(store, Deck(info=info, cards=()))
+            flash(f"Deck {info.name!r} created. Add its first card.")
+            return redirect(url_for("decks.new_card", deck_id=info.id))
+    return render_template("decks/info.html", deck=None, form=form, errors=errors,
+                           types=deckdata.TYPE_NAMES), (400 if errors else 200)
+
+
+@bp.get("/<deck_id>")
+def show(deck_id: str) -> str:
+    deck = _deck_or_404(deck_id)
+    query = request.args.get("q", "").strip().casefold()
+    cards = [c for c in deck.cards if not query or query in deckdata.search_text(c)]
+    return render_template("decks/show.html", deck=deck, cards=cards, query=request.args.get("q", ""),
+                           builtin=deckdata.is_builtin(services().store, deck_id), card_text=deckdata.card_text,
+                           types=deckdata.TYPE_NAMES)
+
+
+@bp.route("/<deck_id>/edit", methods=["GET", "POST"])
+def edit(deck_id: str) -> Page:
+    deck = _deck_or_404(deck_id)
+    _editable(deck)
+    errors: dict[str, str] = {}
+    form = request.form if request.method == "POST" else {
+        "name": deck.info.name, "description": deck.info.description, "language": deck.info.language}
+    if request.method == "POST":
+        values = {"id": deck.id, "type": deck.type, "name": form.get("name", ""),
+                  "description": form.get("description", ""), "language": form.get("language", "").strip()}
+        info, errors = deckdata.check_info(values)
+        if info is not None:
+            deckdata.save(services().store, Deck(info=info, cards=deck.cards))
+            flash("Deck saved.")
+            return redirect(url_for("decks.show", deck_id=deck.id))
+    return render_template("decks/info.html", deck=deck, form=form, errors=errors,
+                           types=deckdata.TYPE_NAMES), (400 if errors else 200)
+
+
+@bp.post("/<deck_id>/copy")
+def copy(deck_id: str) -> BaseResponse:
+    deck = _deck_or_404(deck_id)
+    store = services().store
+    new_id = deckdata.unique_deck_id(store, f"{deck.id}-copy")
+    name = f"{deck.info.name} (copy)"[:80]
+    deckdata.save(store, Deck(info=DeckInfo(new_id, name, deck.type, deck.info.description, deck.info.language),
+                              cards=deck.cards))
+    flash(f"Copied to {name!r}: this copy can be edited.")
+    return redirect(url_for("decks.show", deck_id=new_id))
+
+
+def _card_page(deck: Deck, card_id: str | None) -> Page:
+    card = deck.card(card_id) if card_id is not None else None
+    values = deckdata.form_values(card)
+    if card is None:
+        values["id"] = deckdata.next_card_id(deck)
+    errors: dict[str, list[str]] = {}
+    general: list[str] = []
+    if request.method == "POST":
+        values = {key: request.form.get(key, "") for key in request.form}
+        if card is not None:
+            values["id"] = card.id
+        try:
+            updated = deckdata.with_card(deck, values, replacing=card_id)
+        except deckdata.CardProblems as exc:
+            errors, general = exc.fields, exc.general
+        else:
+            deckdata.save(services().store, updated)
+            flash("Card saved." if card else "Card added.")
+            if request.form.get("then") == "another":
+                return redirect(url_for("decks.new_card", deck_id=deck.id))
+            return redirect(url_for("decks.show", deck_id=deck.id))
+    return render_template("decks/card.html", deck=deck, card=card, values=values, errors=errors,
+                           general=general, fields=deckdata.FIELDS[deck.type], categories=CATEGORIES,
+                           difficulties=DIFFICULTIES), (400 if errors or general else 200)
+
+
+@bp.route("/<deck_id>/cards/new", methods=["GET", "POST"])
+def new_card(deck_id: str) -> Page:
+    deck = _deck_or_404(deck_id)
+    _editable(deck)
+    return _card_page(deck, None)
+
+
+@bp.route("/<deck_id>/cards/<card_id>", methods=["GET", "POST"])
+def card(deck_id: str, card_id: str) -> Page:
+    deck = _deck_or_404(deck_id)
+    if card_id not in {c.id for c in deck.cards}:
+        abort(404)
+    if request.method == "POST":
+        _editable(deck)
+    return _card_page(deck, card_id)
+
+
+@bp.post("/<deck_id>/cards/<card_id>/delete")
+def delete_card(deck_id: str, card_id: str) -> BaseResponse:
+    deck = _deck_or_404(deck_id)
+    _editable(deck)
+    if card_id not in {c.id for c in deck.cards}:
+        abort(404)
+    deckdata.save(services().store, deckdata.without_card(deck, card_id))
+    flash(f"Card {card_id} deleted.")
+    return redirect(url_for("decks.show", deck_id=deck.id))
+
+
+@bp.route("/<deck_id>/delete", methods=["GET", "POST"])
+def delete(deck_id: str) -> Page:
+    deck = _deck_or_404(deck_id)
+    _editable(deck)
+    if request.method == "POST":
+        services().store.delete_deck(deck.id)
+        flash(f"Deck {deck.info.name!r} deleted.")
+        return redirect(url_for("decks.index"))
+    return render_template("decks/delete.html", deck=deck)
+
+
+@bp.get("/<deck_id>/export.<fmt>")
+def export(deck_id: str, fmt: str) -> Response:
+    if fmt not in ("csv", "json"):
+        abort(404)
+    deck = _deck_or_404(deck_id)
+    text = dump_deck(deck, "csv" if fmt == "csv" else "json")
+    mimetype = "text/csv" if fmt == "csv" else "application/json"
+    return Response(text.encode("utf-8"), mimetype=f"{mimetype}; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="{deck.id}.{fmt}"'})
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_deck() -> Page:
+    problems: list[str] = []
+    form = request.form
+    if request.method == "POST":
+        upload = request.files.get("file")
+        if upload is None or not upload.filename:
+            problems = ["Choose a file to import."]
+        else:
+            data = upload.read()
+            fmt = "json" if upload.filename.lower().endswith(".json") or data.lstrip()[:1] == b"{" else "csv"
+            try:
+                deck = _read(data, fmt, form.get("name", "").strip() or _stem(upload.filename))
+                problems = _save_import(deck, form.get("replace") == "on")
+            except InvalidDeck as exc:
+                problems = [str(p) for p in exc.problems]
+            except StoreError as exc:
+                problems = [f"Nothing was saved: {exc}"]
+            if not problems:
+                flash(f"Imported {len(deck.cards)} cards into {deck.info.name!r}.")
+                return redirect(url_for("decks.show", deck_id=deck.id))
+    return render_template("decks/import.html", problems=problems, form=form), (400 if problems else 200)
+
+
+def _stem(filename: str) -> str:
+    return filename.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+
+
+def _read(data: bytes, fmt: str, name: str) -> Deck:
+    if fmt == "json":
+        return load_deck(data, "json")
+    deck = load_deck(data, "csv")  # the header names the type; the deck is named from the form below
+    info, errors = deckdata.check_info({"id": deckdata.slug(name), "name": name, "type": deck.type})
+    if info is None:
+        from appliance.decks.model import Problem
+
+        raise InvalidDeck([Problem(f"deck {key}: {message}") for key, message in errors.items()])
+    return Deck(info=info, cards=deck.cards)
+
+
+def _save_import(deck: Deck, replace: bool) -> list[str]:
+    store = services().store
+    if store.deck(deck.id) is not None:
+        if deckdata.is_builtin(store, deck.id):
+            return [f"A built-in deck already has the id {deck.id!r}; give the import another name or id."]
+        if not replace:
+            return [f"A deck with the id {deck.id!r} exists already. Tick 'replace' to overwrite it, or give "
+                    "the import another name."]
+    deckdata.save(store, deck)
+    return []
+
+
+@bp.app_template_global()
+def deck_types() -> tuple[str, ...]:
+    return DECK_TYPES

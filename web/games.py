@@ -1,0 +1,155 @@
+"""Games: set one up (game, options, seats clockwise with their handsets, deck and card filters) and start
+it; the history of games with results, exported as CSV."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
+
+from appliance.decks.model import CATEGORIES, DIFFICULTIES
+from firmware import protocol
+from web import results
+from web.catalogue import OptionProblem, games, options_from_form
+from web.link import LinkError
+from web.services import services
+
+bp = Blueprint("games", __name__, url_prefix="/games")
+
+MAX_SEATS = 12
+
+
+class SetupProblem(ValueError):
+    pass
+
+
+def _handsets() -> list[dict[str, Any]]:
+    state = services().link.admin_state() or {}
+    return [h for h in state.get("handsets", []) if isinstance(h, dict) and h.get("accepted")]
+
+
+def _seats(form: Mapping[str, str]) -> list[dict[str, str]]:
+    seats: list[dict[str, str]] = []
+    known = {h["id"] for h in _handsets()}
+    for i in range(MAX_SEATS):
+        player = form.get(f"player-{i}", "").strip()
+        handset = form.get(f"handset-{i}", "").strip()
+        if not player and not handset:
+            continue
+        if not handset:
+            raise SetupProblem(f"Seat {i + 1} ({player}): choose a handset.")
+        if not player:
+            raise SetupProblem(f"Seat {i + 1}: type the player's or team's name.")
+        if len(player) > protocol.MAX_NAME:
+            raise SetupProblem(f"Seat {i + 1}: a name has at most {protocol.MAX_NAME} characters.")
+        if handset not in known:
+            raise SetupProblem(f"Seat {i + 1}: that handset is not at the table any more.")
+        if any(s["player"] == player for s in seats):
+            raise SetupProblem(f"{player!r} is seated twice; each seat needs its own name.")
+        if any(s["handset"] == handset for s in seats):
+            raise SetupProblem(f"Seat {i + 1} ({player}): that handset already has a seat.")
+        seats.append({"player": player, "handset": handset})
+    return seats
+
+
+def _filters(form: Any) -> dict[str, Any]:
+    filters: dict[str, Any] = {}
+    categories = [c for c in form.getlist("category") if c in CATEGORIES]
+    difficulties = [d for d in form.getlist("difficulty") if d in DIFFICULTIES]
+    tags = [t for t in form.get("tags", "").replace(",", " ").lower().split() if t]
+    if categories:
+        filters["category"] = categories
+    if difficulties:
+        filters["difficulty"] = difficulties
+    if form.get("family") == "on":
+        filters["family"] = True
+    if tags:
+        filters["tags"] = tags
+    return filters
+
+
+def start_command(form: Any) -> dict[str, Any]:
+    catalogue = games(current_app.config["EXTRA_GAMES"])
+    game = catalogue.get(form.get("game", ""))
+    if game is None:
+        raise SetupProblem("Choose a game.")
+    seats = _seats(form)
+    if not game.min_players <= len(seats) <= game.max_players:
+        raise SetupProblem(f"{game.name} needs {game.min_players} to {game.max_players} seats; "
+                           f"you set up {len(seats)}.")
+    deck_id = form.get("deck", "")
+    deck = next((d for d in services().store.decks() if d["id"] == deck_id), None)
+    if deck is None:
+        raise SetupProblem("Choose a deck.")
+    if deck["type"] != game.deck_type:
+        raise SetupProblem(f"{game.name} plays {game.deck_type} cards; {deck['name']!r} is an {deck['type']} deck.")
+    if not deck["cards"]:
+        raise SetupProblem(f"The deck {deck['name']!r} has no cards yet.")
+    try:
+        options = options_from_form(game, form, [s["player"] for s in seats])
+    except OptionProblem as exc:
+        raise SetupProblem(str(exc)) from None
+    command: dict[str, Any] = {"cmd": "start", "game": game.id, "options": options, "seats": seats, "deck": deck_id}
+    filters = _filters(form)
+    if filters:
+        command["filters"] = filters
+    return command
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new() -> str | BaseResponse | tuple[str, int]:
+    error = None
+    form: Any = request.form
+    if request.method == "POST":
+        try:
+            command = start_command(request.form)
+            result = services().link.command(command, timeout=float(current_app.config["COMMAND_TIMEOUT"]))
+        except (SetupProblem, LinkError) as exc:
+            error = str(exc)
+        else:
+            if result.ok:
+                flash("The game has started.")
+                return redirect(url_for("live.page"))
+            error = f"The box refused to start the game: {result.msg}"
+    else:
+        form = {f"player-{i}": h["name"] for i, h in enumerate(h for h in _handsets() if h.get("online"))}
+        form |= {f"handset-{i}": h["id"] for i, h in enumerate(h for h in _handsets() if h.get("online"))}
+    decks = [d for d in services().store.decks() if d["cards"]]
+    return render_template("games/new.html", form=form, error=error, games=games(current_app.config["EXTRA_GAMES"]),
+                           handsets=_handsets(), decks=decks, seats=MAX_SEATS, categories=CATEGORIES,
+                           difficulties=DIFFICULTIES), (400 if error else 200)
+
+
+@bp.get("/")
+def history() -> str:
+    stored = services().store.games(limit=int(current_app.config["HISTORY_LIMIT"]))
+    return render_template("games/history.html", games=[results.summary(g) for g in stored])
+
+
+@bp.get("/<int:game_id>")
+def result(game_id: int) -> str:
+    game = services().store.game(game_id)
+    if game is None:
+        abort(404)
+    return render_template("games/result.html", g=results.summary(game))
+
+
+def _csv(text: str, name: str) -> Response:
+    return Response(text.encode("utf-8"), mimetype="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@bp.get("/history.csv")
+def history_csv() -> Response:
+    stored = services().store.games(limit=int(current_app.config["HISTORY_LIMIT"]))
+    return _csv(results.to_csv(g for g in stored if g.status != "running"), "quizbox-games.csv")
+
+
+@bp.get("/<int:game_id>.csv")
+def result_csv(game_id: int) -> Response:
+    game = services().store.game(game_id)
+    if game is None:
+        abort(404)
+    return _csv(results.to_csv([game]), f"quizbox-game-{game_id}.csv")

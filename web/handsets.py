@@ -1,0 +1,70 @@
+"""Handsets: who is at the table (online, battery, signal, firmware, seat) and accept, rename, identify,
+remove. The list is the appliance's (``admin/state``); changes are admin commands to the hub."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
+
+from firmware import protocol
+from web.link import LinkError
+from web.services import services
+
+bp = Blueprint("handsets", __name__, url_prefix="/handsets")
+
+ACTIONS = {"accept": "Accepted", "rename": "Renamed", "identify": "Flashing", "remove": "Removed"}
+
+
+def _rows() -> list[dict[str, Any]]:
+    link = services().link
+    admin = link.admin_state() or {}
+    board = link.board() or {}
+    seat_of = {p.get("handset"): p.get("name") for p in board.get("players", [])
+               if isinstance(p, dict) and p.get("seated")}
+    rows = []
+    for handset in admin.get("handsets", []):
+        if isinstance(handset, dict):
+            rows.append({**handset, "seat": seat_of.get(handset.get("id"), ""),
+                         "phone": services().phones.get(str(handset.get("id"))) is not None})
+    return rows
+
+
+@bp.get("/")
+def index() -> str:
+    return render_template("handsets/index.html", handsets=_rows())
+
+
+@bp.route("/<handset_id>/remove", methods=["GET"])
+def confirm_remove(handset_id: str) -> str:
+    row = next((h for h in _rows() if h.get("id") == handset_id), None)
+    if row is None:
+        abort(404)
+    return render_template("handsets/remove.html", h=row)
+
+
+@bp.post("/<handset_id>/<action>")
+def act(handset_id: str, action: str) -> BaseResponse:
+    if action not in ACTIONS:
+        abort(404)
+    command: dict[str, Any] = {"cmd": action, "handset": handset_id}
+    if action == "rename":
+        name = request.form.get("name", "").strip()
+        if not name or len(name) > protocol.MAX_NAME:
+            flash(f"A name has 1 to {protocol.MAX_NAME} characters.")
+            return redirect(url_for("handsets.index"))
+        command["name"] = name
+    if action == "identify":
+        phone = services().phones.get(handset_id)
+        if phone is not None:
+            phone.identify()  # a phone handset of this server flashes its page at once
+    try:
+        result = services().link.command(command, timeout=float(current_app.config["COMMAND_TIMEOUT"]))
+    except LinkError as exc:
+        flash(str(exc))
+    else:
+        if result.ok and action == "remove":
+            services().phones.leave(handset_id, removed=True)
+        flash(f"{ACTIONS[action]}." if result.ok else f"Refused: {result.msg}")
+    return redirect(url_for("handsets.index"))

@@ -1,0 +1,155 @@
+"""The admin page's link to the running appliance, over MQTT like any other part of the box.
+
+It keeps the latest retained ``board`` and ``admin/state`` and the appliance's status, and sends quizmaster
+commands to ``admin/command``. A command carries an ``id``; the hub answers in ``admin/state`` (``last``).
+A hub that echoes the id is matched exactly; one that does not is matched to the first admin state
+published after the command (the hub republishes it after every command).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from appliance.mqtt import Client, Connection
+from firmware import protocol
+
+log = logging.getLogger(__name__)
+
+JSON = dict[str, Any]
+
+
+class LinkError(Exception):
+    """The command could not be delivered or was not answered; the message says so in plain words."""
+
+
+@dataclass(frozen=True)
+class Result:
+    ok: bool
+    msg: str
+
+
+class ApplianceLink(Protocol):
+    """What the blueprints need from the appliance (a fake in the Flask tests)."""
+
+    def board(self) -> JSON | None: ...
+
+    def admin_state(self) -> JSON | None: ...
+
+    def appliance_online(self) -> bool: ...
+
+    def version(self) -> int: ...
+
+    def remaining(self) -> float | None: ...
+
+    def command(self, command: Mapping[str, Any], timeout: float = 4.0) -> Result: ...
+
+
+class MqttLink:
+    def __init__(self, box: str, connection: Connection, clock: Any = time.monotonic) -> None:
+        self.box = box
+        self.clock = clock
+        self._cond = threading.Condition()
+        self._board: JSON | None = None
+        self._board_at = 0.0
+        self._admin: JSON | None = None
+        self._admin_count = 0
+        self._online = False
+        self._version = 0
+        self.client = Client(
+            client_id=f"quizbox-{box}-web-{secrets.token_hex(3)}",
+            connection=connection,
+            on_message=self._on_message,
+            subscriptions=[
+                protocol.board_topic(box),
+                protocol.admin_state_topic(box),
+                protocol.appliance_status_topic(box),
+            ],
+        )
+
+    def start(self, wait: float | None = None) -> MqttLink:
+        self.client.start(wait=wait)
+        return self
+
+    def stop(self) -> None:
+        self.client.stop()
+
+    # -- what the appliance published --------------------------------------------------------------------
+
+    def _on_message(self, topic: str, payload: bytes) -> None:
+        if topic == protocol.appliance_status_topic(self.box):
+            with self._cond:
+                self._online = payload.strip() == protocol.ONLINE.encode()
+                self._bump()
+            return
+        try:
+            data = json.loads(payload.decode("utf-8"))
+        except (ValueError, UnicodeError):
+            log.warning("unreadable message on %s", topic)
+            return
+        if not isinstance(data, dict):
+            return
+        with self._cond:
+            if topic == protocol.board_topic(self.box):
+                self._board, self._board_at = data, self.clock()
+            elif topic == protocol.admin_state_topic(self.box):
+                self._admin = data
+                self._admin_count += 1
+            self._bump()
+
+    def _bump(self) -> None:
+        self._version += 1
+        self._cond.notify_all()
+
+    def board(self) -> JSON | None:
+        with self._cond:
+            return self._board
+
+    def admin_state(self) -> JSON | None:
+        with self._cond:
+            return self._admin
+
+    def appliance_online(self) -> bool:
+        with self._cond:
+            return self._online and self.client.connected.is_set()
+
+    def version(self) -> int:
+        with self._cond:
+            return self._version
+
+    def remaining(self) -> float | None:
+        """Seconds left on the running clock now (the board is published when it changes, not each second)."""
+        with self._cond:
+            if self._board is None or not isinstance(self._board.get("remaining"), int | float):
+                return None
+            left = float(self._board["remaining"])
+            if not self._board.get("paused"):
+                left -= self.clock() - self._board_at
+            return max(0.0, left)
+
+    # -- commands ---------------------------------------------------------------------------------------------
+
+    def command(self, command: Mapping[str, Any], timeout: float = 4.0) -> Result:
+        if not self.client.connected.is_set():
+            raise LinkError("the admin page cannot reach the quiz box's message broker; is the box running?")
+        if not self.appliance_online():
+            raise LinkError("the quiz box is not running (it says it is offline); start it and try again")
+        token = secrets.token_hex(6)
+        with self._cond:
+            seen = self._admin_count
+            self.client.publish(protocol.admin_command_topic(self.box), json.dumps({**command, "id": token}))
+            deadline = self.clock() + timeout
+            while True:
+                last = (self._admin or {}).get("last") if self._admin_count > seen else None
+                if isinstance(last, dict) and last.get("id", token) == token:
+                    return Result(bool(last.get("ok")), str(last.get("msg", "")))
+                left = deadline - self.clock()
+                if left <= 0:
+                    raise LinkError(f"the quiz box did not answer within {timeout:.0f} s; try again")
+                self._cond.wait(left)

@@ -1,0 +1,318 @@
+"""Phone handsets: the web server is each phone's MQTT client, running the firmware's own handset core.
+
+Why not MQTT over WebSockets from the phone: the broker would have to be reachable from the pub's Wi-Fi,
+and a browser holding broker credentials could publish on any handset's topics. Here the broker stays
+on the box; a phone only reaches this server, and a signed cookie binds the browser to one handset id,
+so it can only ever act as its own handset. The handset core (``firmware.core.handset.Handset``) is the
+one a hardware handset runs: the same hello, the same checks of an input against its prompt
+(``firmware.core.allowed``), the same sequence numbers, re-sending and acks.
+
+A phone counts as online while it polls: after ``idle_seconds`` without a poll its MQTT link is closed
+(the hub sees ``offline``); its next poll reconnects and says hello again. After ``forget_seconds`` its
+slot is freed; at most ``max_phones`` phones are handsets at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from appliance.mqtt import Availability, Client, Connection
+from firmware import protocol
+from firmware.core.handset import Handset
+
+log = logging.getLogger(__name__)
+
+JSON = dict[str, Any]
+PHONE_FIRMWARE = "phone-1"
+TELEMETRY_SECONDS = 30.0
+ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
+
+
+class MqttClientLike(Protocol):
+    connected: threading.Event
+
+    def start(self, wait: float | None = 10.0) -> Any: ...
+
+    def stop(self, clean: bool = True) -> None: ...
+
+    def publish(self, topic: str, payload: bytes | str, retain: bool = False, qos: int | None = None) -> None: ...
+
+    def subscribe(self, topics: Any) -> None: ...
+
+
+ClientFactory = Callable[[str, list[str], Callable[[str, bytes], None], Availability, Callable[[], None]],
+                         MqttClientLike]
+
+
+def mqtt_factory(connection: Connection) -> ClientFactory:
+    def make(client_id: str, topics: list[str], on_message: Callable[[str, bytes], None],
+             availability: Availability, on_connect: Callable[[], None]) -> MqttClientLike:
+        return Client(client_id=client_id, connection=connection, on_message=on_message,
+                      subscriptions=list(topics), availability=availability, on_connect=on_connect)
+
+    return make
+
+
+class PhoneRefused(ValueError):
+    """An input the phone's handset core will not send; the message is for the player."""
+
+
+class PhonesFull(Exception):
+    """No free phone slot."""
+
+
+class PhoneRemoved(Exception):
+    """The quizmaster removed this phone's handset: it must join again."""
+
+
+class _Transport:
+    def __init__(self, phone: PhoneHandset) -> None:
+        self.phone = phone
+
+    def publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
+        client = self.phone.client
+        if client is None or not client.connected.is_set():
+            raise OSError("not connected")  # the core keeps the input pending and re-sends on connect
+        client.publish(topic, payload, retain=retain)
+
+    def subscribe(self, topic: str) -> None:
+        if self.phone.client is not None:
+            self.phone.client.subscribe([topic])
+
+
+def phone_core(box: str, handset_id: str, transport: _Transport, name: str) -> Handset:
+    """The firmware's handset core with the ``touch`` layout in its hello and telemetry. The core's key
+    editor (built for keypad layouts) is never pressed: the phone page builds the input and
+    :meth:`Handset.submit` checks it against the prompt."""
+    core = Handset(box, handset_id, transport, layout=protocol.LAYOUT_KEYPAD, name=name)
+    core.layout = protocol.LAYOUT_TOUCH
+    return core
+
+
+class PhoneHandset:
+    def __init__(self, box: str, handset_id: str, name: str, factory: ClientFactory, clock: Callable[[], float]):
+        self.box = box
+        self.id = handset_id
+        self.name = name
+        self.factory = factory
+        self.clock = clock
+        self.lock = threading.RLock()
+        self.client: MqttClientLike | None = None
+        self.core = phone_core(box, handset_id, _Transport(self), name)
+        self.version = 1
+        self.last_poll = clock()
+        self.battery: int | None = None
+        self.identify_until = 0.0
+        self.notice: tuple[str, str | None] = ("", None)  # a refusal by this phone's core, for one prompt
+        self._telemetry_at = -TELEMETRY_SECONDS
+
+    # -- the MQTT link --------------------------------------------------------------------------------------
+
+    def connect(self) -> None:
+        with self.lock:
+            if self.client is not None:
+                return
+            topics = [protocol.prompt_topic(self.box, self.id), protocol.ack_topic(self.box, self.id),
+                      protocol.time_topic(self.box, self.id)]
+            self.client = self.factory(f"quizbox-{self.box}-{self.id}", topics, self._on_message,
+                                       Availability(protocol.status_topic(self.box, self.id)), self._on_connect)
+            self.client.start(wait=None)
+
+    def disconnect(self) -> None:
+        with self.lock:
+            client, self.client = self.client, None
+            self.core.disconnected()
+            self._bump()
+        if client is not None:
+            client.stop(clean=True)
+
+    def _on_connect(self) -> None:
+        with self.lock:
+            # subscribe, hello, re-send an unacked input with its seq; lost again at once: the next connect does
+            with contextlib.suppress(OSError):
+                self.core.connected()
+            self._telemetry_at = -TELEMETRY_SECONDS
+            self._bump()
+
+    def _on_message(self, topic: str, payload: bytes) -> None:
+        with self.lock:
+            if self.core.on_message(topic, payload):
+                self._bump()
+
+    def _bump(self) -> None:
+        self.version += 1
+
+    # -- the phone page ----------------------------------------------------------------------------------------
+
+    def polled(self, battery: int | None = None) -> None:
+        """The phone asked for its screen: it is here; reconnect if its link was closed while idle."""
+        with self.lock:
+            self.last_poll = self.clock()
+            if battery is not None and battery != self.battery:
+                self.battery = battery
+                self._telemetry_at = -TELEMETRY_SECONDS
+        self.connect()
+        self.tick()
+
+    def tick(self) -> None:
+        """Re-send an unacked input and send telemetry when due."""
+        with self.lock:
+            if self.client is None or not self.client.connected.is_set():
+                return
+            self.core.tick()
+            now = self.clock()
+            if now - self._telemetry_at >= TELEMETRY_SECONDS:
+                self._telemetry_at = now
+                self.core.battery = self.battery
+                self.core.telemetry()
+
+    def submit(self, prompt_id: str, data: JSON) -> int:
+        """Send ``data`` for the prompt ``prompt_id`` through the handset core; PhoneRefused otherwise."""
+        with self.lock:
+            prompt = self.core.prompt
+            if prompt is None or prompt.get("id") != prompt_id:
+                raise PhoneRefused("that screen is old; look again")
+            if prompt.get("kind") == protocol.BUZZ and "pressed" not in data:
+                data = {**data, "pressed": self.core.clock_ms()}  # as a hardware handset stamps its press
+            try:
+                seq = int(self.core.submit(data))
+            except ValueError as exc:
+                raise PhoneRefused(str(exc)) from None
+            self.notice = ("", None)
+            self._bump()
+            return seq
+
+    def refuse(self, message: str, prompt_id: str | None) -> None:
+        """Show ``message`` on the phone while prompt ``prompt_id`` is on screen (nothing was sent)."""
+        with self.lock:
+            self.notice = (message, prompt_id)
+            self._bump()
+
+    def identify(self, seconds: float = 5.0) -> None:
+        with self.lock:
+            self.identify_until = self.clock() + seconds
+            self._bump()
+
+    def screen(self) -> JSON:
+        """What the phone shows now."""
+        with self.lock:
+            core = self.core
+            prompt_id = core.prompt.get("id") if core.prompt else None
+            return {
+                "notice": self.notice[0] if self.notice[1] is not None and self.notice[1] == prompt_id else "",
+                "id": self.id,
+                "name": self.name,
+                "version": self.version,
+                "prompt": core.prompt,
+                "view": core.view,
+                "message": core.message,
+                "online": bool(self.client is not None and self.client.connected.is_set() and core.online),
+                "pending": core.pending is not None,
+                "identify": self.identify_until > self.clock(),
+            }
+
+
+class Phones:
+    """Every phone handset of this web process."""
+
+    def __init__(
+        self,
+        box: str,
+        factory: ClientFactory,
+        max_phones: int = 16,
+        idle_seconds: float = 20.0,
+        forget_seconds: float = 600.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.box = box
+        self.factory = factory
+        self.max_phones = max_phones
+        self.idle_seconds = idle_seconds
+        self.forget_seconds = forget_seconds
+        self.clock = clock
+        self._phones: dict[str, PhoneHandset] = {}
+        self._removed: set[str] = set()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def __len__(self) -> int:
+        return len(self._phones)
+
+    def get(self, handset_id: str) -> PhoneHandset | None:
+        with self._lock:
+            return self._phones.get(handset_id)
+
+    def join(self, name: str) -> PhoneHandset:
+        """A new phone handset named ``name``; PhonesFull when every slot is taken."""
+        handset_id = "phone-" + "".join(secrets.choice(ID_ALPHABET) for _ in range(8))
+        return self.resume(handset_id, name)
+
+    def resume(self, handset_id: str, name: str) -> PhoneHandset:
+        """The phone with this id (a signed cookie named it), made again if this process forgot it."""
+        protocol.handset_topic(self.box, handset_id, "status")  # validates the id
+        with self._lock:
+            if handset_id in self._removed:
+                raise PhoneRemoved(handset_id)
+            phone = self._phones.get(handset_id)
+            if phone is None:
+                if len(self._phones) >= self.max_phones:
+                    raise PhonesFull(f"all {self.max_phones} phone places are taken")
+                phone = PhoneHandset(self.box, handset_id, name[: protocol.MAX_NAME], self.factory, self.clock)
+                self._phones[handset_id] = phone
+        self._start_reaper()
+        return phone
+
+    def leave(self, handset_id: str, removed: bool = False) -> None:
+        """Close a phone's link and free its slot; ``removed`` (by the quizmaster): its cookie no longer
+        brings it back."""
+        with self._lock:
+            phone = self._phones.pop(handset_id, None)
+            if removed:
+                self._removed.add(handset_id)
+        if phone is not None:
+            phone.disconnect()
+
+    def reap(self) -> None:
+        """Close the links of phones that stopped polling; forget long-gone ones."""
+        now = self.clock()
+        with self._lock:
+            phones = list(self._phones.values())
+        for phone in phones:
+            idle = now - phone.last_poll
+            if idle >= self.forget_seconds:
+                self.leave(phone.id)
+            elif idle >= self.idle_seconds and phone.client is not None:
+                phone.disconnect()
+            else:
+                phone.tick()
+
+    def _start_reaper(self) -> None:
+        with self._lock:
+            if self._thread is not None:
+                return
+            self._thread = threading.Thread(target=self._reap_loop, name="phones-reaper", daemon=True)
+            self._thread.start()
+
+    def _reap_loop(self) -> None:
+        while not self._stop.wait(1.0):
+            try:
+                self.reap()
+            except Exception:  # a failing phone must not stop the reaper of the others
+                log.exception("phone reaper failed")
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=3)
+        with self._lock:
+            phones = list(self._phones.values())
+            self._phones.clear()
+        for phone in phones:
+            phone.disconnect()

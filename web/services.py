@@ -1,0 +1,31 @@
+"""What the blueprints share, kept on the app: the store, the appliance link, the phones, the account."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import cast
+
+from flask import current_app
+
+from appliance.store import Store
+from web.account import Account
+from web.link import ApplianceLink
+from web.phones import Phones
+from web.throttle import LoginThrottle, RateLimit
+
+KEY = "quizbox"
+
+
+@dataclass
+class Services:
+    box: str
+    store: Store
+    link: ApplianceLink
+    phones: Phones
+    account: Account
+    logins: LoginThrottle
+    joins: RateLimit
+
+
+def services() -> Services:
+    return cast(Services, current_app.extensions[KEY])

@@ -1,0 +1,70 @@
+"""The admin page's settings: defaults here, the box's TOML config, then the instance folder outside the code.
+
+The instance folder is ``<box data_dir>/web`` (``~/.local/share/quizbox/web``, ``/var/lib/quizbox/web`` on a
+Pi). It holds what the web process keeps for itself and never ships in the code:
+
+* ``secret_key``: signs the session cookies (admin login, a phone's handset id); made on first run, mode 0600;
+* ``admin.json``: the one admin account's password hash (see :mod:`web.account`);
+* ``setup-code``: the one-time code the first-run page asks for, while no password is set;
+* ``web.cfg`` (optional): Python-syntax overrides of the upper-case settings below.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+DEFAULTS: dict[str, Any] = {
+    # waitress: polling never holds a thread (see web/phone.py), so a few threads serve many phones
+    "THREADS": 8,
+    "CONNECTION_LIMIT": 100,
+    # phones: how many may be handsets at once, and when an unseen phone counts as gone
+    "MAX_PHONES": 16,
+    "PHONE_IDLE_SECONDS": 20.0,  # no poll for this long: the phone's MQTT link closes (it shows offline)
+    "PHONE_FORGET_SECONDS": 600.0,  # unseen this long: its slot is free again
+    "PHONE_POLL_MS": 1000,
+    "JOINS_PER_ADDRESS": 6,  # new phones per address per 10 minutes
+    # uploads: a deck file is at most 5 MB (appliance.decks.validate.MAX_FILE_BYTES) plus the form around it
+    "MAX_CONTENT_LENGTH": 6 * 1024 * 1024,
+    "MIN_PASSWORD": 8,
+    "COMMAND_TIMEOUT": 4.0,
+    # cookies: no Secure flag (the box serves plain HTTP on the pub's LAN), but never readable by scripts
+    "SESSION_COOKIE_HTTPONLY": True,
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "SESSION_COOKIE_NAME": "quizbox",
+    "PERMANENT_SESSION_LIFETIME": timedelta(hours=12),
+    "WTF_CSRF_TIME_LIMIT": 12 * 3600,
+    "HISTORY_LIMIT": 200,
+    "EXTRA_GAMES": {},  # game -> deck type, for games registered by tests or plug-ins
+}
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (temp file, fsync, rename), readable by the owner only."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def secret_key(instance: Path) -> str:
+    """The instance's secret key, made on first run (64 hex digits)."""
+    path = instance / "secret_key"
+    if path.exists():
+        key = path.read_text(encoding="utf-8").strip()
+        if len(key) >= 32:
+            return key
+    key = secrets.token_hex(32)
+    write_private(path, key + "\n")
+    return key
