@@ -36,14 +36,10 @@ class CardFilter:
     def __post_init__(self) -> None:
         unknown = sorted(self.categories - set(CATEGORIES))
         if unknown:
-            raise MalformedInput(
-                f"unknown categories {unknown} in the card filter; known: {', '.join(CATEGORIES)}"
-            )
+            raise MalformedInput(f"unknown categories {unknown} in the card filter; known: {', '.join(CATEGORIES)}")
         unknown = sorted(self.difficulties - set(DIFFICULTIES))
         if unknown:
-            raise MalformedInput(
-                f"unknown difficulties {unknown} in the card filter; known: easy, medium, hard"
-            )
+            raise MalformedInput(f"unknown difficulties {unknown} in the card filter; known: easy, medium, hard")
         bad = sorted(t for t in self.tags | self.without_tags if not TAG_PATTERN.fullmatch(t))
         if bad:
             raise MalformedInput(f"{bad} are not tags (lowercase letters, digits and '-')")

@@ -36,9 +36,7 @@ class Interval:
         """True when ``value`` is in the interval."""
         if self.low is not None and (value < self.low or (value == self.low and not self.low_closed)):
             return False
-        return not (
-            self.high is not None and (value > self.high or (value == self.high and not self.high_closed))
-        )
+        return not (self.high is not None and (value > self.high or (value == self.high and not self.high_closed)))
 
     def meet(self, other: Interval) -> Interval:
         """The values both intervals allow."""

@@ -166,9 +166,7 @@ def parse_json(text: str) -> Deck:
     try:
         doc = json.loads(text, object_pairs_hook=_object, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        raise InvalidDeck(
-            [Problem(f"not valid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno)]
-        ) from None
+        raise InvalidDeck([Problem(f"not valid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno)]) from None
     except ValueError as exc:
         raise InvalidDeck([Problem(f"not valid JSON: {exc}")]) from None
     except RecursionError:
@@ -293,8 +291,7 @@ def _header_type(columns: list[str], line: int, info: DeckInfo | None) -> DeckTy
                 raise InvalidDeck(
                     [
                         Problem(
-                            f"the header has the columns of a {deck_type} deck, but the deck "
-                            f"is a {info.type} deck",
+                            f"the header has the columns of {_a(deck_type)} deck, but the deck is {_a(info.type)} deck",
                             line=line,
                         )
                     ]
@@ -307,9 +304,7 @@ def _header_type(columns: list[str], line: int, info: DeckInfo | None) -> DeckTy
     if info is not None:
         expected = CSV_COLUMNS[info.type]
         problems += [Problem(f"missing column {c!r}", line=line) for c in expected if c not in columns]
-        problems += [
-            Problem(f"unknown column {c!r}", line=line) for c in dict.fromkeys(columns) if c not in expected
-        ]
+        problems += [Problem(f"unknown column {c!r}", line=line) for c in dict.fromkeys(columns) if c not in expected]
     problems.append(
         Problem(
             "the header row must name the columns of a deck type: "
@@ -318,6 +313,10 @@ def _header_type(columns: list[str], line: int, info: DeckInfo | None) -> DeckTy
         )
     )
     raise InvalidDeck(problems)
+
+
+def _a(deck_type: DeckType) -> str:
+    return f"an {deck_type}" if deck_type[0] in "aeiou" else f"a {deck_type}"
 
 
 def _check_info(info: DeckInfo) -> list[Problem]:
@@ -430,9 +429,7 @@ def card_to_row(card: Card) -> dict[str, str]:
             source=card.source,
         )
     elif isinstance(card, AllInCard):
-        row.update(
-            statement1=card.statements[0], statement2=card.statements[1], statement3=card.statements[2]
-        )
+        row.update(statement1=card.statements[0], statement2=card.statements[1], statement3=card.statements[2])
     elif isinstance(card, SquizzCard):
         row.update(prompt=card.prompt, unit=card.unit, source=card.source)
         for p in card.propositions:

@@ -171,9 +171,7 @@ class Problem:
             parts.append(f"card {self.card}")
         if self.card_id is not None:
             parts.append(
-                f"({self.card_id})"
-                if self.line is not None or self.card is not None
-                else f"card {self.card_id}"
+                f"({self.card_id})" if self.line is not None or self.card is not None else f"card {self.card_id}"
             )
         place = " ".join(parts)
         if self.field is not None:

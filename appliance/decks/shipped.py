@@ -17,9 +17,7 @@ from appliance.decks.validate import InvalidDeck
 def shipped_files() -> list[Traversable]:
     """The shipped deck files, by name."""
     folder = resources.files("appliance") / "data" / "decks"
-    return sorted(
-        (f for f in folder.iterdir() if f.is_file() and f.name.endswith(".json")), key=lambda f: f.name
-    )
+    return sorted((f for f in folder.iterdir() if f.is_file() and f.name.endswith(".json")), key=lambda f: f.name)
 
 
 def shipped_decks() -> list[Deck]:

@@ -137,9 +137,7 @@ def _raw_question_keys(raw: object, deck_type: DeckType) -> list[tuple[Path, str
     if deck_type == "estimation" and isinstance(raw.get("question"), str):
         keys.append((("question",), normalise(raw["question"])))
     elif deck_type == "allin" and isinstance(raw.get("statements"), list):
-        keys += [
-            (("statements", i), normalise(s)) for i, s in enumerate(raw["statements"]) if isinstance(s, str)
-        ]
+        keys += [(("statements", i), normalise(s)) for i, s in enumerate(raw["statements"]) if isinstance(s, str)]
     elif deck_type == "squizz" and isinstance(raw.get("prompt"), str):
         items = raw.get("propositions")
         texts = [p.get("text") for p in items if isinstance(p, dict)] if isinstance(items, list) else []
@@ -148,9 +146,7 @@ def _raw_question_keys(raw: object, deck_type: DeckType) -> list[tuple[Path, str
     return [(path, key) for path, key in keys if key]
 
 
-def _fields(
-    raw: Mapping[str, object], known: Sequence[str], optional: frozenset[str], report: Report
-) -> None:
+def _fields(raw: Mapping[str, object], known: Sequence[str], optional: frozenset[str], report: Report) -> None:
     for key in getattr(raw, "repeated", ()):
         report((key,), "this field is written more than once")
     for key in raw:
@@ -219,9 +215,7 @@ def _shown(value: object) -> str:
     return kind or repr(value)
 
 
-def _common(
-    raw: Mapping[str, object], report: Report
-) -> tuple[str, str, Difficulty, bool, tuple[str, ...]] | None:
+def _common(raw: Mapping[str, object], report: Report) -> tuple[str, str, Difficulty, bool, tuple[str, ...]] | None:
     card_id = _text(raw.get("id", _MISSING), ("id",), "id", report)
     if card_id is not None and not ID_PATTERN.fullmatch(card_id):
         report(("id",), f"{card_id!r} must be lowercase letters, digits and '-', not starting with '-'")
@@ -255,8 +249,7 @@ def _tags(value: object, report: Report) -> tuple[str, ...] | None:
         if not isinstance(tag, str) or not TAG_PATTERN.fullmatch(tag) or len(tag) > MAX_LENGTH["tag"]:
             report(
                 ("tags", i),
-                f"{tag!r} is not a tag: lowercase letters, digits and '-', "
-                f"at most {MAX_LENGTH['tag']} characters",
+                f"{tag!r} is not a tag: lowercase letters, digits and '-', at most {MAX_LENGTH['tag']} characters",
             )
         elif tag in tags:
             report(("tags", i), f"tag {tag!r} is given twice")
@@ -409,9 +402,7 @@ Locate = Callable[[int, Path, str], Problem]
 """Builds the located problem for card number ``i`` (0-based in the file), a path and a message."""
 
 
-def parse_cards(
-    raws: Sequence[object], deck_type: DeckType, locate: Locate
-) -> tuple[list[Card], list[Problem]]:
+def parse_cards(raws: Sequence[object], deck_type: DeckType, locate: Locate) -> tuple[list[Card], list[Problem]]:
     """Every card of a deck and every problem, including repeated ids and questions and the count."""
     problems: list[Problem] = []
     cards: list[Card] = []

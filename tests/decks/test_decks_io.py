@@ -171,7 +171,7 @@ def test_a_header_checked_against_the_expected_type_names_missing_and_unknown_co
 
 def test_a_csv_of_another_type_than_expected_is_refused() -> None:
     (problem,) = csv_problems(f"{ESTIMATION_HEADER}\n{ROW}\n", DeckInfo("d", "D", "allin"))
-    assert problem.message == "the header has the columns of a estimation deck, but the deck is a allin deck"
+    assert problem.message == "the header has the columns of an estimation deck, but the deck is an allin deck"
 
 
 def test_a_repeated_header_column_is_named() -> None:
