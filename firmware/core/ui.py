@@ -184,7 +184,8 @@ def review(fb, handset):
     form = handset.editor
     text_row(fb, 1, "Send this?")
     body(fb, [clean(s) for s in form.summary(form.data)][:4], 2)
-    keys = "OK=send DEL=back" if handset.layout == protocol.LAYOUT_KEYPAD else "OK=send <=back"
+    # the keypad's letter keys (docs/hardware.md): D is OK, B deletes
+    keys = "D=send  B=back" if handset.layout == protocol.LAYOUT_KEYPAD else "OK=send  <=back"
     text_row(fb, 7, keys, True)
 
 

@@ -111,7 +111,7 @@ def test_review_locked_and_refused_screens(layout: str) -> None:
     )
     press(handset, keys)
     assert shows(fb, "Send this?")
-    assert shows(fb, "OK=send DEL=back" if layout == "keypad" else "OK=send <=back")
+    assert shows(fb, "D=send  B=back" if layout == "keypad" else "OK=send  <=back")
     save_png(fb, f"handset-{layout}-review")
     [seq] = press(handset, ["ok"])
     assert shows(fb, "Sending...")
