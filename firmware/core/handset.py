@@ -35,7 +35,7 @@ except ImportError:  # CPython
 
 class Handset:
     def __init__(self, box, handset_id, transport, screen=None, layout="keypad", clock_ms=None, name=None, seq=0):
-        if layout not in editor.LAYOUT_KEYS:
+        if layout not in protocol.LAYOUTS:
             raise ValueError("unknown layout " + str(layout))
         self.box = box
         self.id = handset_id
@@ -144,7 +144,7 @@ class Handset:
     # -- the player ------------------------------------------------------------------------------------
     def press(self, key):
         """One button press in this handset's layout; returns the seq when it sent an input."""
-        if key not in editor.LAYOUT_KEYS[self.layout]:
+        if key not in editor.LAYOUT_KEYS.get(self.layout, ()):  # a touch handset (a phone) only submits
             raise ValueError("no key " + str(key) + " on a " + self.layout + " handset")
         seq = None
         if self.view == VIEW_REFUSED:

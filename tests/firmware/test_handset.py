@@ -48,7 +48,19 @@ def test_connected_subscribes_and_says_hello() -> None:
 
 def test_unknown_layout_refused() -> None:
     with pytest.raises(ValueError, match="unknown layout"):
-        Handset(BOX, HID, Transport(), layout="touch")
+        Handset(BOX, HID, Transport(), layout="dance")
+
+
+def test_touch_handset_submits_but_has_no_keys() -> None:
+    transport = Transport()
+    phone = Handset(BOX, HID, transport, layout="touch")
+    phone.connected()
+    assert transport.on("hello")[0]["layout"] == "touch"
+    show(phone, samples.by_id("s1"))
+    with pytest.raises(ValueError, match="no key ok on a touch handset"):
+        phone.press("ok")
+    phone.submit({"split": {"true": 5, "false": 10}})
+    assert [i["data"] for i in transport.inputs()] == [{"split": {"true": 5, "false": 10}}]
 
 
 def test_foreign_and_malformed_messages_change_nothing() -> None:
