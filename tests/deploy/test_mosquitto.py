@@ -4,28 +4,22 @@ into a temporary folder: who may log in, and what each account may publish and r
 
 from __future__ import annotations
 
-import os
 import queue
-import shutil
-import subprocess
-import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from appliance.broker import MOSQUITTO_SETTINGS, free_port, wait_for_port
+from appliance.broker import MOSQUITTO_SETTINGS
 from firmware import protocol
-from tests.deploy.tools import REPO, load_configure, need
+from tests.deploy.boxbroker import BOX, DEBIAN_MAIN, DROPIN, Box, running_box
 
-BOX = "pub"
-DROPIN = Path(REPO, "systemd", "mosquitto-quizbox.conf")
-DEBIAN_MAIN = Path(REPO, "tests", "deploy", "debian-mosquitto.conf")
-configure = load_configure()
+
+@pytest.fixture(scope="module")
+def box() -> Iterator[Box]:
+    yield from running_box()
 
 
 def settings(text: str) -> list[tuple[str, str]]:
@@ -68,79 +62,6 @@ def test_listeners_for_handsets_and_phones() -> None:
     listeners = [i for i, (k, _) in enumerate(conf) if k == "listener"]
     assert [conf[i][1] for i in listeners] == ["1883", "9001"]
     assert conf[listeners[1] + 1] == ("protocol", "websockets")
-
-
-@dataclass
-class Box:
-    port: int
-    ws_port: int
-    passwords: dict[str, str]
-    log: Path
-
-
-def _rewrite(text: str, old: str, new: str) -> str:
-    assert text.count(old) == 1, f"expected {old!r} once"
-    return text.replace(old, new)
-
-
-@pytest.fixture(scope="module")
-def box() -> Iterator[Box]:
-    exe = need("mosquitto", "mosquitto")
-    # not under pytest's tmp_path: its parents are 0700, and mosquitto (user mosquitto) must get in
-    with tempfile.TemporaryDirectory(prefix="quizbox-box-") as name:
-        yield from _box(exe, Path(name))
-
-
-def _box(exe: str, tmp: Path) -> Iterator[Box]:
-    root = tmp / "root"
-    configure.configure(root, BOX, "The Pub")
-    # two paired handsets, as the pairing code will add them: a password line each, then the ACL again
-    passwd = root / configure.PASSWD
-    accounts = configure.parse_passwd(passwd.read_text())
-    passwords = {"h1": "one-secret", "h2": "two-secret"}
-    for user, password in passwords.items():
-        configure.set_account(accounts, user, password)
-    passwd.write_text(configure.format_passwd(accounts))
-    configure.configure(root, BOX, "The Pub")
-    config = configure.read_toml(root / configure.CONFIG)
-    web = configure.read_toml(root / configure.WEB_CONFIG)
-    passwords["appliance"] = config["broker"]["password"]
-    passwords["web"] = web["broker"]["password"]
-
-    port, ws_port = free_port(), free_port()
-    data, conf_d = tmp / "data", tmp / "conf.d"
-    data.mkdir()
-    conf_d.mkdir()
-    main = DEBIAN_MAIN.read_text()
-    main = _rewrite(main, "pid_file /run/mosquitto/mosquitto.pid", f"pid_file {data}/mosquitto.pid")
-    main = _rewrite(main, "persistence_location /var/lib/mosquitto/", f"persistence_location {data}/")
-    main = _rewrite(main, "log_dest file /var/log/mosquitto/mosquitto.log", f"log_dest file {data}/mosquitto.log")
-    main = _rewrite(main, "include_dir /etc/mosquitto/conf.d", f"include_dir {conf_d}")
-    dropin = DROPIN.read_text()
-    dropin = _rewrite(dropin, "listener 1883", f"listener {port} 127.0.0.1")
-    dropin = _rewrite(dropin, "listener 9001", f"listener {ws_port} 127.0.0.1")
-    dropin = dropin.replace("/etc/quizbox/mosquitto/", f"{root}/etc/quizbox/mosquitto/")
-    (conf_d / "quizbox.conf").write_text(dropin)
-    (tmp / "mosquitto.conf").write_text(main)
-    if os.geteuid() == 0:
-        # as on the Pi: mosquitto drops root before it reads the files, and reads them as group mosquitto
-        shutil.chown(data, "mosquitto")
-        shutil.chown(tmp, group="mosquitto")
-        os.chmod(tmp, 0o750)
-        for name in (configure.PASSWD, configure.ACL):
-            shutil.chown(root / name, group="mosquitto")
-    stderr = tmp / "stderr.log"
-    with open(stderr, "wb") as err:
-        proc = subprocess.Popen([exe, "-c", str(tmp / "mosquitto.conf")], stdout=err, stderr=subprocess.STDOUT)
-    try:
-        try:
-            wait_for_port("127.0.0.1", port, timeout=10)
-        except Exception:
-            pytest.fail(f"mosquitto did not start: {stderr.read_text()}")
-        yield Box(port, ws_port, passwords, stderr)
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 class Peer:
