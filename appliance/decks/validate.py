@@ -175,6 +175,8 @@ def _text(value: object, path: Path, limit: str, report: Report, *, empty: bool 
         report(path, f"too long: {len(text)} characters, at most {most}")
     elif any(unicodedata.category(c) == "Cc" for c in text):
         report(path, "contains a line break, tab or other control character; keep it on one line")
+    elif any(unicodedata.category(c) == "Cs" for c in text):
+        report(path, "contains an unpaired surrogate (a broken \\ud800-style escape), which is not a character")
     else:
         return text
     return None

@@ -57,6 +57,7 @@ ESTIMATION_BAD: list[tuple[str, Json, str, str]] = [
     ("question too long", {"question": "Q" * (MAX_LENGTH["question"] + 1)}, "question", "too long"),
     ("line break in a question", {"question": "Two\nlines?"}, "question", "control character"),
     ("empty fact", {"fact": ""}, "fact", "must not be empty"),
+    ("lone surrogate escape", {"fact": "broken \ud800 text"}, "fact", "unpaired surrogate"),
     ("source not text", {"source": ["NASA"]}, "source", "must be text"),
     ("unit missing", {"unit": None}, "unit", "missing"),
     ("unknown category", {"category": "spce"}, "category", "unknown category 'spce'"),
