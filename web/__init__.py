@@ -73,7 +73,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         store=store,
         link=link,
         phones=phones,
-        account=Account(instance),
+        account=Account(instance, str(app.config["PASSWORD_METHOD"])),
         logins=LoginThrottle(),
         joins=RateLimit(int(app.config["JOINS_PER_ADDRESS"]), 600.0),
     )

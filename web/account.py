@@ -22,8 +22,9 @@ SETUP_FILE = "setup-code"
 
 
 class Account:
-    def __init__(self, instance: Path) -> None:
+    def __init__(self, instance: Path, method: str = "scrypt") -> None:
         self.instance = instance
+        self.method = method
         self.path = instance / ACCOUNT_FILE
 
     def _hash(self) -> str | None:
@@ -43,7 +44,8 @@ class Account:
         return stored is not None and check_password_hash(stored, password)
 
     def set_password(self, password: str) -> None:
-        write_private(self.path, json.dumps({"user": "admin", "hash": generate_password_hash(password)}) + "\n")
+        hashed = generate_password_hash(password, self.method)
+        write_private(self.path, json.dumps({"user": "admin", "hash": hashed}) + "\n")
         (self.instance / SETUP_FILE).unlink(missing_ok=True)
 
     def stamp(self) -> str:

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 
-from appliance.decks import InvalidDeck, shipped_decks
+from appliance.decks import Deck, InvalidDeck, shipped_decks
 from appliance.store import Store, StoreError
 from web import deckdata
 
 log = logging.getLogger(__name__)
+
+
+@functools.cache
+def _shipped() -> tuple[Deck, ...]:
+    """The shipped decks, validated once per process (they are package data: they do not change)."""
+    return tuple(shipped_decks())
 
 
 def seed_shipped(store: Store) -> int:
@@ -16,7 +23,7 @@ def seed_shipped(store: Store) -> int:
     try:
         have = {d["id"] for d in store.decks()}
         added = 0
-        for deck in shipped_decks():
+        for deck in _shipped():
             if deck.id not in have:
                 deckdata.save(store, deck, builtin=True)
                 added += 1

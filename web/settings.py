@@ -30,6 +30,7 @@ DEFAULTS: dict[str, Any] = {
     # uploads: a deck file is at most 5 MB (appliance.decks.validate.MAX_FILE_BYTES) plus the form around it
     "MAX_CONTENT_LENGTH": 6 * 1024 * 1024,
     "MIN_PASSWORD": 8,
+    "PASSWORD_METHOD": "scrypt",  # werkzeug.security's method; tests use a cheap one
     "COMMAND_TIMEOUT": 4.0,
     # cookies: no Secure flag (the box serves plain HTTP on the pub's LAN), but never readable by scripts
     "SESSION_COOKIE_HTTPONLY": True,

@@ -42,7 +42,8 @@ def store(tmp_path: Path) -> Iterator[Store]:
 def app(tmp_path: Path, link: FakeLink, phone_clients: ClientFactory, store: Store) -> Iterator[Flask]:
     config = Config(box=BoxConfig(id="webtest", name="Test box", data_dir=str(tmp_path / "data")))
     app = create_app({"QUIZBOX_CONFIG": config, "LINK": link, "PHONE_FACTORY": phone_clients, "STORE": store,
-                      "INSTANCE_PATH": tmp_path / "instance", "TESTING": True, "EXTRA_GAMES": {"guess": "estimation"}})
+                      "INSTANCE_PATH": tmp_path / "instance", "TESTING": True,
+                      "PASSWORD_METHOD": "pbkdf2:sha256:1000", "EXTRA_GAMES": {"guess": "estimation"}})
     yield app
     services(app).phones.close()
 

@@ -1,0 +1,81 @@
+"""The live page (board mirror, game state, controls) and the handsets page."""
+
+from __future__ import annotations
+
+from flask.testing import FlaskClient
+
+from tests.web.conftest import post
+from tests.web.fakes import FakeLink
+from web.link import Result
+
+
+def _playing(link: FakeLink) -> None:
+    link.add_handset("hs-1", "Ann", battery=81, rssi=-60)
+    link.add_handset("hs-2", "Bob", online=False)
+    link.board_state.update({
+        "scene": "playing", "game": "confident", "remaining": 42.0, "can_advance": True,
+        "players": [{"name": "Ann", "handset": "hs-1", "colour": "#E69F00", "online": True, "battery": 81,
+                     "rssi": -60, "seated": True},
+                    {"name": "Bob", "handset": "hs-2", "colour": "#56B4E9", "online": False, "battery": None,
+                     "rssi": None, "seated": True}],
+        "view": {"phase": "entering", "scores": {"Ann": 3, "Bob": 1}, "winners": [], "waiting_for": ["Bob"]},
+    })
+    link.changed()
+
+
+def test_live_page_shows_the_state_and_the_controls(admin: FlaskClient, link: FakeLink) -> None:
+    _playing(link)
+    page = admin.get("/live/").get_data(as_text=True)
+    assert "Playing confident" in page
+    assert "42 s left" in page
+    assert "waiting for: Bob" in page
+    for control in ("next", "pause", "skip", "undo", "end"):
+        assert f'name="cmd" value="{control}"' in page
+    assert 'src="/live/board.png' in page
+
+
+def test_the_panel_answers_204_while_nothing_changed(admin: FlaskClient, link: FakeLink) -> None:
+    version = link.version()
+    assert admin.get(f"/live/panel?v={version}").status_code == 204
+    link.board_state["message"] = "Disk nearly full"
+    link.changed()
+    fresh = admin.get(f"/live/panel?v={version}")
+    assert fresh.status_code == 200 and "Disk nearly full" in fresh.get_data(as_text=True)
+
+
+def test_the_board_picture_is_the_tv_renderer_as_png(admin: FlaskClient, link: FakeLink) -> None:
+    _playing(link)
+    image = admin.get("/live/board.png")
+    assert image.mimetype == "image/png" and image.data[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_controls_are_sent_as_admin_commands(admin: FlaskClient, link: FakeLink) -> None:
+    _playing(link)
+    for name in ("next", "pause", "resume", "skip", "undo", "end", "lobby"):
+        assert post(admin, "/live/command", {"cmd": name}).status_code == 302
+    assert [c["cmd"] for c in link.commands] == ["next", "pause", "resume", "skip", "undo", "end", "lobby"]
+    post(admin, "/live/command", {"cmd": "start"})
+    assert len(link.commands) == 7  # only the listed controls are sent from here
+    link.answers["undo"] = Result(False, "nothing to undo")
+    response = post(admin, "/live/command", {"cmd": "undo"}, follow_redirects=True)
+    assert "refused: nothing to undo" in response.get_data(as_text=True)
+
+
+def test_handsets_page_and_actions(admin: FlaskClient, link: FakeLink) -> None:
+    _playing(link)
+    link.add_handset("hs-3", "Newbie", accepted=False)
+    page = admin.get("/handsets/").get_data(as_text=True)
+    assert "Battery 81%" in page and "-60 dBm" in page and "seat: Ann" in page
+    assert "waiting to be accepted" in page
+    assert post(admin, "/handsets/hs-3/accept").status_code == 302
+    post(admin, "/handsets/hs-1/rename", {"name": "Annie"})
+    post(admin, "/handsets/hs-1/identify")
+    assert "Remove Bob?" in admin.get("/handsets/hs-2/remove").get_data(as_text=True)
+    post(admin, "/handsets/hs-2/remove")
+    assert link.commands == [{"cmd": "accept", "handset": "hs-3"},
+                             {"cmd": "rename", "handset": "hs-1", "name": "Annie"},
+                             {"cmd": "identify", "handset": "hs-1"}, {"cmd": "remove", "handset": "hs-2"}]
+    too_long = post(admin, "/handsets/hs-1/rename", {"name": "x" * 30}, follow_redirects=True)
+    assert "1 to 24 characters" in too_long.get_data(as_text=True) and len(link.commands) == 4
+    assert admin.get("/handsets/nope/remove").status_code == 404
+    assert post(admin, "/handsets/hs-1/explode").status_code == 404
