@@ -66,7 +66,7 @@ def test_five_buttons_on_mock_pins() -> None:
         held = []
         while not buttons.events.empty():
             held.append(buttons.events.get())
-        assert held[0] == "up" and 3 <= len(held) <= 6 and set(held) == {"up"}
+        assert held[0] == "up" and 2 <= len(held) <= 8 and set(held) == {"up"}  # 1 press + ~4 repeats
     finally:
         buttons.close()
 
