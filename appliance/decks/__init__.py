@@ -2,6 +2,7 @@
 
 * :mod:`~appliance.decks.model`: typed frozen records (:class:`Deck`, the three card types, :class:`Problem`);
 * :mod:`~appliance.decks.validate`: the single validator (the JSON Schemas in ``schema/`` document it);
+* :mod:`~appliance.decks.fields` and :mod:`~appliance.decks.limits`: one card's checks, the limits;
 * :mod:`~appliance.decks.hints`: estimation hints read as bounds, so a false hint is refused;
 * :mod:`~appliance.decks.io`: :func:`load_deck` / :func:`dump_deck`, JSON and CSV parse/format pairs;
 * :mod:`~appliance.decks.draw`: filters and a draw order that avoids cards already used on this box;
