@@ -8,6 +8,7 @@ parser and the protocol module from this checkout, which need nothing else):
 
 Idempotent: a second run with nothing changed rewrites no file. What it keeps and what it rewrites:
 
+* ``/etc/quizbox/handset.json`` (``--handset``, a Pi Zero handset): written once for box ``--box-id``.
 * ``/etc/quizbox/quizbox.toml``: written once (from quizbox.toml.template, with a random broker password
   for the appliance); never overwritten, the quizmaster edits it.
 * ``/etc/quizbox/web.toml``: the admin page's config, generated from quizbox.toml on every run with the
@@ -19,7 +20,15 @@ Idempotent: a second run with nothing changed rewrites no file. What it keeps an
   page's rights, then one block per handset account in the password file (whose user name is its
   handset id). Pairing adds a password line and renders the ACL again with :func:`render_acl`.
 
-Files holding passwords are written 0640 (the installer gives them to group quizbox or mosquitto).
+Files holding passwords are written 0640 (the installer gives them to group quizbox or mosquitto; a
+rewrite keeps the owner and group the file had).
+
+Until pairing does it from the admin page, a handset gets its broker account by hand:
+
+    sudo python3 deploy/configure.py --add-handset esp32-a1b2c3      # prints its password
+    sudo python3 deploy/configure.py --remove-handset esp32-a1b2c3
+
+(quizbox-mosquitto-reload.path has mosquitto read the new files at once.)
 """
 
 from __future__ import annotations
@@ -39,7 +48,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from appliance.config import parse_config  # noqa: E402  (after the path set-up above)
+from appliance.config import Config, parse_config  # noqa: E402  (after the path set-up above)
 from appliance.errors import ConfigError  # noqa: E402
 from firmware import protocol  # noqa: E402
 
@@ -50,6 +59,7 @@ RESERVED_IDS = (APPLIANCE_USER, WEB_USER)
 ITERATIONS = 101  # mosquitto_passwd's own default for $7$ hashes
 SALT_BYTES = 12
 
+HANDSET_CONFIG = "etc/quizbox/handset.json"
 CONFIG = "etc/quizbox/quizbox.toml"
 WEB_CONFIG = "etc/quizbox/web.toml"
 PASSWD = "etc/quizbox/mosquitto/passwd"
@@ -224,6 +234,9 @@ def write_file(path: Path, text: str, mode: int) -> str:
         out.flush()
         os.fsync(out.fileno())
     tmp.chmod(mode)
+    if existed and os.geteuid() == 0:
+        old = path.stat()  # keep the owner the installer gave it (mosquitto reads passwd as its group)
+        os.chown(tmp, old.st_uid, old.st_gid)
     os.replace(tmp, path)
     return "updated" if existed else "created"
 
@@ -246,16 +259,8 @@ def configure(root: Path, box_id: str, box_name: str) -> list[str]:
         text = render_config(template, box_id, box_name, new_password())
         report.append(f"{write_file(config_path, text, 0o640):8} /{CONFIG}")
     config = read_toml(config_path)
-    parsed = parse_config(config_path.read_text(encoding="utf-8"), str(config_path))
+    parsed = box_config(root)
     broker = parsed.broker
-    if broker.host not in ("127.0.0.1", "localhost", "::1") or not broker.username:
-        raise ConfigError(
-            f"/{CONFIG}: [broker] must be this box's own mosquitto (host = \"127.0.0.1\") with a username "
-            f"and password for the installer to manage its accounts; it says host={broker.host!r}, "
-            f"username={broker.username!r}"
-        )
-    if broker.username == WEB_USER:
-        raise ConfigError(f"/{CONFIG}: [broker] username {WEB_USER!r} is the admin page's account")
 
     web_path = root / WEB_CONFIG
     web_password = ""
@@ -267,19 +272,89 @@ def configure(root: Path, box_id: str, box_name: str) -> list[str]:
     web_text = render_web_config(config, web_password)
     report.append(f"{write_file(web_path, web_text, 0o640):8} /{WEB_CONFIG}")
 
-    passwd_path = root / PASSWD
-    accounts = parse_passwd(passwd_path.read_text(encoding="utf-8")) if passwd_path.exists() else {}
+    accounts = read_accounts(root)
     set_account(accounts, broker.username, broker.password)
     set_account(accounts, WEB_USER, web_password)
-    report.append(f"{write_file(passwd_path, format_passwd(accounts), 0o640):8} /{PASSWD}")
+    return report + write_accounts(root, parsed, accounts)
 
-    handsets, ignored = handset_accounts(accounts, broker.username)
+
+def box_config(root: Path) -> Config:
+    """The box's settings, refused unless the installer can manage its broker accounts."""
+    config_path = root / CONFIG
+    parsed = parse_config(config_path.read_text(encoding="utf-8"), str(config_path))
+    broker = parsed.broker
+    if broker.host not in ("127.0.0.1", "localhost", "::1") or not broker.username:
+        raise ConfigError(
+            f"/{CONFIG}: [broker] must be this box's own mosquitto (host = \"127.0.0.1\") with a username "
+            f"and password for the installer to manage its accounts; it says host={broker.host!r}, "
+            f"username={broker.username!r}"
+        )
+    if broker.username == WEB_USER:
+        raise ConfigError(f"/{CONFIG}: [broker] username {WEB_USER!r} is the admin page's account")
+    return parsed
+
+
+def read_accounts(root: Path) -> dict[str, str]:
+    path = root / PASSWD
+    return parse_passwd(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def write_accounts(root: Path, config: Config, accounts: dict[str, str]) -> list[str]:
+    """The password file, then the ACL rendered for its handset accounts (in that order: a handset
+    gets its rights in the same reload of mosquitto as its account, never before)."""
+    report = [f"{write_file(root / PASSWD, format_passwd(accounts), 0o640):8} /{PASSWD}"]
+    handsets, ignored = handset_accounts(accounts, config.broker.username)
     template = (HERE / "acl.template").read_text(encoding="utf-8")
-    acl = render_acl(template, parsed.box.id, broker.username, handsets)
+    acl = render_acl(template, config.box.id, config.broker.username, handsets)
     for user in ignored:
         report.append(f"ignored  broker account {user!r}: not a valid handset id, so it may do nothing")
     report.append(f"{write_file(root / ACL, acl, 0o640):8} /{ACL}")
     return report
+
+
+def add_handset(root: Path, handset_id: str, password: str = "") -> tuple[str, list[str]]:
+    """Give handset ``handset_id`` a broker account (a new password unless one is given): by hand
+    until pairing does it. Returns the password and what was written."""
+    config = box_config(root)
+    try:
+        protocol.handset_topic(config.box.id, handset_id, "input")
+    except protocol.ProtocolError:
+        raise ConfigError(
+            f"handset id {handset_id!r} must be 1-{protocol.MAX_ID} letters, digits, '-' or '_'"
+        ) from None
+    if handset_id in (config.broker.username, WEB_USER):
+        raise ConfigError(f"handset id {handset_id!r} is reserved for the {handset_id} account")
+    accounts = read_accounts(root)
+    password = password or new_password()
+    set_account(accounts, handset_id, password)
+    return password, write_accounts(root, config, accounts)
+
+
+def remove_handset(root: Path, handset_id: str) -> list[str]:
+    """Take handset ``handset_id``'s account away (it can no longer log in)."""
+    config = box_config(root)
+    accounts = read_accounts(root)
+    if handset_id in (config.broker.username, WEB_USER) or handset_id not in accounts:
+        raise ConfigError(f"there is no handset account {handset_id!r}")
+    del accounts[handset_id]
+    return write_accounts(root, config, accounts)
+
+
+def configure_handset(root: Path, box_id: str) -> list[str]:
+    """A Pi Zero handset: /etc/quizbox/handset.json for box ``box_id``, written once and then kept."""
+    path = root / HANDSET_CONFIG
+    if path.exists():
+        return [f"kept     /{HANDSET_CONFIG} (yours: never overwritten)"]
+    from firmware.pizero import config as handset_config
+
+    settings = json.loads((HERE / "handset.json.template").read_text(encoding="utf-8"))
+    settings["box"] = box_id
+    text = json.dumps(settings, indent=2) + "\n"
+    try:
+        handset_config.parse(text, b"\0\0\0")
+    except handset_config.ConfigError as exc:
+        raise ConfigError(f"handset settings for box {box_id!r}: {exc}") from None
+    return [f"{write_file(path, text, 0o640):8} /{HANDSET_CONFIG}"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -287,9 +362,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", default="/", help="install under this directory (default /)")
     parser.add_argument("--box-id", default="quizbox", help="box id for a first install (default quizbox)")
     parser.add_argument("--box-name", default="Quizbox", help="box name for a first install")
+    parser.add_argument("--handset", action="store_true", help="a Pi Zero handset of box --box-id")
+    parser.add_argument("--add-handset", metavar="ID", help="give handset ID a broker account; prints its password")
+    parser.add_argument("--remove-handset", metavar="ID", help="take handset ID's broker account away")
     args = parser.parse_args(argv)
     try:
-        for line in configure(Path(args.root), args.box_id, args.box_name):
+        if args.add_handset:
+            password, lines = add_handset(Path(args.root), args.add_handset)
+            lines.append(f"handset {args.add_handset}: broker user name {args.add_handset}, password {password}")
+        elif args.remove_handset:
+            lines = remove_handset(Path(args.root), args.remove_handset)
+        elif args.handset:
+            lines = configure_handset(Path(args.root), args.box_id)
+        else:
+            lines = configure(Path(args.root), args.box_id, args.box_name)
+        for line in lines:
             print(f"configure: {line}")
     except (ConfigError, protocol.ProtocolError) as exc:
         print(f"configure: {exc}", file=sys.stderr)

@@ -18,6 +18,7 @@ usage() {
 Options:
   --handset          install the Pi Zero handset instead of the box
   --box-id ID        the box's id on a first install (default: quizbox); handsets find <ID>.local
+                     (with --handset: the box this handset belongs to)
   --box-name NAME    the name on the TV on a first install (default: Quizbox)
   --root DIR         install under DIR (same as QUIZBOX_ROOT=DIR); implies --dry-run
   --dry-run          print system-changing commands instead of running them
@@ -163,10 +164,13 @@ if [ "$MODE" = box ]; then
     restart=(mosquitto.service quizbox.service quizbox-web.service)
 else
     install -m 0644 "$SRC/systemd/quizbox-handset.service" "$(at "$UNITS/quizbox-handset.service")"
-    if [ ! -e "$(at "$ETC/handset.env")" ]; then
-        install -m 0640 "$SRC/deploy/handset.env.template" "$(at "$ETC/handset.env")"
+    python3 "$SRC/deploy/configure.py" --handset --root "${ROOT:-/}" --box-id "$BOX_ID"
+    run chown "root:$APP_USER" "$(at "$ETC/handset.json")"
+    # the OLED is on I2C, the battery's ADC on SPI
+    if [ "$DRY_RUN" = 1 ] || command -v raspi-config >/dev/null; then
+        run raspi-config nonint do_i2c 0
+        run raspi-config nonint do_spi 0
     fi
-    run chown "root:$APP_USER" "$(at "$ETC/handset.env")"
     enable=(quizbox-handset.service)
     restart=(quizbox-handset.service)
 fi
@@ -190,5 +194,5 @@ if [ "$MODE" = box ]; then
     host=$(printf '%s' "$box" | tr '_A-Z' '-a-z')
     say "done. The admin page is http://$host.local/ ; check the box with: sudo quizbox doctor"
 else
-    say "done. Settings for this handset: $ETC/handset.env ; logs: journalctl -u quizbox-handset"
+    say "done. Settings for this handset: $ETC/handset.json ; logs: journalctl -u quizbox-handset"
 fi

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import os
 import subprocess
 import sys
 import tomllib
@@ -195,3 +196,68 @@ def test_the_script_says_what_is_wrong_with_a_bad_box_id(tmp_path: Path) -> None
     assert out.returncode == 2
     assert "box id 'red lion' must be 1-32 letters, digits, '-' or '_'" in out.stderr
     assert not (tmp_path / configure.CONFIG).exists()
+
+
+def test_add_handset_gives_an_account_and_its_rights(tmp_path: Path) -> None:
+    configure.configure(tmp_path, "pub", "Pub")
+    password, report = configure.add_handset(tmp_path, "esp32-a1b2c3")
+    assert [line.split()[0] for line in report] == ["updated", "updated"]
+    accounts = configure.parse_passwd((tmp_path / configure.PASSWD).read_text())
+    assert configure.verify_password(password, accounts["esp32-a1b2c3"]) and len(password) >= 24
+    assert "topic write quizbox/pub/handset/esp32-a1b2c3/input" in (tmp_path / configure.ACL).read_text()
+    configure.remove_handset(tmp_path, "esp32-a1b2c3")
+    assert "esp32-a1b2c3" not in (tmp_path / configure.PASSWD).read_text()
+    assert "esp32-a1b2c3" not in (tmp_path / configure.ACL).read_text()
+
+
+@pytest.mark.parametrize(("handset", "message"), [("appliance", "reserved"), ("web", "reserved"),
+                                                  ("h/1", "must be 1-32 letters")])
+def test_add_handset_refuses_ids_that_cannot_be_handsets(tmp_path: Path, handset: str, message: str) -> None:
+    configure.configure(tmp_path, "pub", "Pub")
+    before = {name: (tmp_path / name).read_bytes() for name in FILES}
+    with pytest.raises(ConfigError, match=message):
+        configure.add_handset(tmp_path, handset)
+    assert {name: (tmp_path / name).read_bytes() for name in FILES} == before
+
+
+def test_removing_an_account_that_is_no_handset_is_refused(tmp_path: Path) -> None:
+    configure.configure(tmp_path, "pub", "Pub")
+    for name in ("web", "appliance", "nobody"):
+        with pytest.raises(ConfigError, match=f"there is no handset account '{name}'"):
+            configure.remove_handset(tmp_path, name)
+
+
+def test_a_rewrite_keeps_the_files_owner_and_group(tmp_path: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("only root can give a file away")
+    configure.configure(tmp_path, "pub", "Pub")
+    passwd = tmp_path / configure.PASSWD
+    os.chown(passwd, 1234, 5678)
+    configure.add_handset(tmp_path, "h1")
+    assert (passwd.stat().st_uid, passwd.stat().st_gid) == (1234, 5678)
+
+
+def test_the_pi_zero_settings_name_the_box_and_are_kept(tmp_path: Path) -> None:
+    from firmware.pizero import config as handset_config
+
+    assert configure.configure_handset(tmp_path, "pub_one") == ["created  /etc/quizbox/handset.json"]
+    path = tmp_path / configure.HANDSET_CONFIG
+    assert path.stat().st_mode & 0o777 == 0o640
+    settings = handset_config.parse(path.read_text(), b"\x01\x02\x03")
+    assert (settings["box"], settings["handset"], settings["broker"]["host"]) == ("pub_one", "pizero-010203", None)
+    path.write_text(path.read_text().replace('"name": null', '"name": "Table 3"'))
+    edited = path.read_text()
+    assert configure.configure_handset(tmp_path, "other") == [
+        "kept     /etc/quizbox/handset.json (yours: never overwritten)"]
+    assert path.read_text() == edited
+
+
+def test_the_script_adds_a_handset_and_prints_its_password(tmp_path: Path) -> None:
+    configure.configure(tmp_path, "pub", "Pub")
+    out = subprocess.run([sys.executable, str(Path(REPO, "deploy", "configure.py")), "--root", str(tmp_path),
+                          "--add-handset", "h1"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    password = out.stdout.strip().splitlines()[-1].rsplit(" ", 1)[1]
+    assert out.stdout.strip().splitlines()[-1] == f"configure: handset h1: broker user name h1, password {password}"
+    accounts = configure.parse_passwd((tmp_path / configure.PASSWD).read_text())
+    assert configure.verify_password(password, accounts["h1"])

@@ -124,16 +124,18 @@ def test_a_pi_zero_handset_gets_only_the_handset(tmp_path: Path) -> None:
     _, commands = install(tmp_path, "--handset")
     found = tree(tmp_path)
     assert found["etc/systemd/system/quizbox-handset.service"] == 0o644
-    assert found["etc/quizbox/handset.env"] == 0o640
+    assert found["etc/quizbox/handset.json"] == 0o640
     assert not [rel for rel in found if "mosquitto" in rel or rel.endswith("quizbox.service")]
     apt = next(c for c in commands if c[:2] == ["apt-get", "install"])
     assert "mosquitto" not in apt and "libsdl2-dev" not in apt
     assert [str(tmp_path / "opt/quizbox/venv/bin/pip"), "install", "--upgrade", f"{REPO}[pizero]"] in commands
     assert ["systemctl", "enable", "quizbox-handset.service"] in commands
-    env = tmp_path / "etc/quizbox/handset.env"
-    env.write_text("QUIZBOX_BROKER=box.local:1883\n")
+    assert ["raspi-config", "nonint", "do_i2c", "0"] in commands
+    assert ["raspi-config", "nonint", "do_spi", "0"] in commands
+    settings = tmp_path / "etc/quizbox/handset.json"
+    settings.write_text('{"box": "lion", "name": "Table 3"}\n')
     install(tmp_path, "--handset")
-    assert env.read_text() == "QUIZBOX_BROKER=box.local:1883\n", "the handset's settings are kept"
+    assert settings.read_text() == '{"box": "lion", "name": "Table 3"}\n', "the handset's settings are kept"
 
 
 @pytest.mark.parametrize(("args", "message"), [(["--colour", "red"], "unknown option --colour"),

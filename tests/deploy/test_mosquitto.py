@@ -4,7 +4,9 @@ into a temporary folder: who may log in, and what each account may publish and r
 
 from __future__ import annotations
 
+import os
 import queue
+import signal
 import time
 from collections.abc import Iterator
 
@@ -14,7 +16,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from appliance.broker import MOSQUITTO_SETTINGS
 from firmware import protocol
-from tests.deploy.boxbroker import BOX, DEBIAN_MAIN, DROPIN, Box, running_box
+from tests.deploy.boxbroker import BOX, DEBIAN_MAIN, DROPIN, Box, configure, running_box
 
 
 @pytest.fixture(scope="module")
@@ -186,3 +188,25 @@ def test_the_broker_loaded_the_files_without_complaint(box: Box, peers: list[Pee
     text = box.log.read_text()
     assert "Error" not in text and "Warning" not in text, text
 
+
+
+@pytest.mark.mqtt
+def test_a_handset_added_while_the_box_runs_can_log_in_after_the_reload(box: Box, peers: list[Peer]) -> None:
+    assert _peer(box, peers, "h3", "three-secret").rc in (4, 5, 134, 135)
+    configure.add_handset(box.root, "h3", "three-secret")
+    # what quizbox-mosquitto-reload.service does: systemctl reload mosquitto sends SIGHUP
+    os.kill(box.pid, signal.SIGHUP)
+    deadline = time.monotonic() + 5
+    while (rc := _peer(box, peers, "h3", "three-secret").rc) != 0 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert rc == 0, "the rewritten files kept the group mosquitto reads them with"
+    appliance = _peer(box, peers, "appliance")
+    appliance.subscribe(protocol.input_topic(BOX, "h3"))
+    _peer(box, peers, "h3", "three-secret").publish(protocol.input_topic(BOX, "h3"), b"mine")
+    assert appliance.next() == (protocol.input_topic(BOX, "h3"), b"mine")
+    configure.remove_handset(box.root, "h3")
+    os.kill(box.pid, signal.SIGHUP)
+    deadline = time.monotonic() + 5
+    while (rc := _peer(box, peers, "h3", "three-secret").rc) == 0 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert rc in (4, 5, 134, 135), "a removed handset can no longer log in"

@@ -107,7 +107,10 @@ def test_the_admin_page_runs_with_its_own_config_and_may_take_port_80() -> None:
 
 def test_the_handset_unit_runs_the_pi_zero_firmware() -> None:
     service = unit("quizbox-handset.service")["Service"]
-    assert service["ExecStart"] == "/opt/quizbox/venv/bin/python -m firmware.pizero"
+    assert service["ExecStart"] == ("/opt/quizbox/venv/bin/python -m firmware.pizero "
+                                    "--config /etc/quizbox/handset.json --state /var/lib/quizbox-handset")
+    assert configure.HANDSET_CONFIG == "etc/quizbox/handset.json"
+    assert service["StateDirectory"] == "quizbox-handset", "the only place the handset may write"
     assert service["Restart"] == "always"
     assert {"gpio", "spi", "i2c"} <= set(service["SupplementaryGroups"].split())
 
