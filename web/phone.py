@@ -102,7 +102,7 @@ def answer() -> str | BaseResponse | tuple[str, int]:
             raise PhoneRefused("that screen is old; look again")
         phone.submit(prompt_id, data_from_form(prompt, request.form))
     except (PhoneRefused, ValueError) as exc:
-        phone.refuse(str(exc), prompt_id)
+        phone.refuse(str(exc), prompt.get("id") if prompt else None)  # shown on the screen now on the phone
         status = 400
     if request.headers.get("X-Requested-With") == "fetch":
         return render_template("phone/panel.html", p=phone.screen()), status
