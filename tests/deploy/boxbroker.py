@@ -27,7 +27,6 @@ configure = load_configure()
 class Box:
     root: Path
     port: int
-    ws_port: int
     passwords: dict[str, str]
     log: Path
     pid: int
@@ -59,7 +58,7 @@ def _box(exe: str, tmp: Path) -> Iterator[Box]:
     passwords["appliance"] = config["broker"]["password"]
     passwords["web"] = web["broker"]["password"]
 
-    port, ws_port = free_port(), free_port()
+    port = free_port()
     data, conf_d = tmp / "data", tmp / "conf.d"
     data.mkdir()
     conf_d.mkdir()
@@ -70,7 +69,6 @@ def _box(exe: str, tmp: Path) -> Iterator[Box]:
     main = _rewrite(main, "include_dir /etc/mosquitto/conf.d", f"include_dir {conf_d}")
     dropin = DROPIN.read_text()
     dropin = _rewrite(dropin, "listener 1883", f"listener {port} 127.0.0.1")
-    dropin = _rewrite(dropin, "listener 9001", f"listener {ws_port} 127.0.0.1")
     dropin = dropin.replace("/etc/quizbox/mosquitto/", f"{root}/etc/quizbox/mosquitto/")
     (conf_d / "quizbox.conf").write_text(dropin)
     (tmp / "mosquitto.conf").write_text(main)
@@ -89,7 +87,7 @@ def _box(exe: str, tmp: Path) -> Iterator[Box]:
             wait_for_port("127.0.0.1", port, timeout=10)
         except Exception:
             pytest.fail(f"mosquitto did not start: {stderr.read_text()}")
-        yield Box(root, port, ws_port, passwords, stderr, proc.pid)
+        yield Box(root, port, passwords, stderr, proc.pid)
     finally:
         proc.terminate()
         proc.wait(timeout=10)

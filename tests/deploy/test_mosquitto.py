@@ -59,26 +59,24 @@ def test_persistence_lives_in_var_lib_mosquitto_without_a_second_location() -> N
     assert ("persistence_location", "/var/lib/mosquitto/") in settings(DEBIAN_MAIN.read_text())
 
 
-def test_listeners_for_handsets_and_phones() -> None:
+def test_one_plain_mqtt_listener_for_the_handsets() -> None:
     conf = settings(DROPIN.read_text())
-    listeners = [i for i, (k, _) in enumerate(conf) if k == "listener"]
-    assert [conf[i][1] for i in listeners] == ["1883", "9001"]
-    assert conf[listeners[1] + 1] == ("protocol", "websockets")
+    assert [v for k, v in conf if k == "listener"] == ["1883"]
+    assert not [v for k, v in conf if k == "protocol"], "phones use the admin page, not MQTT over WebSockets"
 
 
 class Peer:
     """A paho client that records what it receives."""
 
-    def __init__(self, box: Box, user: str | None, password: str | None = None, transport: str = "tcp") -> None:
+    def __init__(self, box: Box, user: str | None, password: str | None = None) -> None:
         self.inbox: queue.Queue[tuple[str, bytes]] = queue.Queue()
         self.connack: queue.Queue[int] = queue.Queue()
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"t-{user}-{time.monotonic_ns()}",
-                                  transport=transport)  # type: ignore[arg-type]
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"t-{user}-{time.monotonic_ns()}")
         if user is not None:
             self.client.username_pw_set(user, box.passwords.get(user) if password is None else password)
         self.client.on_connect = lambda c, u, f, rc, p: self.connack.put(rc.value)
         self.client.on_message = lambda c, u, m: self.inbox.put((m.topic, bytes(m.payload)))
-        self.client.connect("127.0.0.1", box.ws_port if transport == "websockets" else box.port)
+        self.client.connect("127.0.0.1", box.port)
         self.client.loop_start()
         self.rc = self.connack.get(timeout=5)
 
@@ -108,8 +106,8 @@ def peers(box: Box) -> Iterator[list[Peer]]:
         peer.close()
 
 
-def _peer(box: Box, peers: list[Peer], user: str | None, password: str | None = None, **kw: str) -> Peer:
-    peer = Peer(box, user, password, **kw)
+def _peer(box: Box, peers: list[Peer], user: str | None, password: str | None = None) -> Peer:
+    peer = Peer(box, user, password)
     peers.append(peer)
     return peer
 
@@ -162,24 +160,23 @@ def test_a_handset_reads_only_its_own_prompts_and_the_board(box: Box, peers: lis
 
 
 @pytest.mark.mqtt
-def test_the_admin_page_commands_and_watches_but_is_no_handset(box: Box, peers: list[Peer]) -> None:
+def test_the_admin_page_commands_watches_and_speaks_for_phones_but_never_for_the_box(
+    box: Box, peers: list[Peer]
+) -> None:
     appliance = _peer(box, peers, "appliance")
     appliance.subscribe(f"quizbox/{BOX}/#")
     web = _peer(box, peers, "web")
-    web.subscribe(protocol.admin_state_topic(BOX), protocol.handset_topic(BOX, "h1", "prompt"))
-    web.publish(protocol.input_topic(BOX, "h1"), b"as h1")  # dropped
+    web.subscribe(protocol.admin_state_topic(BOX), protocol.prompt_topic(BOX, "phone-abc"))
+    web.publish(protocol.board_topic(BOX), b"fake board")  # dropped: only the quiz program draws the board
+    web.publish(protocol.appliance_status_topic(BOX), b"online")  # dropped
     web.publish(protocol.admin_command_topic(BOX), b"next")
-    assert appliance.next() == (protocol.admin_command_topic(BOX), b"next")
-    appliance.publish(protocol.handset_topic(BOX, "h1", "prompt"), b"private")
+    web.publish(protocol.input_topic(BOX, "phone-abc"), b"a phone's answer")
+    assert [appliance.next(), appliance.next()] == [
+        (protocol.admin_command_topic(BOX), b"next"), (protocol.input_topic(BOX, "phone-abc"), b"a phone's answer")]
+    appliance.publish(protocol.prompt_topic(BOX, "phone-abc"), b"your question")
     appliance.publish(protocol.admin_state_topic(BOX), b"state")
-    assert web.next() == (protocol.admin_state_topic(BOX), b"state")
-
-
-@pytest.mark.mqtt
-def test_phones_log_in_over_websockets(box: Box, peers: list[Peer]) -> None:
-    phone = _peer(box, peers, "h1", transport="websockets")
-    assert phone.rc == 0
-    assert _peer(box, peers, None, transport="websockets").rc in (4, 5, 134, 135)
+    assert [web.next(), web.next()] == [
+        (protocol.prompt_topic(BOX, "phone-abc"), b"your question"), (protocol.admin_state_topic(BOX), b"state")]
 
 
 @pytest.mark.mqtt
