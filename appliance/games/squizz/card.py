@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import Any, ClassVar, Self
 
 from appliance.decks.model import SquizzCard
@@ -59,11 +59,17 @@ class Card(Action):
 
     @classmethod
     def from_json(cls, fields: Mapping[str, Any]) -> Self:
-        """Rebuild from :meth:`Action.to_json` output (values are stored as text in the log)."""
+        """Rebuild from :meth:`Action.to_json` output. The log stores each value as ``str(Decimal)``,
+        read back with ``Decimal`` so the value is exactly the one logged (``0.00`` stays ``0.00``);
+        ``__post_init__`` then bounds it like any other card value."""
         values = fields.get("values")
         if not isinstance(values, list | tuple) or not all(isinstance(v, str) for v in values):
             raise MalformedInput(f"a logged sQuizz card has its values as text, got {values!r}")
-        return cls(**{**fields, "values": tuple(parse_number(v) for v in values)})
+        try:
+            exact = tuple(Decimal(v) for v in values)
+        except InvalidOperation as exc:
+            raise MalformedInput(f"a logged sQuizz card value is not a number: {values!r}") from exc
+        return cls(**{**fields, "values": exact})
 
     @classmethod
     def from_deck(cls, card: SquizzCard) -> Self:

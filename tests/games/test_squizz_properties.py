@@ -1,0 +1,181 @@
+"""sQuizz properties over random legal games (hypothesis).
+
+A random game is driven through the engine's own legal-input query. Properties: every game runs to
+the end of the table's reads with every non-reader using every token exactly once, scores and
+winners follow rules.md sQuizz 5-6 (recomputed here from the log alone), a refused input changes
+nothing, the log rebuilds the live engine, and no view tells a token value, a total or an answer
+before its reveal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from decimal import Decimal
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from appliance.errors import IllegalAction
+from appliance.games.base import HOST, Action
+from appliance.games.squizz import Answer, Card, Roll, SquizzEngine
+from appliance.games.squizz.table import READS, TOKENS
+
+SEATS = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal")
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+VALUES = st.lists(st.decimals(-1000, 1000, places=2), min_size=3, max_size=3, unique=True)
+
+
+def next_action(engine: SquizzEngine, data: st.DataObject) -> Action:
+    """One legal input: the die, a card with three different values, or an offered answer."""
+    if engine.phase == "roll":
+        return Roll.host(data.draw(st.integers(1, 3), label="die"))
+    if engine.phase == "card":
+        values = data.draw(VALUES, label="values")
+        return Card(HOST, "How much?", ("x", "y", "z"), tuple(values))
+    question = engine.current
+    assert question is not None
+    player = data.draw(st.sampled_from(question.waiting_for), label="answerer")
+    legal = engine.legal_input(player)
+    assert legal is not None and legal["input"] == "answer"
+    return Answer(player, data.draw(st.sampled_from(legal["answers"])), data.draw(st.sampled_from(legal["tokens"])))
+
+
+def random_game(data: st.DataObject, after_each: Callable[[SquizzEngine], None] = lambda e: None) -> SquizzEngine:
+    count = data.draw(st.integers(2, len(SEATS)), label="players")
+    first = data.draw(st.sampled_from(SEATS[:count]), label="first reader")
+    engine = SquizzEngine(SEATS[:count], {"first_reader": first})
+    while not engine.finished:
+        engine.apply(next_action(engine, data))
+        after_each(engine)
+    return engine
+
+
+@SETTINGS
+@given(st.data())
+def test_every_non_reader_uses_every_token_once_and_scores_follow_the_log(data: st.DataObject) -> None:
+    engine = random_game(data)
+    count = len(engine.players)
+    first = engine.players.index(engine.options["first_reader"])
+    used: dict[str, list[int]] = {p: [] for p in engine.players}
+    scores = dict.fromkeys(engine.players, 0)
+    correct = dict.fromkeys(engine.players, 0)
+    reads = dict.fromkeys(engine.players, 0)
+    die = 0
+    card: Card | None = None
+    for action in engine.log:  # replay the log with the rulebook's arithmetic, not the engine's
+        if isinstance(action, Roll):
+            die = action.die
+        elif isinstance(action, Card):
+            card = action
+        elif isinstance(action, Answer):
+            assert card is not None
+            target = sorted(card.values)[die - 1]
+            used[action.player].append(action.token)
+            if card.values[ord(action.answer) - ord("A")] == target:
+                scores[action.player] += action.token
+                correct[action.player] += 1
+    for number, question in enumerate(engine.questions):
+        assert question.reader == engine.players[(first + number) % count]
+        reads[question.reader] += 1
+    assert set(reads.values()) == {READS[count]}
+    assert all(sorted(tokens) == list(range(1, TOKENS[count] + 1)) for tokens in used.values())
+    assert all(tokens == [] for tokens in engine.tokens.values())
+    assert engine.scores() == scores and engine.correct_counts == correct
+    best = max((scores[p], correct[p]) for p in engine.players)
+    assert engine.winners() == [p for p in engine.players if (scores[p], correct[p]) == best]
+
+
+def probes(players: tuple[str, ...]) -> list[Action]:
+    """Well-formed sQuizz inputs, legal or not: every kind from every seat, the host and a stranger,
+    with dice, letters and tokens inside and outside the rules."""
+    who = (*players, HOST, "zed")
+    card = (Decimal(1), Decimal(2), Decimal(3))
+    return [
+        *(Roll(w, die) for w in who for die in (0, 2, 4)),
+        *(Card(w, "p", ("", "", ""), card) for w in who),
+        *(Answer(w, letter, token) for w in who for letter in ("A", "C", "D") for token in (0, 1, 5, 9)),
+    ]
+
+
+@SETTINGS
+@given(st.data())
+def test_a_refused_input_leaves_the_snapshot_exactly_as_it_was(data: st.DataObject) -> None:
+    candidates: list[Action] = []
+
+    def try_something_else(engine: SquizzEngine) -> None:
+        if not candidates:
+            candidates.extend(probes(engine.players))
+        for action in data.draw(st.lists(st.sampled_from(candidates), min_size=1, max_size=2), label="probes"):
+            if engine.can(action):
+                continue
+            before = engine.snapshot()
+            with pytest.raises(IllegalAction):
+                engine.apply(action)
+            assert engine.snapshot() == before
+
+    random_game(data, try_something_else)
+
+
+@SETTINGS
+@given(st.data())
+def test_rebuild_from_the_log_equals_the_live_engine(data: st.DataObject) -> None:
+    def rebuild_equals(engine: SquizzEngine) -> None:
+        if not engine.finished and data.draw(st.integers(0, 3), label="check now") > 0:
+            return  # a quarter of the states, to keep the quadratic check quick on 8-player games
+        stored = [action.to_json() for action in engine.log]
+        rebuilt = SquizzEngine.rebuild(engine.players, engine.options, [engine.action_from_json(a) for a in stored])
+        assert rebuilt.snapshot() == engine.snapshot()
+        assert rebuilt.public_view() == engine.public_view()
+
+    rebuild_equals(random_game(data, rebuild_equals))
+
+
+def other_tokens(engine: SquizzEngine, players: tuple[str, ...]) -> SquizzEngine:
+    """The same game with ``players``' token choices mirrored (token t -> N + 1 - t): still legal,
+    other scores, the same answers."""
+    highest = TOKENS[len(engine.players)]
+    log = [
+        replace(a, token=highest + 1 - a.token) if isinstance(a, Answer) and a.player in players else a
+        for a in engine.log
+    ]
+    return SquizzEngine.rebuild(engine.players, engine.options, log)
+
+
+def other_open_answers(engine: SquizzEngine) -> SquizzEngine:
+    """The same game with the open question's answers so far moved to the next letter."""
+    log = list(engine.log)
+    opened = max(i for i, action in enumerate(log) if isinstance(action, Roll))
+    shift = {"A": "B", "B": "C", "C": "A"}
+    for i in range(opened, len(log)):
+        action = log[i]
+        if isinstance(action, Answer):
+            log[i] = replace(action, answer=shift[action.answer])
+    return SquizzEngine.rebuild(engine.players, engine.options, log)
+
+
+@settings(SETTINGS, max_examples=40)
+@given(st.data())
+def test_no_view_tells_a_secret_before_its_reveal(data: st.DataObject) -> None:
+    def secrets_stay_hidden(engine: SquizzEngine) -> None:
+        if engine.finished:
+            return
+        twin = other_tokens(engine, engine.players)
+        assert twin.public_view() == engine.public_view()
+        mirrored = engine.players[-1]
+        twin = other_tokens(engine, (mirrored,))
+        for player in engine.players:
+            if player != mirrored:
+                assert twin.private_view(player) == engine.private_view(player)
+        question = engine.current
+        assert question is not None
+        if not question.revealed:
+            twin = other_open_answers(engine)
+            assert twin.public_view() == engine.public_view()
+            for player in engine.players:
+                if player not in question.answers:
+                    assert twin.private_view(player) == engine.private_view(player)
+
+    engine = random_game(data, secrets_stay_hidden)
+    assert engine.public_view()["scores"] == engine.scores()  # revealed at the end (rules.md sQuizz 6)
