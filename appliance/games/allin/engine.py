@@ -10,7 +10,7 @@ because the deck ran out (most chips wins, ties share).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from appliance.errors import ConfigError, IllegalAction
@@ -57,7 +57,7 @@ class AllInEngine(Engine):
     max_players: ClassVar[int] = MAX_SEATS
     actions: ClassVar[Mapping[str, type[Action]]] = {record.kind: record for record in (Card, Read, Split, End)}
 
-    def __init__(self, players: list[str] | tuple[str, ...], options: Mapping[str, object] | None = None):
+    def __init__(self, players: Sequence[str], options: Mapping[str, object] | None = None) -> None:
         super().__init__(players, options)
         self.chips: dict[str, int] = {p: self.options["chips"] for p in self.players}
         self.exclusion_used: dict[str, int] = {}
@@ -110,12 +110,12 @@ class AllInEngine(Engine):
         return [p for p in self.players if p != reader and self.chips[p] > 0]
 
     def exclusion_candidates(self) -> list[str]:
-        """Whom the reader of the open question may exclude now (rules.md All In 1 and 4)."""
+        """Whom the reader may exclude now (rules.md All In 1 and 4), asked of :meth:`verify_read`."""
         question = self._open_question()
-        if question is None or question.pick is not None or question.reader in self.exclusion_used:
+        if question is None or self._phase is not Phase.READING:
             return []
-        bettors = self.potential_bettors(question.reader)
-        return bettors if len(bettors) > 1 else []
+        reader = question.reader
+        return [p for p in self.players if p != reader and self.can(Read(reader, 0, True, exclude=p))]
 
     def total_chips(self) -> int:
         return sum(self.chips.values())

@@ -9,7 +9,7 @@ table's number of reads per player the totals are revealed (``over``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from appliance.errors import ConfigError, IllegalAction
@@ -49,7 +49,7 @@ class SquizzEngine(Engine):
     max_players: ClassVar[int] = MAX_PLAYERS
     actions: ClassVar[Mapping[str, type[Action]]] = {record.kind: record for record in (Roll, Card, Answer)}
 
-    def __init__(self, players: list[str] | tuple[str, ...], options: Mapping[str, object] | None = None):
+    def __init__(self, players: Sequence[str], options: Mapping[str, object] | None = None) -> None:
         super().__init__(players, options)
         seats = len(self.players)
         self.tokens: dict[str, list[int]] = {p: list(tokens_for(seats)) for p in self.players}
