@@ -118,7 +118,13 @@ for group in "${groups[@]}"; do
     run groupadd --system -f "$group"  # -f: fine if it exists (Raspberry Pi OS has them all)
 done
 if [ "$DRY_RUN" = 1 ] || ! id "$APP_USER" >/dev/null 2>&1; then
-    run useradd --system --user-group --home-dir "$DATA" --no-create-home \
+    # its own group: made with it, or taken over when an earlier attempt left the group behind
+    if [ "$DRY_RUN" = 0 ] && getent group "$APP_USER" >/dev/null; then
+        own_group=(--gid "$APP_USER")
+    else
+        own_group=(--user-group)
+    fi
+    run useradd --system "${own_group[@]}" --home-dir "$DATA" --no-create-home \
         --shell /usr/sbin/nologin --comment "Quizbox" "$APP_USER"
 fi
 run usermod --append --groups "$(IFS=,; echo "${groups[*]}")" "$APP_USER"
@@ -161,7 +167,7 @@ if [ "$MODE" = box ]; then
     run chown "$APP_USER:mosquitto" "$(at "$ETC/mosquitto")" "$(at "$ETC/mosquitto/passwd")" \
         "$(at "$ETC/mosquitto/acl")"
     enable=(mosquitto.service quizbox.service quizbox-web.service quizbox-mosquitto-reload.path)
-    restart=(mosquitto.service quizbox.service quizbox-web.service)
+    restart=(mosquitto.service quizbox.service quizbox-web.service quizbox-mosquitto-reload.path)
 else
     install -m 0644 "$SRC/systemd/quizbox-handset.service" "$(at "$UNITS/quizbox-handset.service")"
     python3 "$SRC/deploy/configure.py" --handset --root "${ROOT:-/}" --box-id "$BOX_ID"

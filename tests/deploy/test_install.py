@@ -89,7 +89,8 @@ def test_the_system_commands_are_printed_not_run(tmp_path: Path) -> None:
     assert [f"{venv}/bin/pip", "install", "--upgrade", "--no-binary", "pygame", REPO] in commands
     assert ["systemctl", "enable", "mosquitto.service", "quizbox.service", "quizbox-web.service",
             "quizbox-mosquitto-reload.path"] in commands
-    assert ["systemctl", "restart", "mosquitto.service", "quizbox.service", "quizbox-web.service"] in commands
+    assert ["systemctl", "restart", "mosquitto.service", "quizbox.service", "quizbox-web.service",
+            "quizbox-mosquitto-reload.path"] in commands
     assert ["chown", "quizbox:mosquitto", f"{tmp_path}/etc/quizbox/mosquitto",
             f"{tmp_path}/etc/quizbox/mosquitto/passwd", f"{tmp_path}/etc/quizbox/mosquitto/acl"] in commands
     assert commands.index(next(c for c in commands if c[0] == "useradd")) < commands.index(
@@ -117,7 +118,8 @@ def test_a_second_run_upgrades_in_place_and_keeps_data_and_settings(tmp_path: Pa
     assert {name: (tmp_path / name).read_bytes() for name in secrets} == secrets
     assert tree(tmp_path) == before
     assert configure.read_toml(tmp_path / "etc/quizbox/web.toml")["box"]["name"] == "The Lion"
-    assert ["systemctl", "restart", "mosquitto.service", "quizbox.service", "quizbox-web.service"] in commands
+    assert ["systemctl", "restart", "mosquitto.service", "quizbox.service", "quizbox-web.service",
+            "quizbox-mosquitto-reload.path"] in commands
 
 
 def test_a_pi_zero_handset_gets_only_the_handset(tmp_path: Path) -> None:
