@@ -60,7 +60,7 @@ class AllInAdapter:
             raise MalformedInput("no question has been played")
         return {
             "reader": question.reader,
-            "chips": dict(question.chips_after or allin.chips),
+            "chips": dict(question.chips_after),
             "pick": question.pick,
             "answer": question.answer,
             "excluded": question.excluded,

@@ -66,7 +66,7 @@ class SquizzAdapter:
             "correct": list(question.correct),
             "die": question.die,
             "correct_answer": question.correct_letter,
-            "answers": {p: question.answers[p].answer for p in question.answerers if p in question.answers},
+            "answers": {p: question.answers[p].answer for p in question.answerers},
         }
 
     def final_result(self, engine: Engine) -> JSON:
