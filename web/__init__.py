@@ -123,7 +123,12 @@ class ServerThread:
         return self
 
     def stop(self) -> None:
-        self.server.close()
+        # close every channel and the listener from here: the loop ends when its map is empty (as
+        # webtest's StopableWSGIServer does), then the worker threads stop
+        while self.server._map:
+            for channel in list(self.server._map.values()):
+                channel.handle_close()
         self._thread.join(timeout=5)
+        self.server.task_dispatcher.shutdown()
         services: Services = self.app.extensions[KEY]
         services.phones.close()

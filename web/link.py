@@ -147,7 +147,7 @@ class MqttLink:
             deadline = self.clock() + timeout
             while True:
                 last = (self._admin or {}).get("last") if self._admin_count > seen else None
-                if isinstance(last, dict) and last.get("id", token) == token:
+                if isinstance(last, dict) and "ok" in last and last.get("id", token) == token:
                     return Result(bool(last.get("ok")), str(last.get("msg", "")))
                 left = deadline - self.clock()
                 if left <= 0:
