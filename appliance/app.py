@@ -6,10 +6,12 @@ from __future__ import annotations
 import contextlib
 import logging
 import random
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from appliance.board import Board
 from appliance.broker import RunningBroker, start_broker
 from appliance.cards import cards_for_game, seed_shipped
 from appliance.config import Config
@@ -18,6 +20,7 @@ from appliance.mqtt import Connection
 from appliance.session.flow import Card
 from appliance.session.session import Session
 from appliance.store import Store
+from appliance.tv import TV
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +85,16 @@ class Appliance(contextlib.ExitStack):
         addr = self.broker.address
         log.info("hub connected to %s broker at %s:%s", addr.kind, addr.host, addr.port)
         return self
+
+    def run_board(self, stop: threading.Event, display: str | None = None) -> Board:
+        """Show the board (from the retained public state) on the main thread until ``stop`` is set."""
+        assert self.hub is not None
+        cfg = self.config
+        board = Board((cfg.board.width, cfg.board.height), display or cfg.board.display, cfg.board.sound)
+        join = {"url": f"http://{cfg.box.id}.local:{cfg.web.port}/join", "address": f"{cfg.box.id}.local"}
+        with TV(cfg.box.id, self.connection, board, self.hub.command, join, gpio=cfg.gpio):
+            board.run(stop)
+        return board
 
     def _cards(self, game: str, command: Mapping[str, Any]) -> Sequence[Card]:
         assert self.store is not None

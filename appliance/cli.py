@@ -52,6 +52,7 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--broker", choices=["auto", "mosquitto", "amqtt"], default="auto")
     demo.add_argument("--seconds", type=float, default=0, help="stop after this many seconds (0: Ctrl-C)")
     demo.add_argument("--headless", action="store_true", help="no board window even with a display")
+    demo.add_argument("--snapshot", help="save the board's last frame to this PNG when the demo stops")
     demo.set_defaults(func=_demo)
 
     run = sub.add_parser("run", help="run the appliance as configured")
@@ -76,17 +77,26 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _wait(seconds: float) -> None:
+def stop_event(seconds: float = 0) -> threading.Event:
+    """An event set by Ctrl-C, SIGTERM (systemd's stop) or, if ``seconds`` > 0, after that long."""
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
-    stop.wait(seconds if seconds > 0 else None)
+    if seconds > 0:
+        timer = threading.Timer(seconds, stop.set)
+        timer.daemon = True
+        timer.start()
+    return stop
+
+
+def _wait(seconds: float) -> None:
+    stop_event(seconds).wait()
 
 
 def _demo(args: argparse.Namespace) -> int:
     from appliance.demo import run_demo
 
-    return run_demo(args, _wait)
+    return run_demo(args, stop_event(args.seconds))
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -94,10 +104,11 @@ def _run(args: argparse.Namespace) -> int:
     from appliance.config import load_config
 
     config = load_config(args.config)
+    stop = stop_event()
     with Appliance(config) as app:
         app.start()
         print(f"quizbox: box {config.box.id!r} running (config {config.source})", flush=True)
-        _wait(0)
+        app.run_board(stop)  # the board on the main thread until stopped (headless: just waits)
     return 0
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import logging
 import threading
-from collections.abc import Callable
 from dataclasses import replace
 
 from appliance.app import Appliance
@@ -25,7 +24,7 @@ def demo_config(path: str | None) -> Config:
     return config
 
 
-def run_demo(args: argparse.Namespace, wait: Callable[[float], None]) -> int:
+def run_demo(args: argparse.Namespace, stop: threading.Event) -> int:
     config = demo_config(args.config)
     with Appliance(config, broker_prefer=args.broker) as app:
         app.start()
@@ -41,12 +40,17 @@ def run_demo(args: argparse.Namespace, wait: Callable[[float], None]) -> int:
         print(f"  box         {config.box.id!r}, open join", flush=True)
         print(f"  handsets    {len(bots)} bots: {', '.join(b.id for b in bots)}", flush=True)
         print(f"  game        {args.game}, moved on automatically every {AUTO_ADVANCE_SECONDS:.0f} s", flush=True)
+        display = "headless" if args.headless else config.board.display
+        print(f"  board       {display} display, {config.board.width}x{config.board.height}", flush=True)
         print("  stop        Ctrl-C", flush=True)
-        stop = threading.Event()
         host = threading.Thread(target=_host, args=(app, bots, args.game, stop), daemon=True)
         host.start()
         try:
-            wait(args.seconds)
+            board = app.run_board(stop, display)
+            if args.snapshot:
+                with open(args.snapshot, "wb") as f:
+                    f.write(board.snapshot_png())
+                print(f"  snapshot    {args.snapshot} ({board.frames} frames drawn)", flush=True)
         finally:
             stop.set()
             host.join(timeout=5)

@@ -126,6 +126,7 @@ def test_a_full_disk_refuses_the_input_and_changes_nothing(tiny_disk: Path) -> N
     # space again (the quizmaster deleted something): the same input now goes through and is stored
     (tiny_disk / "filler").unlink()
     assert _answer(session, hs["Bob"], "1", "9")
+    assert session.message == ""  # the board's error line clears once the store works again
     store.close()
     store = Store(tiny_disk / "q.db")
     assert store.check() == "ok"

@@ -74,6 +74,8 @@ class Session:
         self._sent: dict[str, _Sent] = {}
         self.version = 0  # bumps on every change the board should see
         self.message = ""  # a line for the board and admin (errors, hints for the quizmaster)
+        self.message_until: float | None = None  # an informational message fades; errors stay
+        self._store_failed = False
 
     # -- time ------------------------------------------------------------------------------------------
 
@@ -130,7 +132,7 @@ class Session:
             flow.restore(stored.log, self.game_time())
         except QuizboxError as exc:
             self.store.finish_game(stored.id, {"error": str(exc)}, status="abandoned")
-            self.message = f"could not resume game {stored.id}: {exc}"
+            self.message, self.message_until = f"could not resume game {stored.id}: {exc}", None
             log.error("%s", self.message)
             return False
         self.flow, self.setup, self.seats, self.game_id = flow, setup, dict(stored.seats), stored.id
@@ -138,6 +140,7 @@ class Session:
         self._marked = flow.cards_dealt
         self.state = RESULTS if flow.finished else PLAYING
         self.message = f"resumed game {stored.id} after a restart"
+        self.message_until = self.clock() + 30
         log.info("%s (%d actions)", self.message, len(stored.log))
         self._changed()
         return True
@@ -159,10 +162,12 @@ class Session:
                 self._marked += len(dealt)
             if self.flow.finished:
                 self.store.finish_game(self.game_id, self.flow.board())
+            if self._store_failed:  # the disk has room again
+                self._store_failed, self.message = False, ""
         except StoreError as exc:
             if self.message != str(exc):  # log a failing disk once, not on every retry
                 log.error("store failed: %s", exc)
-            self.message = str(exc)
+            self.message, self.message_until, self._store_failed = str(exc), None, True
             flow = flow_factory(self.setup.game)(self.setup, self.rng, self.game_time())
             flow.restore(entries[: self._stored], self.game_time())
             self.flow = flow
@@ -221,6 +226,7 @@ class Session:
         self.state = RESULTS if rebuilt.finished else PLAYING
         undone = entries[last]
         self.message = f"undid {undone.get('player')}'s last input"
+        self.message_until = self.clock() + 30
         self._changed()
         return self.message
 
@@ -364,7 +370,7 @@ class Session:
             "view": flow.board() if flow is not None else None,
             "remaining": None if deadline is None else max(0.0, round(deadline - self.game_time(), 1)),
             "can_advance": bool(flow is not None and self.state == PLAYING and flow.can_advance()),
-            "message": self.message,
+            "message": self.message if self.message_until is None or self.clock() < self.message_until else "",
             "version": self.version,
         }
 

@@ -1,0 +1,97 @@
+"""The TV: the board renderer fed from the retained public board state, like any other screen.
+
+The board reads only what the broker publishes for everyone (it never sees a secret because the session
+never publishes one), adds how phones join, and drives the host buttons' LED. The host buttons send the
+same commands as the admin page.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from appliance.board import Board
+from appliance.mqtt import Client, Connection
+from firmware import protocol
+
+log = logging.getLogger(__name__)
+
+Command = Callable[[Mapping[str, Any]], Any]
+
+
+class TV:
+    """``with TV(box, connection, board, command) as tv: board.run(stop)``."""
+
+    def __init__(
+        self,
+        box: str,
+        connection: Connection,
+        board: Board,
+        command: Command,
+        join: Mapping[str, str] | None = None,
+        gpio: Any = None,
+        pin_factory: Any = None,
+    ) -> None:
+        self.board = board
+        self.command = command
+        self.join = dict(join or {})
+        self.states = 0
+        self._paused = False
+        self.host = None
+        if gpio is not None and gpio.enabled:
+            from appliance.hardware.host import HostControls
+
+            self.host = HostControls(gpio.next_pin, gpio.pause_pin, gpio.led_pin, self.next, self.pause_toggle,
+                                     pin_factory=pin_factory)
+        self.client = Client(f"quizbox-{box}-tv", connection, self._on_board,
+                             subscriptions=[protocol.board_topic(box)])
+        self.shown = threading.Event()
+
+    def start(self) -> TV:
+        self.client.start()
+        return self
+
+    def stop(self) -> None:
+        self.client.stop()
+        if self.host is not None:
+            self.host.close()
+
+    def __enter__(self) -> TV:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _on_board(self, topic: str, payload: bytes) -> None:
+        try:
+            state = json.loads(payload)
+        except ValueError:
+            log.warning("board state is not JSON; ignored")
+            return
+        if not isinstance(state, dict):
+            return
+        if self.join:
+            state["join"] = self.join
+        self._paused = bool(state.get("paused"))
+        self.board.update(state)
+        self.states += 1
+        self.shown.set()
+        if self.host is not None:
+            self.host.show(self.host.state_for(state))
+
+    # -- host buttons --------------------------------------------------------------------------------
+
+    def next(self) -> None:
+        self._send({"cmd": "next"})
+
+    def pause_toggle(self) -> None:
+        self._send({"cmd": "resume" if self._paused else "pause"})
+
+    def _send(self, command: Mapping[str, Any]) -> None:
+        try:
+            self.command(command)
+        except Exception as exc:  # a button press the game refuses (nothing to move on to) is not a crash
+            log.info("host button: %s refused: %s", command.get("cmd"), exc)
