@@ -64,10 +64,12 @@ def _join(box: Box, browser: Any, name: str) -> tuple[Any, Any]:
     return context, phone
 
 
-def _answer(phone: Any, bottom: str, top: str) -> None:
+def _answer(phone: Any, bottom: str, top: str, shot: Any = None) -> None:
     _expect()(phone.locator("input[name=bottom]")).to_be_visible(timeout=10_000)
     phone.fill("input[name=bottom]", bottom)
     phone.fill("input[name=top]", top)
+    if shot is not None:
+        shot(phone)
     phone.click("button:has-text('Lock in')")
     # the ack locks the entry in; the test game then shows its own "Locked in" screen
     _expect()(phone.locator(".phone-panel")).to_contain_text("Locked in", timeout=10_000)
@@ -119,7 +121,8 @@ def test_a_whole_game_with_three_phone_handsets(box: Box, browser: Any, tmp_path
 
     for card in range(3):
         for name, (_, phone) in phones.items():
-            _answer(phone, *ANSWERS[name][card])
+            first = card == 0 and name == "Ann"
+            _answer(phone, *ANSWERS[name][card], shot=(lambda p: box.shot(p, "phone-question")) if first else None)
         if card == 0:
             box.shot(phones["Cat"][1], "phone-locked")
         admin.goto(box.url + "/live/")
