@@ -22,23 +22,28 @@ from appliance.session.flow import Card, GameSetup
 
 SKIP = "flow:skip"
 
-FLOW_OPTIONS = ("answer_seconds",)
-"""Options the flow keeps for itself (the session's timing); the rest go to the engine."""
-
-MAX_ANSWER_SECONDS = 3600
+MAX_SECONDS = 3600
 
 
 class EngineFlow:
     game: ClassVar[str] = ""
+    flow_options: ClassVar[tuple[str, ...]] = ("answer_seconds",)
+    """Options the flow keeps for itself (the session's timing, in whole seconds, 0 = no limit); the
+    rest go to the engine."""
 
     def __init__(self, setup: GameSetup, rng: random.Random, now: float) -> None:
         self.setup = setup
         self.rng = rng
         options = dict(setup.options)
-        seconds = options.pop("answer_seconds", 0)
-        if not isinstance(seconds, int) or isinstance(seconds, bool) or not 0 <= seconds <= MAX_ANSWER_SECONDS:
-            raise ConfigError(f"answer_seconds must be a whole number from 0 to {MAX_ANSWER_SECONDS}, got {seconds!r}")
-        self.answer_seconds = seconds
+        self.timing: dict[str, int] = {}
+        for name in self.flow_options:
+            seconds = options.pop(name, 0)
+            if not isinstance(seconds, int) or isinstance(seconds, bool) or not 0 <= seconds <= MAX_SECONDS:
+                raise ConfigError(f"{name} must be a whole number of seconds from 0 to {MAX_SECONDS}, got {seconds!r}")
+            self.timing[name] = seconds
+        self.answer_seconds = self.timing["answer_seconds"]
+        self.started_at = now  # session time when the game was set up (the poker ante clock)
+        self.now = now  # session time of the step being applied (deal() may read it)
         self.engine = self.make_engine(setup.players, options)
         self.cards: Sequence[Card] = list(setup.cards)
         self.dealt = 0  # cards dealt or skipped so far: the next card is self.cards[self.dealt]
@@ -117,6 +122,7 @@ class EngineFlow:
     def apply(self, action: Action, now: float) -> None:
         """Apply one action, then every step that follows by itself; time limits restart on a phase
         that waits for players."""
+        self.now = now
         waiting = self.waiting_for_players()
         self.engine.apply(action)
         self.history.append(action.to_json())
@@ -155,6 +161,7 @@ class EngineFlow:
 
     def deal_next(self, now: float) -> None:
         """Deal the next card; with none left, end the game the game's way (or just stop)."""
+        self.now = now
         while self.dealt < len(self.cards):
             card = self.cards[self.dealt]
             try:

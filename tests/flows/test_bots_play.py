@@ -24,6 +24,7 @@ GAMES: list[tuple[str, dict[str, Any], int]] = [
     ("confident", {"target": 6}, 4),
     ("allin", {"chips": 6}, 4),
     ("squizz", {}, 3),
+    ("poker", {"stack": 60, "ante": 10, "ante_every": {"questions": 3}}, 3),
 ]
 
 

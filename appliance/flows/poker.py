@@ -1,0 +1,216 @@
+"""Estimation poker at the table: secret ranges on the handsets while the question is up, then four
+betting rounds where only the player to act gets a bet prompt (the engine's legal actions, with min and
+max amounts), hints and the answer on the board as rounds end, and the ante clock.
+
+Timing (session clock, stopped while paused): ``answer_seconds`` limits range entry (then betting starts;
+no range is a fold, rules.md Estimation poker 4); ``action_seconds`` is the optional action clock (a
+player out of time checks if they can, else folds). The ante in force is :func:`ante_at` of the time
+since the game started (or the questions played) when a question starts (rules.md Estimation poker 1).
+After a restart the clock resumes at the start of the current ante level: the log holds each question's
+ante, not wall time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from appliance.errors import MalformedInput
+from appliance.games.base import JSON, Action, Engine
+from appliance.games.numbers import format_compact, parse_number
+from appliance.games.poker.actions import (
+    AllIn,
+    Bet,
+    Call,
+    Check,
+    EndGame,
+    EnterRange,
+    Fold,
+    Raise,
+    Reveal,
+    StartBetting,
+    StartQuestion,
+)
+from appliance.games.poker.engine import PokerEngine
+from appliance.games.poker.schedule import GROWTH, Unit, ante_at
+from appliance.games.poker.state import Phase
+from appliance.session.engine_flow import EngineFlow
+from appliance.session.flow import Card, info
+from firmware import protocol
+
+SIMPLE = {"check": Check, "call": Call, "fold": Fold, "allin": AllIn}
+AMOUNT = {"bet": Bet, "raise": Raise}
+SHOW = "show"
+
+
+class PokerFlow(EngineFlow):
+    game = "poker"
+    engine: PokerEngine
+    flow_options: ClassVar[tuple[str, ...]] = ("answer_seconds", "action_seconds")
+
+    def make_engine(self, players: Sequence[str], options: Mapping[str, Any]) -> Engine:
+        return PokerEngine(players, options)
+
+    # -- cards and the ante clock ---------------------------------------------------------------------
+
+    def deal(self, card: Card) -> list[Action]:
+        fields = card.fields
+        question, answer, hints = fields.get("question"), fields.get("answer"), fields.get("hints")
+        if not isinstance(question, str) or not isinstance(answer, str) or not isinstance(hints, list):
+            raise MalformedInput(f"card {card.id} is not an estimation card with hints")
+        return [StartQuestion.deal(question, parse_number(answer), [str(h) for h in hints], self.ante_now())]
+
+    def ante_now(self) -> int:
+        return ante_at(self.engine.schedule, max(0.0, self.now - self.started_at), len(self.engine.questions))
+
+    def ante_next(self) -> JSON:
+        """The next ante and when it applies, for the board: ``questions``: it applies from that many
+        questions on (1: the next one); ``seconds``: the time until it is in force (0: from the next
+        question). A new ante takes effect only when a question starts (rules.md Estimation poker 1)."""
+        schedule = self.engine.schedule
+        question = self.engine.current
+        current = question.ante if question is not None else schedule.start
+        played = len(self.engine.questions)
+        if schedule.unit is Unit.QUESTIONS:
+            ahead = 0
+            while ante_at(schedule, 0.0, played + ahead) <= current:
+                ahead += 1
+            return {"ante": ante_at(schedule, 0.0, played + ahead), "questions": ahead + 1}
+        due = self.ante_now()
+        if due > current:
+            return {"ante": due, "seconds": 0}
+        period = schedule.every * 60
+        elapsed = max(0.0, self.now - self.started_at)
+        return {"ante": current * GROWTH, "seconds": round(period - elapsed % period, 1)}
+
+    def is_deal(self, action: Action) -> bool:
+        return isinstance(action, StartQuestion)
+
+    def ready_for_card(self) -> bool:
+        return self.engine.phase in (Phase.WAITING, Phase.SHOWDOWN)
+
+    def end_of_deck(self) -> Action | None:
+        return EndGame.now()  # rules.md Estimation poker 12: the deck ran out, most chips wins
+
+    def restore(self, log: Sequence[JSON], now: float) -> None:
+        super().restore(log, now)
+        self.now = now
+        schedule = self.engine.schedule
+        question = self.engine.current
+        if schedule.unit is Unit.MINUTES and question is not None:
+            level = 0
+            while schedule.start * GROWTH ** (level + 1) <= question.ante:
+                level += 1
+            self.started_at = now - level * schedule.every * 60
+
+    # -- the host and the clock ----------------------------------------------------------------------------
+
+    def host_step(self) -> Action | None:
+        question = self.engine.current
+        if self.engine.phase == Phase.RANGES and question is not None and question.ranges:
+            return StartBetting.now()  # the quizmaster stops waiting for ranges
+        return None
+
+    def automatic(self) -> Action | None:
+        question = self.engine.current
+        if self.engine.phase == Phase.RANGES and question is not None and len(question.ranges) == len(question.dealt):
+            return StartBetting.now()  # everyone's range is in: betting round 1 starts (ranges lock)
+        return None
+
+    def waiting_for_players(self) -> bool:
+        return self.engine.phase in (Phase.RANGES, Phase.BETTING)
+
+    def time_limit(self) -> int:
+        if self.engine.phase == Phase.BETTING:
+            return self.timing["action_seconds"]
+        return self.answer_seconds
+
+    def apply(self, action: Action, now: float) -> None:
+        actor = self.engine.to_act
+        super().apply(action, now)
+        if self.engine.phase == Phase.BETTING and self.engine.to_act != actor:
+            self.opened_at = now  # the action clock starts again for the next player to act
+
+    def timeout(self) -> Action | None:
+        engine = self.engine
+        question = engine.current
+        if engine.phase == Phase.RANGES and question is not None and question.ranges:
+            return StartBetting.now()
+        actor = engine.to_act
+        if engine.phase == Phase.BETTING and actor is not None:
+            kinds = {offer.kind for offer in engine.legal_actions(actor)}
+            return Check(actor) if "check" in kinds else Fold(actor)
+        return None
+
+    # -- handsets --------------------------------------------------------------------------------------------
+
+    def parse(self, player: str, kind: str, data: Mapping[str, Any]) -> Action:
+        if kind == protocol.RANGE:
+            if "bottom" not in data:
+                raise MalformedInput("poker takes a range: low and high")
+            return EnterRange(player, parse_number(str(data["bottom"])), parse_number(str(data["top"])))
+        if kind == protocol.BET:
+            action = data["action"]
+            if action in AMOUNT:
+                return AMOUNT[action](player, data["to"])
+            return SIMPLE[action](player)
+        if kind == protocol.CHOICE and data["choices"].get(SHOW) == "yes":
+            return Reveal(player)
+        raise MalformedInput(f"poker takes a range, a bet or a reveal, not a {kind}")
+
+    def ack(self, action: Action) -> str:
+        if isinstance(action, EnterRange):
+            return f"range {format_compact(action.low)} to {format_compact(action.high)}"
+        if isinstance(action, Bet | Raise):
+            return f"{action.kind} to {action.to}"
+        return "shown" if isinstance(action, Reveal) else action.kind
+
+    def prompt(self, player: str) -> JSON:
+        engine = self.engine
+        mine = engine.private_view(player)
+        private = {"stack": mine["stack"], "range": mine["range"]}
+        question = engine.current
+        if engine.finished:
+            winners = engine.winners()
+            won = "You win!" if player in winners else f"Winner: {', '.join(winners)}"
+            return {**info("Game over", f"{won} You have {mine['stack']} chips."), "private": private}
+        if question is None:
+            return {**info("Estimation poker", "Get ready: antes first.", wait=True), "private": private}
+        if mine["may_enter_range"] and mine["range"] is None:
+            return {"kind": protocol.RANGE, "title": f"Q{question.number} ante {question.ante}",
+                    "text": question.text[: protocol.MAX_TEXT], "unit": "", "private": private}
+        if mine["your_turn"]:
+            offers = engine.legal_actions(player)
+            actions: list[JSON] = []
+            for offer in offers:
+                entry: JSON = {"action": offer.kind}
+                if offer.kind in AMOUNT:
+                    entry.update({"min": offer.min_to, "max": offer.max_to})
+                actions.append(entry)
+            pot = sum(question.put_in.values())
+            hint = question.hints_shown()[-1] if question.hints_shown() else question.text
+            return {"kind": protocol.BET, "title": f"Round {question.round.number if question.round else 1}",
+                    "text": hint[: protocol.MAX_TEXT], "actions": actions, "stack": mine["stack"],
+                    "to_call": mine["to_call"], "pot": pot, "private": private}
+        if mine["may_reveal"]:
+            return {"kind": protocol.CHOICE, "title": "Show your range?", "text": "Folded: showing is up to you.",
+                    "fields": [{"name": SHOW, "label": "Show it", "required": True,
+                                "options": [{"id": "yes", "label": "Show my range"}]}], "private": private}
+        return {**self._waiting(player), "private": private}
+
+    def _waiting(self, player: str) -> JSON:
+        engine = self.engine
+        question = engine.current
+        assert question is not None
+        if engine.phase == Phase.RANGES:
+            return info("Range locked", "Waiting for the others' ranges.", wait=True)
+        if engine.phase == Phase.BETTING:
+            folded = player in question.folded
+            return info("Folded" if folded else "Betting", f"{engine.to_act} to act.", wait=True)
+        return info("Showdown", "Look at the TV.", wait=True)
+
+    def board(self) -> JSON:
+        view = super().board()
+        if not self.engine.finished:
+            view["ante_next"] = self.ante_next()
+        return view
