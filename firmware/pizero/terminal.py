@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from firmware import protocol
 from firmware.core.fb import FrameBuffer
@@ -106,3 +107,29 @@ def read_keys(layout: str, stream: IO[str] | None = None) -> Iterator[str]:
     finally:
         if raw:
             termios.tcsetattr(stream.fileno(), termios.TCSADRAIN, saved)
+
+
+def attach(
+    handset: Any,
+    lock: Any,
+    out: IO[str] | None = None,
+    png: str | os.PathLike[str] | None = None,
+    keys: IO[str] | None = None,
+) -> threading.Thread | None:
+    """Show ``handset`` (a firmware.core Handset) in the terminal and/or a PNG, and press it from ``keys``
+    (a text stream; stdin for a developer) on a daemon thread; every call into the handset holds ``lock``.
+    Returns the key thread, or None without ``keys``. This is ``quizbox handset-sim --show``."""
+    handset.screen = TerminalScreen(out, png, handset.layout, title=f"handset {handset.id} ({handset.layout})")
+    with lock:
+        handset.render()
+    if keys is None:
+        return None
+
+    def press_keys() -> None:
+        for key in read_keys(handset.layout, keys):
+            with lock:
+                handset.press(key)
+
+    thread = threading.Thread(target=press_keys, name=f"keys-{handset.id}", daemon=True)
+    thread.start()
+    return thread

@@ -28,7 +28,7 @@ from firmware.pizero.app import App
 from firmware.pizero.battery import Battery
 from firmware.pizero.buttons import FiveButtons, Keypad
 from firmware.pizero.display import Screen
-from firmware.pizero.terminal import TerminalScreen, key_for, read_keys
+from firmware.pizero.terminal import TerminalScreen, attach, key_for, read_keys
 from tests.firmware import samples
 from tests.firmware.support import shows
 
@@ -141,6 +141,22 @@ def test_terminal_screen_and_keys(tmp_path: Path) -> None:
     ]
     assert list(read_keys("five", StringIO("\x1b[A\x1b[Bq\n"))) == ["up", "down", "ok"]
     assert list(read_keys("keypad", StringIO("-1.5k\t2\r"))) == ["-", "1", ".", "5", "mag", "next", "2", "ok"]
+
+
+def test_attach_shows_and_presses_a_handset(tmp_path: Path) -> None:
+    from tests.firmware.support import make
+    from tests.firmware.support import show as show_prompt
+
+    handset, transport, _ = make("keypad", screen=False)
+    handset.connected()
+    show_prompt(handset, samples.by_id("r2"))
+    out = StringIO()
+    thread = attach(handset, threading.RLock(), out, tmp_path / "h1.png", StringIO("-2.5k\t3m\r\r"))
+    assert thread is not None
+    thread.join(5)
+    assert [i["data"] for i in transport.inputs()] == [{"bottom": "-2500", "top": "3000000"}]
+    assert "handset h1 (keypad)" in out.getvalue() and (tmp_path / "h1.png").exists()
+    assert shows(handset.screen, "Sending...")
 
 
 # -- against a real broker ---------------------------------------------------------------------------------------
