@@ -558,9 +558,7 @@ def test_when_no_range_contains_the_answer_the_closest_midpoint_wins() -> None:
 def test_equal_best_ranges_split_and_the_odd_chip_goes_to_the_first_actor() -> None:
     engine = showdown({"ann": ("0", "10"), "bob": ("5", "15"), "cat": ("100", "200")}, answer="7", first="bob")
     assert engine.stacks == {"ann": 105, "bob": 105, "cat": 90}  # 30 split 15/15, no odd chip
-    engine = showdown(
-        {"ann": ("0", "10"), "bob": ("5", "15"), "cat": ("100", "200")}, answer="7", ante=11, first="bob"
-    )
+    engine = showdown({"ann": ("0", "10"), "bob": ("5", "15"), "cat": ("100", "200")}, answer="7", ante=11, first="bob")
     assert engine.stacks == {"ann": 105, "bob": 106, "cat": 89}  # 33 split 16/17: bob is first
 
 
