@@ -151,7 +151,7 @@ def test_attach_shows_and_presses_a_handset(tmp_path: Path) -> None:
     handset.connected()
     show_prompt(handset, samples.by_id("r2"))
     out = StringIO()
-    thread = attach(handset, threading.RLock(), out, tmp_path / "h1.png", StringIO("-2.5k\t3m\r\r"))
+    thread = attach(handset, threading.RLock(), out, tmp_path / "h1.png", StringIO("-2.5k\t3mm\r\r"))
     assert thread is not None
     thread.join(5)
     assert [i["data"] for i in transport.inputs()] == [{"bottom": "-2500", "top": "3000000"}]
