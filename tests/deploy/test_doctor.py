@@ -332,7 +332,7 @@ def test_the_real_database_check_tells_good_from_damaged(tmp_path: Path) -> None
 
 def test_a_clock_in_1970_is_a_problem(config: Config) -> None:
     finding = doctor.check_clock(config, healthy(now=lambda: 3_600.0 * 30))
-    assert "The clock says 1970-01-02" in finding.wrong
+    assert "The clock says 1970-01-0" in finding.wrong  # whatever the time zone
     assert "sudo date -s" in finding.fix
 
 
