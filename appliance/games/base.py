@@ -128,6 +128,20 @@ class Engine(ABC):
         """Append an accepted action to the log; call only after verification passed."""
         self.log.append(action)
 
+    def status(self) -> str:
+        """What the game is waiting for, in words (refusal messages name it); engines say more."""
+        return f"the game is in phase {self.phase}"
+
+    def _require_host(self, action: Action) -> None:
+        """Refuse ``action`` unless the host (or the session) takes it."""
+        if action.player != HOST:
+            raise NotYourTurn(f"only the host may {action.kind} (got {action.player!r}); {self.status()}")
+
+    def _require_phase(self, action: Action, *phases: str) -> None:
+        """Refuse ``action`` unless the game is in one of ``phases`` (an engine's phase enum values)."""
+        if self.phase not in phases:
+            raise WrongPhase(f"{action.kind} from {action.player or 'the host'} refused: {self.status()}")
+
     def _check_player(self, player: str) -> None:
         if player not in self.players:
             raise UnknownPlayer(f"{player!r} is not playing (players: {', '.join(self.players)})")

@@ -17,7 +17,7 @@ from appliance.errors import ConfigError, IllegalAction
 from appliance.games.allin import views
 from appliance.games.allin.actions import STATEMENTS, Card, End, Read, Split
 from appliance.games.allin.state import Ending, Phase, Question
-from appliance.games.base import HOST, JSON, Action, Engine, NotYourTurn, WrongPhase
+from appliance.games.base import JSON, Action, Engine, NotYourTurn
 
 DEFAULT_CHIPS = 15
 """Chips each player starts with (rules.md All In 1: 90 chips in 6 colours)."""
@@ -141,14 +141,6 @@ class AllInEngine(Engine):
         if self._phase is Phase.READING:
             return f"question {question.number} is waiting for {question.reader}'s read"
         return f"question {question.number} is waiting for splits from {', '.join(question.waiting_for)}"
-
-    def _require_phase(self, action: Action, phase: Phase) -> None:
-        if self._phase is not phase:
-            raise WrongPhase(f"{action.kind} from {action.player or 'the host'} refused: {self.status()}")
-
-    def _require_host(self, action: Action) -> None:
-        if action.player != HOST:
-            raise NotYourTurn(f"only the host may {action.kind} (got {action.player!r}); {self.status()}")
 
     # -- card (host) -------------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from appliance.errors import ConfigError, IllegalAction
-from appliance.games.base import HOST, JSON, Action, Engine, NotYourTurn, WrongPhase
+from appliance.games.base import JSON, Action, Engine, NotYourTurn, WrongPhase
 from appliance.games.poker import views
 from appliance.games.poker.actions import (
     ALL_ACTIONS,
@@ -185,14 +185,6 @@ class PokerEngine(Engine):
         if question is None or question.settled:
             raise AssertionError(f"no open question in phase {self.phase}")
         return question
-
-    def _require_host(self, action: Action) -> None:
-        if action.player != HOST:
-            raise NotYourTurn(f"only the host may {action.kind} (got {action.player!r}); {self.status()}")
-
-    def _require_phase(self, action: Action, *phases: Phase) -> None:
-        if self._phase not in phases:
-            raise WrongPhase(f"{action.kind} from {action.player or 'the host'} refused: {self.status()}")
 
     def _answerable(self, question: Question, player: str) -> bool:
         """Whether another player still in could put in more than the highest bet (so a raise by

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from appliance.errors import ConfigError, IllegalAction
-from appliance.games.base import HOST, JSON, Action, Engine, NotYourTurn, WrongPhase
+from appliance.games.base import JSON, Action, Engine
 from appliance.games.squizz import views
 from appliance.games.squizz.actions import Answer, Roll
 from appliance.games.squizz.card import LETTERS, TARGETS, Card
@@ -134,14 +134,6 @@ class SquizzEngine(Engine):
         if self._phase is Phase.CARD:
             return f"question {question.number} is waiting for its card"
         return f"question {question.number} is waiting for answers from {', '.join(question.waiting_for)}"
-
-    def _require_phase(self, action: Action, phase: Phase) -> None:
-        if self._phase is not phase:
-            raise WrongPhase(f"{action.kind} from {action.player or 'the host'} refused: {self.status()}")
-
-    def _require_host(self, action: Action) -> None:
-        if action.player != HOST:
-            raise NotYourTurn(f"only the host may {action.kind} (got {action.player!r}); {self.status()}")
 
     # -- roll (host) -------------------------------------------------------------------------------
 
