@@ -15,7 +15,8 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(VENV)/bin/quizbox demo
 
-# System packages the tests need (mosquitto; node and npm for the MicroPython tests);
+# System packages the tests need (mosquitto; node and npm for the MicroPython tests; chromium for the
+# browser tests; shellcheck and systemd-analyze for the deployment files);
 # installs only what is missing, with apt-get (as root, or through sudo).
 system-deps:
 	bash scripts/system-deps.sh

@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import signal
 import sys
 import threading
@@ -28,10 +27,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     parser = _parser()
     args = parser.parse_args(args_list)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.INFO,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    from appliance.notify import configure_logging
+
+    configure_logging(args.verbose)  # journald priorities under systemd, plain lines in a terminal
     try:
         result: int = args.func(args)
         return result
@@ -58,6 +56,10 @@ def _parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run the appliance as configured")
     run.add_argument("--config", help="config file (default $QUIZBOX_CONFIG or /etc/quizbox/quizbox.toml)")
     run.set_defaults(func=_run)
+
+    doctor = sub.add_parser("doctor", help="check this box and say in plain words what is wrong")
+    doctor.add_argument("--config", help="config file (default $QUIZBOX_CONFIG or /etc/quizbox/quizbox.toml)")
+    doctor.set_defaults(func=_doctor)
 
     web = sub.add_parser("web", help="run the admin page")
     web.add_argument("--config")
@@ -100,6 +102,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from appliance import discovery, notify
     from appliance.app import Appliance
     from appliance.config import load_config
 
@@ -107,9 +110,42 @@ def _run(args: argparse.Namespace) -> int:
     stop = stop_event()
     with Appliance(config) as app:
         app.start()
+        if config.broker.host in ("", "localhost", "127.0.0.1"):  # handsets find this box by mDNS
+            assert app.broker is not None
+            app.enter_context(discovery.advertise(config.box.id, app.broker.address.port, config.web.port,
+                                                  box_name=config.box.name))
+        notify.ready(f"box {config.box.id} running")
+        watchdog = threading.Thread(target=_watchdog, args=(app, stop), name="watchdog", daemon=True)
+        watchdog.start()
         print(f"quizbox: box {config.box.id!r} running (config {config.source})", flush=True)
-        app.run_board(stop)  # the board on the main thread until stopped (headless: just waits)
+        try:
+            app.run_board(stop)  # the board on the main thread until stopped
+        finally:
+            notify.stopping()
     return 0
+
+
+def _watchdog(app: object, stop: threading.Event) -> None:
+    """systemd's watchdog is fed only while the hub's clock thread runs and its lock is not stuck, so a
+    hung appliance is restarted (Restart=on-failure in quizbox.service)."""
+    from appliance.notify import Heartbeat
+
+    heart = Heartbeat()
+    if heart.interval is None:
+        return
+    while not stop.wait(min(heart.interval, 5.0)):
+        hub = getattr(app, "hub", None)
+        if hub is None or not hub.alive():
+            continue
+        if hub.lock.acquire(timeout=heart.interval):
+            hub.lock.release()
+            heart.beat()
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from appliance.doctor import main as doctor_main
+
+    return doctor_main(args)
 
 
 def _web(args: argparse.Namespace) -> int:

@@ -90,6 +90,10 @@ class Hub:
             self._ticker.join(timeout=2)
         self.client.stop()
 
+    def alive(self) -> bool:
+        """The hub's clock thread runs (what systemd's watchdog is fed on)."""
+        return self._ticker.is_alive()
+
     def __enter__(self) -> Hub:
         return self.start()
 

@@ -5,6 +5,11 @@ need=()
 command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)
 command -v node >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)  # browser tests (Playwright drives it)
+command -v shellcheck >/dev/null 2>&1 || need+=(shellcheck)  # the Pi install script
+command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)  # unit files are verified
+command -v ip >/dev/null 2>&1 || need+=(iproute2)
+command -v unshare >/dev/null 2>&1 || need+=(util-linux)  # mDNS tests run in a private network namespace
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "system-deps: installing ${need[*]}"
 sudo=""

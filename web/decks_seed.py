@@ -1,33 +1,23 @@
-"""Put the decks that ship with the box into the store, once, as built-in (read-only on the admin page)."""
+"""Put the decks that ship with the box into the store as built-in (read-only on the admin page).
+
+One implementation serves the appliance and the web: :func:`appliance.cards.seed_shipped` (it also
+refreshes a built-in deck that an upgrade changed)."""
 
 from __future__ import annotations
 
-import functools
 import logging
 
-from appliance.decks import Deck, InvalidDeck, shipped_decks
+from appliance.cards import seed_shipped as _seed
+from appliance.decks import InvalidDeck
 from appliance.store import Store, StoreError
-from web import deckdata
 
 log = logging.getLogger(__name__)
 
 
-@functools.cache
-def _shipped() -> tuple[Deck, ...]:
-    """The shipped decks, validated once per process (they are package data: they do not change)."""
-    return tuple(shipped_decks())
-
-
 def seed_shipped(store: Store) -> int:
-    """Save each shipped deck the store does not have yet; returns how many were added."""
+    """Save each shipped deck the store does not have (or has in an older version); how many were saved."""
     try:
-        have = {d["id"] for d in store.decks()}
-        added = 0
-        for deck in _shipped():
-            if deck.id not in have:
-                deckdata.save(store, deck, builtin=True)
-                added += 1
-        return added
+        return _seed(store)
     except (InvalidDeck, StoreError) as exc:
         log.error("shipped decks not loaded: %s", exc)
         return 0
