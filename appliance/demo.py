@@ -35,11 +35,15 @@ def run_demo(args: argparse.Namespace, stop: threading.Event) -> int:
         for bot in bots:
             app.callback(bot.stop)
         addr = app.broker.address
+        admin, setup = _admin_page(app, config)
         print("Quizbox demo is running:", flush=True)
         print(f"  broker      {addr.kind} on {addr.host}:{addr.port}", flush=True)
         print(f"  box         {config.box.id!r}, open join", flush=True)
         print(f"  handsets    {len(bots)} bots: {', '.join(b.id for b in bots)}", flush=True)
         print(f"  game        {args.game}, moved on automatically every {AUTO_ADVANCE_SECONDS:.0f} s", flush=True)
+        print(f"  admin page  {admin}  (phones join at {admin}/join)", flush=True)
+        if setup:
+            print(f"  first run   open {admin}/setup and type the setup code {setup}", flush=True)
         display = "headless" if args.headless else config.board.display
         print(f"  board       {display} display, {config.board.width}x{config.board.height}", flush=True)
         print("  stop        Ctrl-C", flush=True)
@@ -56,6 +60,24 @@ def run_demo(args: argparse.Namespace, stop: threading.Event) -> int:
             host.join(timeout=5)
     print("Quizbox demo stopped.", flush=True)
     return 0
+
+
+def _admin_page(app: Appliance, config: Config) -> tuple[str, str | None]:
+    """The admin page on this machine, talking to the demo's own broker; (its URL, the first-run code)."""
+    from web import KEY, ServerThread, create_app
+
+    assert app.broker is not None and app.store is not None
+    addr = app.broker.address
+    web_config = replace(config, broker=replace(config.broker, host=addr.host, port=addr.port))
+    flask_app = create_app({"QUIZBOX_CONFIG": web_config, "STORE": app.store})
+    try:
+        server = ServerThread(flask_app, "127.0.0.1", config.web.port)
+    except OSError:  # the usual port is taken on this machine: any free one will do
+        server = ServerThread(flask_app, "127.0.0.1", 0)
+    server.start()
+    app.callback(server.stop)
+    account = flask_app.extensions[KEY].account
+    return server.url, None if account.is_set else account.setup_code()
 
 
 def _host(app: Appliance, bots: list[SimHandset], game: str, stop: threading.Event) -> None:
