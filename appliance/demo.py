@@ -64,7 +64,8 @@ def run_demo(args: argparse.Namespace, stop: threading.Event) -> int:
 
 def _admin_page(app: Appliance, config: Config) -> tuple[str, str | None]:
     """The admin page on this machine, talking to the demo's own broker; (its URL, the first-run code)."""
-    from web import KEY, ServerThread, create_app
+    from web import ServerThread, create_app
+    from web.services import KEY
 
     assert app.broker is not None and app.store is not None
     addr = app.broker.address
