@@ -34,62 +34,58 @@ def _number(rng):
 
 
 def _range(prompt, rng):
-    boosts = allowed.boosts(prompt)
+    offer = allowed.boosts(prompt)
     data = {}
-    copy = boosts.get("copy") or []
-    if copy and _coin(rng, 4):
-        data["copy"] = _pick(rng, copy)
+    if offer["copy"] and _coin(rng, 4):
+        data["copy"] = _pick(rng, offer["copy"])
     else:
         a, b = _number(rng), _number(rng)
         if numtext.compare(a, b) > 0:
             a, b = b, a
         data["bottom"] = numtext.wire(*a)
         data["top"] = numtext.wire(*b)
-    swap = boosts.get("swap") or []
+    swap = offer["swap"]
     if len(swap) >= 2 and _coin(rng, 4):
         first = rng.randrange(len(swap))
         second = (first + 1 + rng.randrange(len(swap) - 1)) % len(swap)
         data["swap"] = [swap[first], swap[second]]
-    if boosts.get("double") and _coin(rng, 4):
+    if offer["double"] and _coin(rng, 4):
         data["double"] = True
     return data
 
 
 def _bet(prompt, rng):
-    actions = [a for a in prompt.get("actions") or [] if isinstance(a, dict)]
-    actions = [a for a in actions if a.get("action") in protocol.BET_ACTIONS]
+    actions = allowed.bet_actions(prompt)
     if not actions:
         return None
     entry = _pick(rng, actions)
     name = entry["action"]
     if name not in protocol.BET_AMOUNT_ACTIONS:
         return {"action": name}
-    low, high = allowed.bet_bounds(entry)
+    low, high = entry["min"], entry["max"]
     if high is None:
         high = low + 1000
-    if high < low:
-        return None
     return {"action": name, "to": low + rng.randrange(high - low + 1)}
 
 
 def _choice(prompt, rng):
-    fields = [f for f in allowed.choice_fields(prompt) if allowed.option_ids(f)]
+    fields = allowed.choice_fields(prompt)
     if not fields:
         return None
     choices = {}
     for field in fields:
-        if field.get("required") or _coin(rng):
-            choices[field["name"]] = _pick(rng, allowed.option_ids(field))
+        if field["required"] or _coin(rng):
+            choices[field["name"]] = _pick(rng, field["options"])[0]
     if not choices:
         field = _pick(rng, fields)
-        choices[field["name"]] = _pick(rng, allowed.option_ids(field))
+        choices[field["name"]] = _pick(rng, field["options"])[0]
     return {"choices": choices}
 
 
 def _split(prompt, rng):
-    sides = allowed.split_sides(prompt)
-    total = prompt.get("total")
-    if not sides or not isinstance(total, int) or total < 0:
+    sides = [sid for sid, _ in allowed.split_sides(prompt)]
+    total = allowed.split_total(prompt)
+    if not sides or total is None:
         return None
     split = {}
     left = total
@@ -102,8 +98,8 @@ def _split(prompt, rng):
 
 
 def _token(prompt, rng):
-    answers = [a for a in allowed.token_answers(prompt) if a in ("A", "B", "C")]
-    tokens = prompt.get("tokens") or []
+    answers = allowed.token_answers(prompt)
+    tokens = allowed.token_numbers(prompt)
     if not answers or not tokens:
         return None
     return {"answer": _pick(rng, answers), "token": _pick(rng, tokens)}

@@ -108,17 +108,17 @@ def _number_text(form, field):
 
 class RangeForm(Form):
     def build(self):
-        boosts = allowed.boosts(self.prompt)
+        offer = allowed.boosts(self.prompt)
         self.bottom = NumberField("bottom", "From")
         self.top = NumberField("top", "To")
-        names = boosts.get("copy") or []
+        names = offer["copy"]
         self.copy = PickField("copy", "Copy", [(n, n) for n in names], False) if names else None
-        names = boosts.get("swap") or []
+        names = offer["swap"]
         pair = len(names) >= 2
         self.swap1 = PickField("swap1", "Swap", [(n, n) for n in names], False) if pair else None
         self.swap2 = PickField("swap2", "with", [(n, n) for n in names], False) if pair else None
         yes = [("yes", "Double!")]
-        self.double = PickField("double", "Double", yes, False) if boosts.get("double") else None
+        self.double = PickField("double", "Double", yes, False) if offer["double"] else None
         return [f for f in (self.bottom, self.top, self.copy, self.swap1, self.swap2, self.double) if f]
 
     def fields(self):
@@ -159,7 +159,7 @@ def _short(text):
 
 def bet_label(entry):
     """An action's name on the 8 cells of a value; its amount bounds show above the form."""
-    name = entry.get("action")
+    name = entry["action"]
     return "All in" if name == "allin" else _cap(name)
 
 
@@ -169,15 +169,13 @@ def _cap(word):
 
 class BetForm(Form):
     def build(self):
-        entries = [a for a in self.prompt.get("actions") or [] if isinstance(a, dict)]
-        self.entries = [a for a in entries if a.get("action") in protocol.BET_ACTIONS]
+        self.entries = allowed.bet_actions(self.prompt)
         options = [(a["action"], bet_label(a)) for a in self.entries]
         self.action = PickField("action", "Action", options)
         self.amounts = {}
         for entry in self.entries:
             if entry["action"] in protocol.BET_AMOUNT_ACTIONS:
-                low, _ = allowed.bet_bounds(entry)
-                self.amounts[entry["action"]] = NumberField("to", "To", whole=True, initial=low)
+                self.amounts[entry["action"]] = NumberField("to", "To", whole=True, initial=entry["min"])
         return [self.action]
 
     def fields(self):
@@ -209,14 +207,8 @@ class BetForm(Form):
 
 class ChoiceForm(Form):
     def build(self):
-        out = []
-        for field in allowed.choice_fields(self.prompt):
-            options = [
-                (o.get("id"), o.get("label") or o.get("id")) for o in field.get("options") or [] if isinstance(o, dict)
-            ]
-            label = field.get("label") or field["name"]
-            out.append(PickField(field["name"], label, options, bool(field.get("required"))))
-        return out
+        fields = allowed.choice_fields(self.prompt)
+        return [PickField(f["name"], f["label"], f["options"], f["required"]) for f in fields]
 
     def collect(self):
         choices = {}
@@ -239,9 +231,9 @@ class SplitForm(Form):
     """All chips between the sides (rules.md All In 5): the last side takes what is left."""
 
     def build(self):
-        self.total = self.prompt.get("total") or 0
-        self.sides = [s for s in self.prompt.get("sides") or [] if isinstance(s, dict)]
-        return [CountField(s.get("id"), s.get("label") or s.get("id"), self.total) for s in self.sides[:-1]]
+        self.total = allowed.split_total(self.prompt) or 0
+        self.sides = allowed.split_sides(self.prompt)  # (id, label) pairs
+        return [CountField(sid, label, self.total) for sid, label in self.sides[:-1]]
 
     def rest(self):
         return self.total - sum(f.count or 0 for f in self.all)
@@ -255,17 +247,17 @@ class SplitForm(Form):
         if self.sides:
             if self.rest() < 0:
                 raise ValueError("only " + str(self.total) + " chips")
-            split[self.sides[-1].get("id")] = self.rest()
+            split[self.sides[-1][0]] = self.rest()
         return {"split": split}
 
     def summary(self, data):
-        return [str(s.get("label") or s.get("id"))[:10] + " " + str(data["split"][s.get("id")]) for s in self.sides]
+        return [label[:10] + " " + str(data["split"][sid]) for sid, label in self.sides]
 
 
 class TokenForm(Form):
     def build(self):
-        answers = [a for a in allowed.token_answers(self.prompt) if a in ("A", "B", "C")]
-        tokens = [t for t in self.prompt.get("tokens") or [] if isinstance(t, int)]
+        answers = allowed.token_answers(self.prompt)
+        tokens = allowed.token_numbers(self.prompt)
         self.answer = PickField("answer", "Answer", [(a, a) for a in answers])
         self.token = PickField("token", "Token", [(t, str(t)) for t in tokens], numbered=True)
         return [self.answer, self.token]

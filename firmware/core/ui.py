@@ -145,7 +145,8 @@ def idle(fb, handset):
 def info(fb, handset):
     prompt = handset.prompt
     lines = wrap(prompt.get("text") or "") if prompt.get("text") else []
-    for line in prompt.get("lines") or []:
+    extra = prompt.get("lines")
+    for line in extra if isinstance(extra, list) else []:
         lines += wrap(line)
     if prompt.get("wait"):
         # the waiting-for-others screen: unmistakable, with the player's own info below
@@ -248,8 +249,7 @@ def field_rows(form, layout):
             cursor = None if typing or not here else cursor
         rows.append((str(field.label), value, here, cursor))
     if isinstance(form, forms.SplitForm) and form.sides:
-        last = form.sides[-1]
-        rows.append((str(last.get("label") or last.get("id")), str(form.rest()), False, None))
+        rows.append((form.sides[-1][1], str(form.rest()), False, None))
     return rows
 
 
@@ -262,8 +262,8 @@ def context_lines(form, prompt):
         lines = [line, "Stack " + str(prompt.get("stack", "?"))]
         entry = allowed.bet_action(prompt, form.action.chosen())
         if entry is not None and entry["action"] in protocol.BET_AMOUNT_ACTIONS:
-            low, high = allowed.bet_bounds(entry)
-            lines.append("to " + str(low) + ("+" if high is None else ".." + str(high)))
+            high = entry["max"]
+            lines.append("to " + str(entry["min"]) + ("+" if high is None else ".." + str(high)))
         return lines
     if isinstance(form, forms.SplitForm):
         return ["Split all " + str(form.total)]
