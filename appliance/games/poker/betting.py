@@ -154,7 +154,7 @@ class Round:
         if not self.reopened(player):
             rise = self.highest - self.acted[player]
             raise NotReopened(
-                f"{player} cannot {kind}: they already acted this round and the bet has risen by {rise} "
+                f"{player} cannot {kind}: {player} already acted this round and the bet has risen by {rise} "
                 f"since, less than a full raise of {self.increment} (rules.md Estimation poker 6; "
                 f"{state}); call or fold"
             )

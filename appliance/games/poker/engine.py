@@ -297,6 +297,8 @@ class PokerEngine(Engine):
             raise NotInQuestion(f"{player} has no chips and is out of question {question.number}")
         if player in question.folded:
             raise NotInQuestion(f"{action.kind} from {player} refused: {player} has folded this question")
+        if self.stacks[player] == 0:
+            raise NotYourTurn(f"{action.kind} from {player} refused: {player} is all-in; {self.status()}")
         if self.to_act != player:
             raise NotYourTurn(f"{action.kind} from {player} refused: {self.status()}")
         betting = question.round
