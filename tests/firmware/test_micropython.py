@@ -25,6 +25,19 @@ NPM_PACKAGE = MPY_DIR / "node_modules" / "@micropython" / "micropython-webassemb
 DEVICE_DIRS = ("firmware", "firmware/core", "firmware/esp32")
 HOST_ONLY = {"firmware/core/fb.py", "firmware/core/font8.py"}
 FIGURES = ROOT / "artifacts" / "handset-figures.json"
+HARDWARE_MD = ROOT / "docs" / "hardware.md"
+
+
+def documented(label: str, unit: str) -> list[float]:
+    """The numbers followed by ``unit`` in the docs/hardware.md figures row starting with ``label``."""
+    for line in HARDWARE_MD.read_text().splitlines():
+        if line.startswith("| " + label):
+            return [float(n) for n in re.findall(r"([\d.]+) " + re.escape(unit), line)]
+    raise AssertionError(f"no figures row {label!r} in docs/hardware.md")
+
+
+def near(documented: float, measured: float, tolerance: float = 0.15) -> bool:
+    return abs(documented - measured) <= tolerance * measured
 
 
 def _missing(what: str) -> None:
@@ -94,6 +107,8 @@ def test_every_device_file_compiles_and_the_size(compiled: Path) -> None:
     device = sum(n for name, n in sizes.items() if name.replace(".mpy", ".py") not in HOST_ONLY)
     _record(mpy_bytes_total=sum(sizes.values()), mpy_bytes_on_device=device, mpy_files=sizes)
     assert device < 64 * 1024  # leaves the ESP32's flash filesystem nearly empty
+    on_device, total = documented("Firmware on the ESP32", "KB")
+    assert near(on_device * 1000, device) and near(total * 1000, sum(sizes.values())), "update docs/hardware.md"
 
 
 def _run(node: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -121,3 +136,6 @@ def test_heap_of_a_whole_game_under_micropython(compiled: Path) -> None:
     assert heap["steps"] > 300  # 5 rounds of every prompt kind, one action a step
     assert heap["imported_bytes"] <= heap["live_bytes"] <= heap["peak_bytes"]
     assert heap["peak_bytes"] < 96 * 1024  # an ESP32 without PSRAM gives MicroPython ~110 KiB of heap
+    live, peak, imported = documented("Heap under MicroPython", "KB")
+    figures = ((live, heap["live_bytes"]), (peak, heap["peak_bytes"]), (imported, heap["imported_bytes"]))
+    assert all(near(doc * 1000, measured) for doc, measured in figures), "update docs/hardware.md"

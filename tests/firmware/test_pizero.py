@@ -320,3 +320,7 @@ def test_pizero_process_rss(mosquitto: Any, tmp_path: Path) -> None:
     data["pizero_process_rss_kib"] = rss
     FIGURES.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
     assert rss < 120 * 1024  # a Pi Zero 2 W has 512 MB
+    from tests.firmware.test_micropython import documented, near
+
+    [mib] = documented("Pi Zero handset process", "MiB")
+    assert near(mib * 1024, rss, 0.3), "update docs/hardware.md"
