@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -61,6 +62,10 @@ class Hub:
         self._last_result: dict[str, Any] = {}
         self._stop = threading.Event()
         self._tick_interval = tick_interval
+        # Prompt ids on the wire are "<boot tag>-<session id>": the session counts from p1 again after a
+        # restart, so without the tag an input re-sent from before a kill could answer a new prompt that
+        # happens to reuse its id. An input naming another boot's tag is stale (docs/reliability.md).
+        self.boot = secrets.token_hex(3)
         self.client = Client(
             client_id=f"quizbox-{box}-hub",
             connection=connection,
@@ -174,8 +179,13 @@ class Hub:
             self.refused += 1
             log.warning("bad status from %s: %r", handset_id, text[:20])
             return
-        handset.online = text == protocol.ONLINE
+        was_online, handset.online = handset.online, text == protocol.ONLINE
         handset.last_seen = self.clock()
+        if handset.online and not was_online:
+            # A handset that is connected but says no hello: after this appliance (re)started, its
+            # retained "online" is all we hear of it (the firmware says hello only on its own
+            # reconnect), and the prompt it shows is from before the restart: send the current one.
+            self._send_prompt(handset, fresh=True)
         self._publish_state()
 
     def _telemetry(self, handset_id: str, payload: bytes) -> None:
@@ -217,8 +227,12 @@ class Hub:
         if key in handset.acks:  # a QoS 1 duplicate or a retry after reconnect: ack again, apply once
             self.client.publish(protocol.ack_topic(self.box, handset_id), handset.acks[key])
             return
+        tag, dash, local_id = msg["prompt"].rpartition("-")
+        if dash and tag != self.boot:  # answers a prompt sent before this appliance restarted
+            self._refuse(handset_id, msg["seq"], "that screen is old; look again", msg["prompt"])
+            return
         try:
-            message = self.session.handle_input(handset_id, msg["prompt"], msg["kind"], msg["data"])
+            message = self.session.handle_input(handset_id, local_id, msg["kind"], msg["data"])
         except QuizboxError as exc:
             self._refuse(handset_id, msg["seq"], _short(exc), msg["prompt"])
             return
@@ -345,12 +359,16 @@ class Hub:
     def _send_prompt(self, handset: Handset, fresh: bool = False) -> None:
         prompt, changed = self.session.prompt_for(handset, fresh=fresh)
         if changed or fresh:
-            self.client.publish(protocol.prompt_topic(self.box, handset.id), _encode_prompt(prompt))
+            self._publish_prompt(handset, prompt)
 
     def _publish_changes(self) -> None:
         for handset, prompt in self.session.changed_prompts(list(self.registry)):
-            self.client.publish(protocol.prompt_topic(self.box, handset.id), _encode_prompt(prompt))
+            self._publish_prompt(handset, prompt)
         self._publish_state()
+
+    def _publish_prompt(self, handset: Handset, prompt: dict[str, Any]) -> None:
+        wire = {**prompt, "id": f"{self.boot}-{prompt['id']}"}
+        self.client.publish(protocol.prompt_topic(self.box, handset.id), _encode_prompt(wire))
 
     def _publish_state(self) -> None:
         board = self.session.board_state(list(self.registry), self.registry.colour)
@@ -364,6 +382,7 @@ class Hub:
             "game": board["game"],
             "paused": board["paused"],
             "can_advance": board["can_advance"],
+            "message": board["message"],  # e.g. a full disk: the admin page says it as the board does
             "last": self._last_result,
         }
         text = json.dumps(admin, sort_keys=True)
