@@ -18,7 +18,6 @@ from firmware import protocol
 from firmware.core.fb import FrameBuffer
 
 KEYPAD_KEYS = {
-    **{d: d for d in "0123456789"},
     ".": ".",
     ",": ".",
     "-": "-",
@@ -32,6 +31,7 @@ KEYPAD_KEYS = {
     "\r": "ok",
     "\n": "ok",
 }
+KEYPAD_KEYS.update({d: d for d in "0123456789"})
 FIVE_KEYS = {
     "\x1b[A": "up",
     "\x1b[B": "down",
