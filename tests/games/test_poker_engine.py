@@ -170,7 +170,8 @@ def test_a_short_stack_is_all_in_for_the_ante_it_can_pay() -> None:
     assert engine.stacks["cat"] == 0
     assert engine.current is not None and engine.current.put_in["cat"] == 4
     engine.apply(StartBetting.now())
-    assert engine.public_view()["question"]["all_in"] == ["cat"]
+    assert engine.public_view()["question"]["all_in"] == ["cat"] and engine.public_view()["out"] == []
+    refused(engine, "cat check", NotYourTurn, "cat is all-in")
 
 
 def test_only_the_host_starts_a_question_and_only_between_questions() -> None:
@@ -285,6 +286,7 @@ def test_the_rotation_skips_players_who_are_out() -> None:
     assert engine.next_first() == "cat"
     start(engine, {"ann": ("200", "210"), "cat": ("0", "1"), "dan": ("0", "1")})
     assert engine.current is not None and engine.current.dealt == ("ann", "cat", "dan")
+    assert engine.public_view()["out"] == ["bob"]
     assert engine.to_act == "cat"
     refused(engine, EnterRange("bob", Decimal(1), Decimal(2)), RangesLocked, "ranges locked")
 

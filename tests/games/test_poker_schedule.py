@@ -3,9 +3,12 @@ N questions; the session asks ante_at when it starts a question, the engine neve
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 
 from appliance.errors import ConfigError, MalformedInput
+from appliance.games.poker.actions import EnterRange, Fold, StartBetting, StartQuestion
 from appliance.games.poker.engine import PokerEngine
 from appliance.games.poker.schedule import AnteSchedule, Unit, ante_at, parse_schedule
 
@@ -51,3 +54,18 @@ def test_the_schedule_option_round_trips_and_describes_itself() -> None:
 def test_a_bad_schedule_is_a_config_error(value: object) -> None:
     with pytest.raises(ConfigError):
         parse_schedule(value, 10)
+
+
+def test_the_engine_gives_the_ante_for_its_next_question() -> None:
+    engine = PokerEngine(["ann", "bob"], {"ante": 10, "ante_every": {"questions": 2}})
+    antes = []
+    for _ in range(3):
+        antes.append(engine.ante_for_next(elapsed_seconds=5000))
+        engine.apply(StartQuestion.deal("Q", Decimal(1), ("a", "b"), antes[-1]))
+        for player in engine.players:
+            engine.apply(EnterRange(player, Decimal(0), Decimal(2)))
+        engine.apply(StartBetting.now())
+        engine.apply(Fold(engine.to_act or ""))
+    assert antes == [10, 10, 20]
+    assert [q.ante for q in engine.questions] == antes
+    assert PokerEngine(["ann", "bob"], {"ante": 10}).ante_for_next(elapsed_seconds=2400) == 40

@@ -33,7 +33,7 @@ from appliance.games.poker.actions import (
     StartQuestion,
 )
 from appliance.games.poker.betting import ROUNDS, Offer, Round
-from appliance.games.poker.pots import clockwise_from, form_pots, split_pot, uncalled
+from appliance.games.poker.pots import clockwise_from
 from appliance.games.poker.refusals import (
     BadAmount,
     NoRanges,
@@ -42,9 +42,10 @@ from appliance.games.poker.refusals import (
     RangesLocked,
     ReversedRange,
 )
-from appliance.games.poker.schedule import AnteSchedule, parse_schedule
-from appliance.games.poker.showdown import Range, best
-from appliance.games.poker.state import REVEALS, Ending, Outcome, Phase, PotResult, Question
+from appliance.games.poker.schedule import AnteSchedule, ante_at, parse_schedule
+from appliance.games.poker.settle import settle
+from appliance.games.poker.showdown import Range
+from appliance.games.poker.state import REVEALS, Ending, Phase, Question
 
 DEFAULT_STACK = 1000
 DEFAULT_ANTE = 10
@@ -91,6 +92,11 @@ class PokerEngine(Engine):
     def schedule(self) -> AnteSchedule:
         """The ante schedule the session follows (it passes the ante in force to each question)."""
         return parse_schedule(self.options["ante_every"], self.options["ante"])
+
+    def ante_for_next(self, elapsed_seconds: float) -> int:
+        """The ante for the next question, ``elapsed_seconds`` after the game started: what the
+        session passes in :class:`StartQuestion` (see :func:`~.schedule.ante_at`)."""
+        return ante_at(self.schedule, elapsed_seconds, len(self.questions))
 
     # -- dispatch ----------------------------------------------------------------------------------
 
@@ -381,6 +387,8 @@ class PokerEngine(Engine):
     # -- reveal (after the showdown) ---------------------------------------------------------------
 
     def verify_reveal(self, action: Reveal) -> None:
+        """After a question's showdown (also after the game ended on it) a player whose range was not
+        shown may show it; it changes nothing else (rules.md 11)."""
         player = action.player
         self._check_player(player)
         question = self.current
@@ -459,26 +467,11 @@ class PokerEngine(Engine):
         return Phase.RANGES if question.round is None else Phase.BETTING
 
     def _settle(self, question: Question) -> None:
-        """Return the uncalled chips, form the pots and pay each one (rules.md 8-10)."""
+        """The question is over: everything is shown and the pots are paid (rules.md 7-10)."""
         assert question.round is not None
         question.round.to_act = None
         question.revealed = REVEALS
-        live = question.live()
-        returned = uncalled(question.put_in, live)
-        for owner, chips in returned.items():
-            question.put_in[owner] -= chips
-            self.stacks[owner] += chips
-        pots = form_pots(question.dealt, question.put_in, question.folded, self.all_in(question))
-        results = []
-        for pot in pots:
-            contested = len(pot.eligible) > 1
-            winners = best(question.ranges, pot.eligible, question.answer) if contested else list(pot.eligible)
-            shares = split_pot(pot.amount, winners, self.players, question.first)
-            for player, chips in shares.items():
-                self.stacks[player] += chips
-            results.append(PotResult(pot, tuple(winners), shares))
-        showdown = len(live) > 1
-        question.outcome = Outcome(tuple(results), tuple(live) if showdown else (), returned, showdown)
+        question.outcome = settle(question, self.stacks, self.players)
 
     # -- views -------------------------------------------------------------------------------------
 

@@ -27,7 +27,7 @@ def public_view(engine: PokerEngine) -> JSON:
         "phase": engine.phase,
         "players": list(engine.players),
         "stacks": dict(engine.stacks),
-        "out": [p for p in engine.players if engine.stacks[p] == 0 and (question is None or question.settled)],
+        "out": _out(engine, question),
         "ante_schedule": engine.schedule.describe(),
         "next_first": None if engine.finished or (question and not question.settled) else engine.next_first(),
         "to_act": to_act,
@@ -37,6 +37,14 @@ def public_view(engine: PokerEngine) -> JSON:
         "winners": engine.winners(),
         "ending": engine.ending.value if engine.ending else None,
     }
+
+
+def _out(engine: PokerEngine, question: Question | None) -> list[str]:
+    """Players with no chips left (rules.md 12); during a question, those not dealt into it (an all-in
+    player has no chips behind but is still in)."""
+    if question is not None and not question.settled:
+        return [p for p in engine.players if p not in question.dealt]
+    return [p for p in engine.players if engine.stacks[p] == 0]
 
 
 def _public_question(engine: PokerEngine, question: Question) -> JSON:
