@@ -274,6 +274,12 @@ def footer(fb, form, prompt, layout):
     if form.notice:
         text_row(fb, 7, form.notice, True)
         return
+    field = form.field
+    if isinstance(field, fields.PickField) and not field.empty():
+        chosen = clean(field.options[field.index][1])
+        if len(chosen) > 8:  # longer than the value cell: the whole of it here
+            text_row(fb, 7, chosen)
+            return
     mine = private_lines(prompt)
     if mine:
         text_row(fb, 7, mine[0])

@@ -168,6 +168,32 @@ def test_wrap_and_clean() -> None:
     assert ui.clean("José 5°") == "Jos? 5?"
 
 
+def test_a_long_option_shows_whole_in_the_footer() -> None:
+    handset, _, fb = make("keypad")
+    handset.connected()
+    show(
+        handset,
+        P.make_prompt(
+            "c8",
+            P.CHOICE,
+            "Copy",
+            "",
+            fields=[
+                {
+                    "name": "who",
+                    "label": "Copy",
+                    "required": True,
+                    "options": [{"id": "m", "label": "Maximilian Longname"}, {"id": "b", "label": "Bo"}],
+                }
+            ],
+        ),
+    )
+    press(handset, ["1"])
+    assert shows(fb, "Maximili") and shows(fb, "Maximilian Longn")  # the cell, and the footer
+    press(handset, ["2"])
+    assert not shows(fb, "Maximilian Longn")
+
+
 def test_non_ascii_names_render_one_cell_each() -> None:
     handset, _, fb = make("keypad")
     show(
