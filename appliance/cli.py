@@ -71,7 +71,9 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--box", default="quizbox")
     sim.add_argument("-n", "--count", type=int, default=4)
     sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--show", action="store_true", help="render the first handset's screen in the terminal")
+    sim.add_argument("--show", action="store_true",
+                     help="one more handset, yours: its screen in the terminal, pressed from the keyboard")
+    sim.add_argument("--png", help="with --show: also draw its screen to this PNG file")
     sim.set_defaults(func=_handset_sim)
 
     replay = sub.add_parser("replay", help="play a scenario file (see docs)")
@@ -162,8 +164,17 @@ def _handset_sim(args: argparse.Namespace) -> int:
     from appliance.mqtt import Connection
     from appliance.sim import start_bots
 
-    bots = start_bots(args.box, Connection(args.host, args.port), args.count, seed=args.seed)
+    from appliance.sim import SimHandset
+
+    connection = Connection(args.host, args.port)
+    bots = start_bots(args.box, connection, args.count, seed=args.seed)
     print(f"quizbox: {len(bots)} simulated handsets on {args.host}:{args.port}, box {args.box!r}", flush=True)
+    if args.show:  # a handset the developer plays: no bot seed, keys from stdin
+        from firmware.pizero.terminal import attach
+
+        mine = SimHandset(args.box, "you", connection, name="You").start()
+        bots.append(mine)
+        attach(mine.core, mine.changed, sys.stdout, png=args.png, keys=sys.stdin)
     try:
         _wait(0)
     finally:
