@@ -162,9 +162,7 @@ def _web(args: argparse.Namespace) -> int:
 
 def _handset_sim(args: argparse.Namespace) -> int:
     from appliance.mqtt import Connection
-    from appliance.sim import start_bots
-
-    from appliance.sim import SimHandset
+    from appliance.sim import SimHandset, start_bots
 
     connection = Connection(args.host, args.port)
     bots = start_bots(args.box, connection, args.count, seed=args.seed)
