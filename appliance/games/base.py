@@ -18,6 +18,7 @@ Generic entry points :meth:`Engine.verify`, :meth:`Engine.can` and :meth:`Engine
 from __future__ import annotations
 
 import copy
+import keyword
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -119,9 +120,14 @@ class Engine(ABC):
         self._method("", action)(action)
 
     def _method(self, prefix: str, action: Action) -> Callable[[Action], None]:
+        """The engine's ``verify_x`` or ``x`` for ``action.kind``; a kind that is a Python keyword
+        (poker's ``raise``) is applied by the method with a trailing underscore (``raise_``)."""
         if type(action) not in self.actions.values():
             raise IllegalAction(f"{type(action).__name__} is not an input of {self.game}")
-        method: Callable[[Action], None] = getattr(self, prefix + action.kind)
+        name = prefix + action.kind
+        if keyword.iskeyword(name):
+            name += "_"
+        method: Callable[[Action], None] = getattr(self, name)
         return method
 
     def _record(self, action: Action) -> None:

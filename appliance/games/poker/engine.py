@@ -11,11 +11,10 @@ fold-to-one (rules.md 8) and the showdown (rules.md 9-10). Chips are never creat
 
 from __future__ import annotations
 
-import keyword
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from appliance.errors import ConfigError, IllegalAction
+from appliance.errors import ConfigError
 from appliance.games.base import JSON, Action, Engine, NotYourTurn, WrongPhase
 from appliance.games.poker import views
 from appliance.games.poker.actions import (
@@ -97,19 +96,6 @@ class PokerEngine(Engine):
         """The ante for the next question, ``elapsed_seconds`` after the game started: what the
         session passes in :class:`StartQuestion` (see :func:`~.schedule.ante_at`)."""
         return ante_at(self.schedule, elapsed_seconds, len(self.questions))
-
-    # -- dispatch ----------------------------------------------------------------------------------
-
-    def _method(self, prefix: str, action: Action) -> Callable[[Action], None]:
-        """As the base, except that an action kind that is a Python keyword (``raise``) is applied by
-        the method with a trailing underscore (``raise_``); ``verify_raise`` keeps its name."""
-        if type(action) not in self.actions.values():
-            raise IllegalAction(f"{type(action).__name__} is not an input of {self.game}")
-        name = prefix + action.kind
-        if keyword.iskeyword(name):
-            name += "_"
-        method: Callable[[Action], None] = getattr(self, name)
-        return method
 
     # -- state queries -----------------------------------------------------------------------------
 
