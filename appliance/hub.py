@@ -22,7 +22,7 @@ from appliance.handsets import Handset, Registry
 from appliance.mqtt import Availability, Client, Connection
 from appliance.session.flow import Card, GameSetup
 from appliance.session.session import Session
-from appliance.store import Store
+from appliance.store import Store, StoreError
 from firmware import protocol
 
 log = logging.getLogger(__name__)
@@ -311,9 +311,16 @@ class Hub:
             return {"ok": True, "msg": f"{name}: done"}
 
     def _save(self, handset: Handset) -> None:
-        if self.store is not None:
+        if self.store is None:
+            return
+        try:
             self.store.save_handset(handset.id, handset.name, handset.accepted,
                                     {"firmware": handset.firmware, "layout": handset.layout})
+        except StoreError as exc:
+            # a full or read-only disk must not cost a handset its prompt: it is at the table in memory,
+            # and the board and admin page say why it will be forgotten after a restart
+            log.error("handset %s not saved: %s", handset.id, exc)
+            self.session.message, self.session.message_until = str(exc), self.clock() + 60
 
     def _handset(self, command: Mapping[str, Any]) -> Handset:
         handset = self.registry.get(str(command.get("handset", "")))

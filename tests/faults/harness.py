@@ -28,6 +28,7 @@ from firmware.core import bot as chooser
 from firmware.core import handset as core
 
 REPO = Path(__file__).resolve().parents[2]
+QUIET = 0.3  # seconds without a change on the board before the quizmaster presses *next*
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
 
 # (game, options, players): short games, so that a run sees many of them
@@ -208,6 +209,7 @@ class Player(SimHandset):
         self.sent: list[Sent] = []
         self.tries: dict[str, int] = {}
         self.paused = False
+        self._cut = False
         self._next_at = 0.0
         self._running = threading.Event()
         self._loop = threading.Thread(target=self._play_loop, name=f"player-{handset_id}", daemon=True)
@@ -219,10 +221,24 @@ class Player(SimHandset):
         return self
 
     def stop(self, clean: bool = True) -> None:
+        if self._cut:
+            return
         self._running.clear()
         if self._loop.is_alive():
             self._loop.join(timeout=2)
         super().stop(clean)
+
+    def power_cut(self) -> None:
+        """The battery falls out: no DISCONNECT (the broker publishes the last will), and what the handset
+        held in RAM (its seq, its screen, an input waiting for its ack) is gone with it."""
+        self._cut = True
+        self._running.clear()
+        self.client.paho.loop_stop()
+        sock = self.client.paho.socket()
+        if sock is not None:
+            sock.close()
+        if self._loop.is_alive() and self._loop is not threading.current_thread():
+            self._loop.join(timeout=2)
 
     def _message(self, topic: str, payload: bytes) -> None:
         super()._message(topic, payload)
@@ -278,6 +294,68 @@ class Player(SimHandset):
         with self.changed:
             self.sent = []
 
+
+class Table:
+    """One appliance process, its observer and three bot players; the quizmaster's part is :meth:`drive`."""
+
+    def __init__(self, folder: Path, port: int, seed: int, prefix: str) -> None:
+        self.folder = folder
+        self.rng = random.Random(seed)
+        self.box = f"{prefix}{int(time.time() * 1000) % 10**8}"
+        conn = Connection("127.0.0.1", port)
+        self.app = ApplianceProcess(folder, self.box, port)
+        self.observer = Observer(self.box, conn).start()
+        self.app.start()
+        self.observer.wait_online(0)
+        self.players: list[Player] = start_players(self.box, conn, 3, seed)
+        self._next_sent: tuple[int, float] = (-1, 0.0)
+        self._quiet_since: tuple[int, float] = (-1, 0.0)
+
+    def close(self) -> None:
+        for player in self.players:
+            player.stop()
+        self.observer.stop()
+        self.app.stop()
+
+    # -- the quizmaster ------------------------------------------------------------------------------
+
+    def drive(self) -> None:
+        """Press *next* once the table has been quiet for a moment and there is something to do."""
+        board, now = self.observer.board, time.monotonic()
+        version = board.get("version", -1)
+        if self._quiet_since[0] != version:
+            self._quiet_since = (version, now)
+        if not board.get("can_advance") or now - self._quiet_since[1] < QUIET:
+            return
+        sent_version, sent_at = self._next_sent
+        if sent_version == version and now - sent_at < 2.0:
+            return  # sent for this state already (re-sent after 2 s: a kill may have eaten it)
+        self.observer.command(cmd="next")
+        self._next_sent = (version, now)
+
+    def start_game(self, game: str, options: dict[str, Any], count: int) -> int:
+        previous = self.app.last_game()
+        for player in self.players:
+            player.forget()
+        seats = [{"player": p.player, "handset": p.id} for p in self.players[:count]]
+        self.observer.command(cmd="start", game=game, options=options, seats=seats,
+                              cards=cards(game, self.rng.randrange(1000), self.folder))
+        wait_until(lambda: (g := self.app.last_game()) is not None and (previous is None or g.id > previous.id),
+                   10, f"{game} started")
+        started = self.app.last_game()
+        assert started is not None and started.game == game
+        return started.id
+
+    def prompt_counts(self) -> list[int]:
+        return [len(p.prompts) for p in self.players]
+
+    def wait_new_prompts(self, before: list[int], timeout: float = 5.0) -> None:
+        """Until every handset got a prompt since ``before`` (:meth:`prompt_counts`)."""
+        wait_until(lambda: all(len(p.prompts) > n for p, n in zip(self.players, before, strict=True)),
+                   timeout, "every handset's prompt sent again")
+
+    def settle(self) -> None:
+        wait_until(lambda: all(p.settled() for p in self.players), 10, "every input settled")
 
 def start_players(box: str, connection: Connection, count: int, seed: int) -> list[Player]:
     players = []

@@ -8,7 +8,6 @@ players' own handsets sent, and no chip may be created."""
 from __future__ import annotations
 
 import json
-import random
 import time
 from pathlib import Path
 from typing import Any
@@ -17,67 +16,20 @@ import pytest
 
 from appliance.broker import MosquittoBroker
 from appliance.store import StoredGame
-from tests.conftest import connection_of
 from tests.faults.checks import chip_trail, match_all, problems, replay
-from tests.faults.harness import GAMES, ApplianceProcess, Observer, Player, cards, start_players, wait_until
+from tests.faults.harness import GAMES, Table, wait_until
 
 KILLS = 52
 SEED = 8
-QUIET = 0.3  # seconds without a change before the quizmaster presses *next*
 
 
-class Table:
-    """One appliance process, its observer and three bot players, killed and restarted by the test."""
+class KillTable(Table):
+    """The table of this test: its appliance is killed and restarted."""
 
-    def __init__(self, folder: Path, broker: MosquittoBroker, rng: random.Random) -> None:
-        self.rng = rng
-        self.box = f"kill{int(time.time() * 1000) % 10**8}"
-        conn = connection_of(broker)
-        self.app = ApplianceProcess(folder, self.box, broker.port)
-        self.observer = Observer(self.box, conn).start()
-        self.app.start()
-        self.observer.wait_online(0)
-        self.players: list[Player] = start_players(self.box, conn, 3, SEED)
+    def __init__(self, folder: Path, broker: MosquittoBroker) -> None:
+        super().__init__(folder, broker.port, SEED, "kill")
         self.kills = 0
         self.startup_kills = 0
-        self.resumes_checked = 0
-        self._next_sent: tuple[int, float] = (-1, 0.0)
-        self._quiet_since: tuple[int, float] = (-1, 0.0)
-
-    def close(self) -> None:
-        for player in self.players:
-            player.stop()
-        self.observer.stop()
-        self.app.stop()
-
-    # -- the quizmaster ------------------------------------------------------------------------------
-
-    def drive(self) -> None:
-        """Press *next* once the table has been quiet for a moment and there is something to do."""
-        board, now = self.observer.board, time.monotonic()
-        version = board.get("version", -1)
-        if self._quiet_since[0] != version:
-            self._quiet_since = (version, now)
-        if not board.get("can_advance") or now - self._quiet_since[1] < QUIET:
-            return
-        sent_version, sent_at = self._next_sent
-        if sent_version == version and now - sent_at < 2.0:
-            return  # sent for this state already (re-sent after 2 s: a kill may have eaten it)
-        self.observer.command(cmd="next")
-        self._next_sent = (version, now)
-
-    def start_game(self, game: str, options: dict[str, Any], count: int, folder: Path) -> int:
-        previous = self.app.last_game()
-        for player in self.players:
-            player.forget()
-        seats = [{"player": p.player, "handset": p.id} for p in self.players[:count]]
-        self.observer.command(cmd="start", game=game, options=options, seats=seats,
-                              cards=cards(game, self.rng.randrange(1000), folder))
-        wait_until(lambda: (g := self.app.last_game()) is not None and (previous is None or g.id > previous.id),
-                   10, f"{game} started")
-        started = self.app.last_game()
-        assert started is not None and started.game == game
-        return started.id
 
     # -- the power cord ------------------------------------------------------------------------------------
 
@@ -97,7 +49,7 @@ class Table:
             assert game.log[: len(stored_before)] == stored_before, f"kill {self.kills}: the stored log changed"
             stored_before = game.log
             onlines = self.observer.onlines
-            prompts = [len(p.prompts) for p in self.players]
+            prompts = self.prompt_counts()
             self.app.start()
             if self.kills < KILLS and self.rng.random() < 0.3:  # again, while it is starting or resuming
                 time.sleep(self.rng.uniform(0.05, 1.0))
@@ -106,12 +58,8 @@ class Table:
             self.observer.wait_online(onlines)
             self._check_resumed(game)
             # the handsets said no hello (their own link never dropped): their prompts came anyway
-            self._wait_prompts(prompts)
+            self.wait_new_prompts(prompts)
             return stored_before
-
-    def _wait_prompts(self, before: list[int]) -> None:
-        wait_until(lambda: all(len(p.prompts) > n for p, n in zip(self.players, before, strict=True)),
-                   5, "every handset's prompt re-sent by the restarted appliance")
 
     def _check_resumed(self, game: StoredGame) -> None:
         """The first board of the restarted appliance is the stored game, rebuilt exactly."""
@@ -123,7 +71,6 @@ class Table:
             assert board["view"] == json.loads(json.dumps(replay(game).board()))
         else:
             assert board["scene"] == "lobby"
-        self.resumes_checked += 1
 
 
 @pytest.mark.slow
@@ -132,8 +79,8 @@ class Table:
 def test_kill_9_at_random_moments_loses_and_doubles_nothing(
     tmp_path: Path, broker: MosquittoBroker, figures: dict[str, Any]
 ) -> None:
-    rng = random.Random(SEED)
-    table = Table(tmp_path, broker, rng)
+    table = KillTable(tmp_path, broker)
+    rng = table.rng
     finished: dict[str, int] = {}
     acked = unacked_applied = 0
     try:
@@ -143,7 +90,7 @@ def test_kill_9_at_random_moments_loses_and_doubles_nothing(
             round_no += 1
             assert round_no <= 40, f"only {table.kills} kills in 40 games"
             kills_wanted = rng.randint(3, 7) if table.kills < KILLS else 0
-            game_id = table.start_game(game, options, count, tmp_path)
+            game_id = table.start_game(game, options, count)
             stored: list[dict[str, Any]] = []
             next_kill = time.monotonic() + rng.uniform(0.1, 1.0)
             deadline = time.monotonic() + 90
@@ -161,7 +108,7 @@ def test_kill_9_at_random_moments_loses_and_doubles_nothing(
                     next_kill = time.monotonic() + rng.uniform(0.05, 0.8)
                 table.drive()
                 time.sleep(0.05)
-            wait_until(lambda: all(p.settled() for p in table.players), 10, "every input settled")
+            table.settle()
             done = table.app.last_game()
             assert done is not None and done.status == "finished"
             matches = match_all(done, table.players[:count])
