@@ -298,12 +298,12 @@ class Player(SimHandset):
 class Table:
     """One appliance process, its observer and three bot players; the quizmaster's part is :meth:`drive`."""
 
-    def __init__(self, folder: Path, port: int, seed: int, prefix: str) -> None:
+    def __init__(self, folder: Path, port: int, seed: int, prefix: str, data_dir: Path | None = None) -> None:
         self.folder = folder
         self.rng = random.Random(seed)
         self.box = f"{prefix}{int(time.time() * 1000) % 10**8}"
         conn = Connection("127.0.0.1", port)
-        self.app = ApplianceProcess(folder, self.box, port)
+        self.app = ApplianceProcess(folder, self.box, port, data_dir)
         self.observer = Observer(self.box, conn).start()
         self.app.start()
         self.observer.wait_online(0)
