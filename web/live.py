@@ -3,7 +3,8 @@
 Everything shown comes from what the appliance publishes for the TV and the admin (``board``,
 ``admin/state``); those never hold a player's secret, so nothing here can show one before the game
 reveals it. The page refreshes itself by short polling (``/live/panel?v=N`` answers 204 while nothing
-changed), which holds no server thread between polls.
+changed), which holds no server thread between polls; a running clock counts down in the page between
+board changes. :mod:`web.standings` reads each game's view (points, whose move, what *next* does).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from typing import Any
 from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from web import results
+from web import results, standings
+from web.catalogue import GAMES
 from web.link import LinkError
 from web.mirror import board_png
 from web.services import services
@@ -31,13 +33,27 @@ CONTROLS: dict[str, str] = {
 }
 
 
+def join_info() -> dict[str, str]:
+    """How phones join, as the TV shows it (appliance/app.py gives the TV the same): the box's mDNS name
+    and the web port, unless ``JOIN_URL`` in web.cfg says otherwise (e.g. a box without mDNS)."""
+    config = current_app.config
+    box = str(config["QUIZBOX_BOX"])
+    url = config.get("JOIN_URL") or f"http://{box}.local:{config['WEB_PORT']}/join"
+    return {"url": str(url), "address": str(config.get("JOIN_ADDRESS") or f"{box}.local")}
+
+
+def _game_name(game: Any) -> str:
+    known = GAMES.get(str(game))
+    return known.name if known is not None else str(game or "")
+
+
 def state() -> dict[str, Any]:
     link = services().link
     board = link.board() or {}
     admin = link.admin_state() or {}
     view = board.get("view") if isinstance(board.get("view"), dict) else None
-    players = [p["name"] for p in board.get("players", []) if isinstance(p, dict) and p.get("seated")]
-    kind, numbers = results.points(view, players)
+    seats = [str(p) for p in board.get("seats", []) if isinstance(p, str)]
+    standing = standings.read(board.get("game"), view, seats)
     return {
         "version": link.version(),
         "online": link.appliance_online(),
@@ -45,30 +61,19 @@ def state() -> dict[str, Any]:
         "admin": admin,
         "scene": board.get("scene", "lobby"),
         "game": board.get("game"),
+        "game_name": _game_name(board.get("game")),
         "paused": bool(board.get("paused")),
         "can_advance": bool(board.get("can_advance")),
         "remaining": link.remaining(),
         "view": view,
         "winners": results.winners(view),
-        "points_name": kind,
-        "points": numbers,
-        "turn": _turn(view),
+        "points_name": standing.points_name,
+        "points": standing.points,
+        "turn": standing.turn,
+        "step": standing.step or "Next",
         "last": admin.get("last") if isinstance(admin.get("last"), dict) else None,
         "message": board.get("message", ""),
     }
-
-
-def _turn(view: dict[str, Any] | None) -> str:
-    """Whose move it is, when the game's public view says so (keys the views use)."""
-    if not view:
-        return ""
-    for key in ("to_act", "turn", "reader", "waiting_for"):
-        value = view.get(key)
-        if isinstance(value, str) and value:
-            return f"{key.replace('_', ' ')}: {value}"
-        if isinstance(value, list) and value:
-            return f"{key.replace('_', ' ')}: {', '.join(str(v) for v in value)}"
-    return ""
 
 
 @bp.get("/")
@@ -80,14 +85,15 @@ def page() -> str:
 def panel() -> str | Response:
     since = request.args.get("v", "")
     s = state()
-    if since == str(s["version"]) and s["remaining"] is None:
-        return Response(status=204)
+    if since == str(s["version"]):
+        return Response(status=204)  # the clock, if any, counts down in the page (live.js)
     return render_template("live/panel.html", s=s, controls=CONTROLS)
 
 
 @bp.get("/board.png")
 def board_image() -> Response:
-    return Response(board_png(services().link.board()), mimetype="image/png")
+    board = services().link.board()
+    return Response(board_png({**(board or {}), "join": join_info()}), mimetype="image/png")
 
 
 @bp.post("/command")

@@ -9,12 +9,15 @@ with ``fetch`` and answered with its new screen at once, so only other people's 
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response, current_app, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
 from firmware import protocol
 from web.phoneforms import data_from_form
 from web.phones import PhoneHandset, PhoneRefused, PhoneRemoved, PhonesFull
+from web.phoneview import controls, private_lines
 from web.services import services
 
 bp = Blueprint("phone", __name__)
@@ -31,6 +34,12 @@ def _phone() -> PhoneHandset | None:
         session.pop("phone", None)
         session.pop("phone_name", None)
         return None
+
+
+def _screen(phone: PhoneHandset) -> dict[str, Any]:
+    """The phone's screen with the controls its prompt offers and the player's own facts."""
+    screen = phone.screen()
+    return {**screen, "controls": controls(screen["prompt"]), "private": private_lines(screen["prompt"])}
 
 
 def _clean_name(text: str) -> str:
@@ -73,7 +82,7 @@ def play() -> str | BaseResponse:
     if phone is None:
         return redirect(url_for("phone.join"))
     phone.polled()
-    return render_template("phone/play.html", p=phone.screen(), poll_ms=current_app.config["PHONE_POLL_MS"])
+    return render_template("phone/play.html", p=_screen(phone), poll_ms=current_app.config["PHONE_POLL_MS"])
 
 
 @bp.get("/phone/panel")
@@ -83,7 +92,7 @@ def panel() -> str | Response:
         return Response("gone", status=410)
     battery = request.args.get("battery", "")
     phone.polled(int(battery) if battery.isdigit() and int(battery) <= 100 else None)
-    screen = phone.screen()
+    screen = _screen(phone)
     if request.args.get("v") == str(screen["version"]):
         return Response(status=204)
     return render_template("phone/panel.html", p=screen)
@@ -105,7 +114,7 @@ def answer() -> str | BaseResponse | tuple[str, int]:
         phone.refuse(str(exc), prompt.get("id") if prompt else None)  # shown on the screen now on the phone
         status = 400
     if request.headers.get("X-Requested-With") == "fetch":
-        return render_template("phone/panel.html", p=phone.screen()), status
+        return render_template("phone/panel.html", p=_screen(phone)), status
     return redirect(url_for("phone.play"))
 
 

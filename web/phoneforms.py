@@ -17,6 +17,7 @@ from appliance.errors import MalformedInput
 from appliance.games.numbers import format_plain, parse_number
 from firmware import protocol
 from firmware.core import numtext
+from web.phoneview import controls
 
 JSON = dict[str, Any]
 
@@ -47,32 +48,38 @@ def _whole(text: str, what: str) -> int:
 
 
 def data_from_form(prompt: Mapping[str, Any], form: Mapping[str, str]) -> JSON:
-    """The input data for ``prompt`` from the phone's form fields; ValueError with a reason to show."""
-    kind = prompt.get("kind")
+    """The input data for ``prompt`` from the phone's form fields; ValueError with a reason to show.
+
+    The field names are those :func:`web.phoneview.controls` offers for the prompt; what the player
+    left out (no action tapped, no token chosen) is said here, everything else is the core's to check."""
+    c = controls(prompt)
+    kind = c["kind"]
     if kind == protocol.RANGE:
         return _range(form)
     if kind == protocol.BET:
         action = form.get("action", "")
+        if not action:
+            raise ValueError("tap the action you want")
         data: JSON = {"action": action}
         if action in protocol.BET_AMOUNT_ACTIONS:
             data["to"] = _whole(form.get(f"to-{action}", ""), "amount")
         return data
     if kind == protocol.CHOICE:
         choices = {}
-        for field in prompt.get("fields") or []:
-            if isinstance(field, dict) and isinstance(field.get("name"), str):
-                value = form.get(f"choice-{field['name']}", "")
-                if value:
-                    choices[field["name"]] = value
+        for field in c["fields"]:
+            value = form.get(f"choice-{field['name']}", "")
+            if value:
+                choices[field["name"]] = value
         return {"choices": choices}
     if kind == protocol.SPLIT:
-        split = {}
-        for side in prompt.get("sides") or []:
-            if isinstance(side, dict) and isinstance(side.get("id"), str):
-                split[side["id"]] = _whole(form.get(f"split-{side['id']}", "") or "0", str(side.get("label", "")))
-        return {"split": split}
+        return {"split": {side: _whole(form.get(f"split-{side}", "") or "0", label) for side, label in c["sides"]}}
     if kind == protocol.TOKEN:
-        return {"answer": form.get("answer", ""), "token": _whole(form.get("token", ""), "token")}
+        answer, token = form.get("answer", ""), form.get("token", "")
+        if not answer:
+            raise ValueError("choose your answer")
+        if not token:
+            raise ValueError("choose a bet token")
+        return {"answer": answer, "token": _whole(token, "token")}
     if kind == protocol.BUZZ:
         return {}
     raise ValueError("nothing to answer now")
@@ -81,11 +88,14 @@ def data_from_form(prompt: Mapping[str, Any], form: Mapping[str, str]) -> JSON:
 def _range(form: Mapping[str, str]) -> JSON:
     data: JSON = {}
     copy = form.get("copy", "").strip()
+    bottom, top = form.get("bottom", "").strip(), form.get("top", "").strip()
     if copy:
+        if bottom or top:
+            raise ValueError("a copy or your own range, not both: clear one")
         data["copy"] = copy
     else:
-        data["bottom"] = number(form.get("bottom", ""), "bottom")
-        data["top"] = number(form.get("top", ""), "top")
+        data["bottom"] = number(bottom, "bottom")
+        data["top"] = number(top, "top")
     swap = [form.get("swap1", "").strip(), form.get("swap2", "").strip()]
     if any(swap):
         if not all(swap):

@@ -15,21 +15,17 @@ from datetime import UTC, datetime
 from typing import Any
 
 from appliance.store import StoredGame
+from web import standings
+from web.catalogue import GAMES
 
-POINT_KEYS = ("scores", "totals", "chips", "stacks", "points")
 RISKY = ("=", "+", "-", "@", "\t", "\r")
 
 
-def points(result: dict[str, Any] | None, players: Iterable[str]) -> tuple[str, dict[str, Any]]:
-    """(what the numbers are, player -> number) from a result view, or ("", {})."""
-    if not isinstance(result, dict):
-        return "", {}
-    names = set(players)
-    for key in POINT_KEYS:
-        value = result.get(key)
-        if isinstance(value, dict) and value and set(value) <= names:
-            return key, dict(value)
-    return "", {}
+def points(game: str | None, result: dict[str, Any] | None, players: Iterable[str]) -> tuple[str, dict[str, Any]]:
+    """(what the numbers are, player -> number) from a result view (the game's own table, see
+    :mod:`web.standings`: chips for poker and All In, the final scores for sQuizz), or ("", {})."""
+    standing = standings.read(game, result, list(players))
+    return standing.points_name, standing.points
 
 
 def winners(result: dict[str, Any] | None) -> list[str]:
@@ -45,10 +41,11 @@ def when(timestamp: float | None) -> str:
 
 def summary(game: StoredGame) -> dict[str, Any]:
     players = [str(p) for p in game.setup.get("players", [])]
-    kind, numbers = points(game.result, players)
+    kind, numbers = points(game.game, game.result, players)
     return {
         "id": game.id,
         "game": game.game,
+        "name": GAMES[game.game].name if game.game in GAMES else game.game,
         "status": game.status,
         "started": when(game.started),
         "ended": when(game.ended),

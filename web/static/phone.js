@@ -1,5 +1,8 @@
 // The phone handset page: poll the screen (204 while nothing changed), send answers with fetch and show
 // the new screen at once. What the player is typing survives a refresh of the same prompt.
+// Small helps while typing (the handset core still checks everything when the answer is sent):
+// Enter moves from "From" to "To" and sends a bet with its own button; a chosen copy greys out the
+// range; a split over two sides puts the rest of the chips on the other side.
 (function () {
   "use strict";
   var root = document.getElementById("phone");
@@ -11,25 +14,78 @@
 
   function panel() { return root.querySelector(".phone-panel"); }
   function attr(name) { var p = panel(); return p ? p.getAttribute(name) : ""; }
+  function fields() { return root.querySelectorAll("form.answer input, form.answer select"); }
 
   function typed() {
     var values = {};
-    root.querySelectorAll("form.answer input, form.answer select").forEach(function (field) {
+    fields().forEach(function (field) {
       if (field.type === "hidden") { return; }
       if (field.type === "radio" || field.type === "checkbox") {
-        if (field.checked) { values[field.name + "=" + field.value] = true; }
-      } else if (field.value !== "") { values[field.name] = field.value; }
+        values[field.name + "=" + field.value] = field.checked;
+      } else { values[field.name] = field.value; }
     });
     return values;
   }
   function restore(values) {
-    root.querySelectorAll("form.answer input, form.answer select").forEach(function (field) {
+    fields().forEach(function (field) {
       if (field.type === "hidden") { return; }
       if (field.type === "radio" || field.type === "checkbox") {
-        if (values[field.name + "=" + field.value]) { field.checked = true; }
+        var key = field.name + "=" + field.value;
+        if (values[key] !== undefined) { field.checked = values[key]; }
       } else if (values[field.name] !== undefined) { field.value = values[field.name]; }
     });
   }
+
+  // -- helps while typing ----------------------------------------------------------------------------
+  function copyChosen() {
+    var copy = root.querySelector("form.answer select[name=copy]");
+    var chosen = Boolean(copy && copy.value);
+    root.querySelectorAll("form.answer .range input").forEach(function (input) {
+      input.disabled = chosen;
+      if (chosen) { input.value = ""; }
+    });
+  }
+  function splitLeft(changed) {
+    var box = root.querySelector("form.answer .split");
+    if (!box) { return; }
+    var total = parseInt(box.getAttribute("data-total"), 10);
+    var inputs = Array.prototype.slice.call(box.querySelectorAll("input"));
+    function value(input) { var n = parseInt(input.value, 10); return isNaN(n) ? 0 : n; }
+    if (changed && inputs.length === 2) {
+      var mine = value(changed);
+      var other = inputs[0] === changed ? inputs[1] : inputs[0];
+      if (mine >= 0 && mine <= total) { other.value = String(total - mine); }
+    }
+    var used = inputs.reduce(function (sum, input) { return sum + value(input); }, 0);
+    var left = root.querySelector("form.answer .split-left");
+    if (left && !isNaN(total)) {
+      left.textContent = used === total ? "All " + total + " chips placed." :
+        (used < total ? (total - used) + " chips still to place." : (used - total) + " chips too many.");
+    }
+  }
+  function helps() { copyChosen(); splitLeft(null); }
+
+  root.addEventListener("change", function (event) {
+    if (event.target.name === "copy") { copyChosen(); }
+  });
+  root.addEventListener("input", function (event) {
+    if (event.target.closest && event.target.closest(".split")) { splitLeft(event.target); }
+  });
+  root.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter" || !event.target.form || event.target.tagName !== "INPUT") { return; }
+    var target = event.target;
+    if (target.name === "bottom") {  // From: go on to To rather than send half a range
+      event.preventDefault();
+      target.form.querySelector("input[name=top]").focus();
+    } else if (target.closest(".amount")) {  // a bet amount: send with its own button, never Fold
+      event.preventDefault();
+      target.closest(".amount").querySelector("button").click();
+    } else if (target.form.classList.contains("kind-bet")) {
+      event.preventDefault();
+    }
+  });
+
+  // -- the screen ----------------------------------------------------------------------------------------
   function show(html) {
     var before = attr("data-prompt"), values = typed(), focused = document.activeElement;
     var focusName = focused && focused.name;
@@ -38,6 +94,7 @@
       restore(values);
       if (focusName) { var again = root.querySelector("[name='" + focusName + "']"); if (again) { again.focus(); } }
     }
+    helps();
   }
   function poll() {
     if (busy) { window.setTimeout(poll, every); return; }
@@ -55,6 +112,7 @@
     var form = event.target;
     if (!form.classList.contains("answer")) { return; }
     event.preventDefault();
+    if (busy) { return; }  // one answer at a time: a double tap sends once
     var data = new FormData(form);
     if (event.submitter && event.submitter.name) { data.append(event.submitter.name, event.submitter.value); }
     busy = true;
@@ -72,5 +130,6 @@
       b.addEventListener("levelchange", update);
     }).catch(function () {});
   }
+  helps();
   window.setTimeout(poll, every);
 })();
