@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from appliance.config import BoxConfig, Config
 from appliance.store import Store
@@ -61,7 +62,7 @@ def token(client: FlaskClient, url: str = "/login") -> str:
 
 
 def post(client: FlaskClient, url: str, data: dict[str, Any] | None = None, page: str | None = None,
-         **kwargs: Any) -> Any:
+         **kwargs: Any) -> TestResponse:
     """POST like a browser: with the CSRF token of the session (read from ``page``)."""
     form = dict(data or {})
     form["csrf_token"] = token(client, page or "/login")

@@ -7,14 +7,15 @@ import json
 
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
-from appliance.decks import load_deck
+from appliance.decks import EstimationCard, load_deck
 from appliance.store import Store
 from tests.web.conftest import post
 from tests.web.samples import BAD_CSV, GOOD_CSV
 
 
-def _import(client: FlaskClient, text: str, filename: str, **form: str) -> object:
+def _import(client: FlaskClient, text: str, filename: str, **form: str) -> TestResponse:
     data = {"file": (io.BytesIO(text.encode()), filename), **form}
     return post(client, "/decks/import", data, page="/decks/import", content_type="multipart/form-data")
 
@@ -42,7 +43,8 @@ def test_import_a_csv_deck_then_export_it_equal(admin: FlaskClient, store: Store
     assert "'=HYPERLINK" in text  # a formula-looking question is neutralised in the export
     again = load_deck(text, "csv")
     assert [c.id for c in again.cards] == ["pub-1", "pub-2", "pub-3"]
-    assert again.cards[2].question.startswith("=HYPERLINK")  # and read back as it was written
+    card = again.cards[2]
+    assert isinstance(card, EstimationCard) and card.question.startswith("=HYPERLINK")  # read back as written
     as_json = json.loads(admin.get("/decks/pub-night/export.json").get_data(as_text=True))
     assert as_json["id"] == "pub-night" and len(as_json["cards"]) == 3
 

@@ -21,7 +21,7 @@ def _table(link: FakeLink) -> None:
 
 
 def _estimation_deck(store: Store) -> str:
-    return next(d["id"] for d in store.decks() if d["type"] == "estimation")
+    return str(next(d["id"] for d in store.decks() if d["type"] == "estimation"))
 
 
 def test_the_setup_form_offers_accepted_handsets_in_join_order(admin: FlaskClient, link: FakeLink) -> None:

@@ -6,10 +6,14 @@ from flask.testing import FlaskClient
 
 from tests.web.conftest import post
 from tests.web.fakes import FakeLink
+from tests.web.tables import answer, start
 from web.link import Result
 
 
 def _playing(link: FakeLink) -> None:
+    """Confident? with Ann's range in: Bob and Cat still to answer."""
+    flow = start("confident", {"target": 4})
+    answer(flow, "Ann", {"bottom": "8", "top": "8"})
     link.add_handset("hs-1", "Ann", battery=81, rssi=-60)
     link.add_handset("hs-2", "Bob", online=False)
     link.board_state.update({
@@ -18,7 +22,7 @@ def _playing(link: FakeLink) -> None:
                      "rssi": -60, "seated": True},
                     {"name": "Bob", "handset": "hs-2", "colour": "#56B4E9", "online": False, "battery": None,
                      "rssi": None, "seated": True}],
-        "view": {"phase": "entering", "scores": {"Ann": 3, "Bob": 1}, "winners": [], "waiting_for": ["Bob"]},
+        "seats": ["Ann", "Bob", "Cat"], "view": flow.board(),
     })
     link.changed()
 
@@ -26,9 +30,10 @@ def _playing(link: FakeLink) -> None:
 def test_live_page_shows_the_state_and_the_controls(admin: FlaskClient, link: FakeLink) -> None:
     _playing(link)
     page = admin.get("/live/").get_data(as_text=True)
-    assert "Playing confident" in page
-    assert "42 s left" in page
-    assert "waiting for: Bob" in page
+    assert "Playing Confident?" in page
+    assert '<span class="seconds">42</span> s left' in page
+    assert "Waiting for Bob, Cat" in page
+    assert ">Close entries</button>" in page
     for control in ("next", "pause", "skip", "undo", "end"):
         assert f'name="cmd" value="{control}"' in page
     assert 'src="/live/board.png' in page

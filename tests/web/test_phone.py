@@ -1,5 +1,5 @@
-"""Phone handsets through the Flask test client, with fake MQTT clients: join, prompts, the handset core's
-checks (nothing is sent for a refused input), acks, the signed cookie binding, idle links and limits."""
+"""Phone handsets through the Flask test client, with fake MQTT clients: join, a prompt and its answer,
+acks, the signed cookie binding, idle links and limits (every prompt kind: test_phone_kinds.py)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def _join(app: Flask, name: str = "Ann") -> tuple[FlaskClient, str]:
     handset_id = re.search(r"phone-[a-z0-9]{8}", client.get("/phone").get_data(as_text=True))
     page = client.get("/phone").get_data(as_text=True)
     assert name in page
-    ids = [p for p in services(app).phones._phones if services(app).phones.get(p).name == name]  # noqa: SLF001
+    ids = [p for p, phone in services(app).phones._phones.items() if phone.name == name]  # noqa: SLF001
     assert len(ids) == 1 and (handset_id is None or handset_id.group(0) == ids[0])
     return client, ids[0]
 
@@ -58,75 +58,6 @@ def test_a_prompt_shows_and_an_answer_goes_out_as_protocol_v1(app: Flask, phone_
     mqtt.deliver(protocol.ack_topic("webtest", handset_id),
                  protocol.encode(protocol.make_ack(1, True, "locked 6 to 3000", "p7")))
     assert "Locked in: locked 6 to 3000" in client.get("/phone/panel").get_data(as_text=True)
-
-
-def test_the_handset_core_refuses_what_a_hardware_handset_refuses(app: Flask, phone_clients: ClientFactory) -> None:
-    client, handset_id = _join(app)
-    mqtt = phone_clients.latest(handset_id)
-    mqtt.deliver(protocol.prompt_topic("webtest", handset_id), json.dumps(RANGE).encode())
-    refusals = [
-        ({"bottom": "9", "top": "2"}, "bottom above top"),  # rules.md Confident 1
-        ({"copy": "Zed"}, "cannot copy that"),
-        ({"bottom": "1", "top": "2", "swap1": "Bob", "swap2": "Bob"}, "cannot swap those"),
-        ({"bottom": "1", "top": "2", "swap1": "Bob"}, "a swap needs two players"),
-        ({"bottom": "lots", "top": "2"}, "bottom:"),
-        ({"bottom": "", "top": "2"}, "type the bottom"),
-    ]
-    for form, reason in refusals:
-        response = post(client, "/phone/answer", {"prompt": "p7", **form}, page="/phone",
-                        headers={"X-Requested-With": "fetch"})
-        assert response.status_code == 400, form
-        assert reason in response.get_data(as_text=True), form
-    stale = post(client, "/phone/answer", {"prompt": "p6", "bottom": "1", "top": "2"}, page="/phone",
-                 headers={"X-Requested-With": "fetch"})
-    assert stale.status_code == 400 and "that screen is old" in stale.get_data(as_text=True)
-    assert _inputs(mqtt) == []  # nothing refused was ever sent
-
-
-def test_other_prompt_kinds_become_their_protocol_data(app: Flask, phone_clients: ClientFactory) -> None:
-    client, handset_id = _join(app)
-    mqtt = phone_clients.latest(handset_id)
-    prompts = [
-        ({"kind": "bet", "title": "Round 1", "text": "", "stack": 180, "to_call": 20, "pot": 70,
-          "actions": [{"action": "fold"}, {"action": "call"}, {"action": "raise", "min": 40, "max": 180}]},
-         {"action": "raise", "to-raise": "60"}, {"action": "raise", "to": 60}),
-        ({"kind": "choice", "title": "You read", "text": "", "fields": [
-            {"name": "pick", "label": "Statement", "required": True,
-             "options": [{"id": "0", "label": "I juggle"}, {"id": "1", "label": "I sing"}]},
-            {"name": "exclude", "label": "Exclude", "required": False, "options": [{"id": "Bob", "label": "Bob"}]}]},
-         {"choice-pick": "1", "choice-exclude": ""}, {"choices": {"pick": "1"}}),
-        ({"kind": "split", "title": "All in!", "text": "", "total": 15,
-          "sides": [{"id": "true", "label": "True"}, {"id": "false", "label": "False"}]},
-         {"split-true": "10", "split-false": "5"}, {"split": {"true": 10, "false": 5}}),
-        ({"kind": "token", "title": "Middle", "text": "", "answers": ["A", "B", "C"], "tokens": [1, 3]},
-         {"answer": "B", "token": "3"}, {"answer": "B", "token": 3}),
-    ]
-    for seq, (body, form, data) in enumerate(prompts, start=1):
-        prompt = {"v": 1, "id": f"q{seq}", **body}
-        mqtt.deliver(protocol.prompt_topic("webtest", handset_id), json.dumps(prompt).encode())
-        assert post(client, "/phone/answer", {"prompt": f"q{seq}", **form}, page="/phone").status_code == 302
-        assert _inputs(mqtt)[-1]["data"] == data
-        mqtt.deliver(protocol.ack_topic("webtest", handset_id), protocol.encode(protocol.make_ack(seq, True, "ok")))
-    # a split that does not use every chip is refused by the core (rules.md All In 5)
-    mqtt.deliver(protocol.prompt_topic("webtest", handset_id), json.dumps(
-        {"v": 1, "id": "q9", **prompts[2][0]}).encode())
-    refused = post(client, "/phone/answer", {"prompt": "q9", "split-true": "10", "split-false": "4"}, page="/phone",
-                   headers={"X-Requested-With": "fetch"})
-    assert "split all 15 chips" in refused.get_data(as_text=True)
-    assert len(_inputs(mqtt)) == 4
-
-
-def test_a_refusal_ack_shows_and_the_player_can_answer_again(app: Flask, phone_clients: ClientFactory) -> None:
-    client, handset_id = _join(app)
-    mqtt = phone_clients.latest(handset_id)
-    mqtt.deliver(protocol.prompt_topic("webtest", handset_id), json.dumps(RANGE).encode())
-    post(client, "/phone/answer", {"prompt": "p7", "bottom": "1", "top": "2"}, page="/phone")
-    mqtt.deliver(protocol.ack_topic("webtest", handset_id),
-                 protocol.encode(protocol.make_ack(1, False, "game paused", "p7")))
-    page = client.get("/phone/panel").get_data(as_text=True)
-    assert "Not accepted: game paused" in page and 'name="bottom"' in page
-    post(client, "/phone/answer", {"prompt": "p7", "bottom": "1", "top": "2"}, page="/phone")
-    assert [i["seq"] for i in _inputs(mqtt)] == [1, 2]
 
 
 def test_the_cookie_binds_a_browser_to_its_own_handset(app: Flask, phone_clients: ClientFactory) -> None:

@@ -16,7 +16,7 @@ def routes(app: Flask) -> list[tuple[str, str, str]]:
     """(endpoint, url, method) for every rule and method of the app."""
     out = []
     for rule in app.url_map.iter_rules():
-        url = rule.build({k: SAMPLES[k] for k in rule.arguments})  # type: ignore[union-attr]
+        url = rule.build({k: SAMPLES[k] for k in rule.arguments})
         assert url is not None
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
             out.append((rule.endpoint, url[1], method))
