@@ -1,0 +1,275 @@
+"""The buzzer round engine (the appliance's own mode; product rules: rules.md "Buzzer round" 1-2).
+
+A question goes: the host asks it (``waiting``: buzzers not armed), the quizmaster arms the buzzers
+(``armed``), presses come in (``settling``: the flow waits a short window for earlier presses still on
+the way), the earliest press answers (``answering``), the quizmaster judges it; right ends the
+question, wrong passes to the next press in order (``armed`` again when nobody is in line, so players
+who have not pressed yet still may). A press before arming locks that player out of the question
+(option ``lockout``, on by default).
+
+Presses are ordered by when they happened (``Press.at``, the handset's stamp corrected to the
+appliance clock), not by when they arrived (rules.md Buzzer 2); equal times go by arrival.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import ClassVar
+
+from appliance.errors import ConfigError, IllegalAction
+from appliance.games.base import JSON, Action, Engine
+from appliance.games.buzzer import views
+from appliance.games.buzzer.actions import Arm, Ask, Close, Declare, End, Judge, Press
+from appliance.games.buzzer.state import Buzz, Phase, Question
+
+MAX_PLAYERS = 256
+"""Every handset at the table may buzz: the appliance's largest table (bench/scale.py measures it)."""
+
+MAX_POINTS = 100
+"""Points per right or wrong answer are settings (rules.md Buzzer 2), from -100 to 100."""
+
+DEFAULTS: JSON = {"lockout": True, "points_right": 1, "points_wrong": 0}
+
+
+class LockedOut(IllegalAction):
+    """The player pressed before the buzzers were armed and may not buzz on this question."""
+
+
+class AlreadyBuzzed(IllegalAction):
+    """A second press from the same player on one question (one buzz each)."""
+
+
+class NotArmed(IllegalAction):
+    """A press before arming with the lockout switched off: refused, with no lock-out."""
+
+
+class BuzzerEngine(Engine):
+    """Buzzer round for 2 to 256 players (options ``lockout``, ``points_right``, ``points_wrong``)."""
+
+    game: ClassVar[str] = "buzzer"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = MAX_PLAYERS
+    actions: ClassVar[Mapping[str, type[Action]]] = {
+        record.kind: record for record in (Ask, Arm, Press, Declare, Judge, Close, End)
+    }
+
+    def __init__(self, players: Sequence[str], options: Mapping[str, object] | None = None) -> None:
+        super().__init__(players, options)
+        self.scores: dict[str, int] = {p: 0 for p in self.players}
+        self.questions: list[Question] = []
+        self.ended = False
+        self._winners: list[str] = []
+        self._phase = Phase.CLOSED
+
+    def validate_options(self, options: JSON) -> JSON:
+        """``lockout`` (true/false, default true), ``points_right`` (default 1) and ``points_wrong``
+        (default 0), whole numbers from -100 to 100."""
+        unknown = sorted(set(options) - set(DEFAULTS))
+        if unknown:
+            raise ConfigError(f"unknown buzzer option(s) {', '.join(unknown)}; known: {', '.join(DEFAULTS)}")
+        out = {**DEFAULTS, **options}
+        if not isinstance(out["lockout"], bool):
+            raise ConfigError(f"buzzer option lockout must be true or false, got {out['lockout']!r}")
+        for name in ("points_right", "points_wrong"):
+            value = out[name]
+            if not isinstance(value, int) or isinstance(value, bool) or not -MAX_POINTS <= value <= MAX_POINTS:
+                raise ConfigError(f"buzzer option {name} must be a whole number from -{MAX_POINTS} to {MAX_POINTS}, "
+                                  f"got {value!r}")
+        return out
+
+    # -- state queries -----------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        return self._phase.value
+
+    @property
+    def finished(self) -> bool:
+        return self._phase is Phase.OVER
+
+    def winners(self) -> list[str]:
+        return list(self._winners)
+
+    @property
+    def current(self) -> Question | None:
+        """The question being played or, between questions, the last one played."""
+        return self.questions[-1] if self.questions else None
+
+    def _open(self) -> Question:
+        question = self.current
+        if question is None or question.closed:
+            raise AssertionError(f"no open question in phase {self.phase}")
+        return question
+
+    def may_still_buzz(self, question: Question) -> list[str]:
+        """Players who have neither pressed nor been locked out of ``question``, in seat order."""
+        return [p for p in self.players if not question.buzzed(p) and p not in question.locked_out]
+
+    def status(self) -> str:
+        question = self.current
+        if self._phase is Phase.OVER:
+            return "the game is over"
+        if self._phase is Phase.CLOSED or question is None:
+            return f"waiting for question {len(self.questions) + 1}"
+        words = {
+            Phase.WAITING: "is waiting to be armed",
+            Phase.ARMED: "is armed, nobody in line",
+            Phase.SETTLING: "has buzzes settling",
+            Phase.ANSWERING: f"is waiting for a judgement of {question.answering}",
+        }
+        return f"question {question.number} {words[self._phase]}"
+
+    # -- ask, arm (host) ---------------------------------------------------------------------------
+
+    def verify_ask(self, action: Ask) -> None:
+        self._require_host(action)
+        self._require_phase(action, Phase.CLOSED)
+
+    def ask(self, action: Ask) -> None:
+        self.verify_ask(action)
+        self._record(action)
+        self.questions.append(Question(len(self.questions) + 1, action.question))
+        self._advance()
+
+    def verify_arm(self, action: Arm) -> None:
+        self._require_host(action)
+        self._require_phase(action, Phase.WAITING)
+
+    def arm(self, action: Arm) -> None:
+        self.verify_arm(action)
+        self._record(action)
+        self._open().armed_at = action.at
+        self._advance()
+
+    # -- press (each player) -------------------------------------------------------------------------
+
+    def verify_press(self, action: Press) -> None:
+        player = action.player
+        self._check_player(player)
+        self._require_phase(action, Phase.WAITING, Phase.ARMED, Phase.SETTLING, Phase.ANSWERING)
+        question = self._open()
+        if player in question.locked_out:
+            raise LockedOut(f"{player} pressed before the buzzers were armed and is locked out of question "
+                            f"{question.number} (rules.md Buzzer 1)")
+        if question.buzzed(player):
+            raise AlreadyBuzzed(f"{player} has already buzzed on question {question.number}")
+        if self._phase is Phase.WAITING and not self.options["lockout"]:
+            raise NotArmed(f"{player} pressed before the buzzers were armed on question {question.number}")
+
+    def press(self, action: Press) -> None:
+        self.verify_press(action)
+        self._record(action)
+        question = self._open()
+        if question.armed_at is None:
+            question.locked_out.append(action.player)  # rules.md Buzzer 1: too early, out for the question
+        else:
+            # A press answering the armed buzzers cannot have happened before they were armed: an earlier
+            # stamp is clock-estimate error (or a forged stamp) and counts as pressed at the arming.
+            at = max(action.at, question.armed_at)
+            question.buzzes.append(Buzz(action.player, at, len(question.buzzes)))
+        self._advance()
+
+    # -- declare, judge, close (host) ---------------------------------------------------------------
+
+    def verify_declare(self, action: Declare) -> None:
+        self._require_host(action)
+        self._require_phase(action, Phase.SETTLING)
+
+    def declare(self, action: Declare) -> None:
+        self.verify_declare(action)
+        self._record(action)
+        question = self._open()
+        question.answering = question.next_in_line()  # rules.md Buzzer 2: the first is asked to answer
+        self._advance()
+
+    def verify_judge(self, action: Judge) -> None:
+        self._require_host(action)
+        self._require_phase(action, Phase.ANSWERING)
+
+    def judge(self, action: Judge) -> None:
+        self.verify_judge(action)
+        self._record(action)
+        question = self._open()
+        player = question.answering
+        assert player is not None
+        if action.right:
+            self.scores[player] += self.options["points_right"]
+            question.right, question.answering, question.closed = player, None, True
+        else:
+            self.scores[player] += self.options["points_wrong"]
+            question.wrong.append(player)
+            question.answering = question.next_in_line()  # rules.md Buzzer 2: wrong passes to the next
+        self._advance()
+
+    def verify_close(self, action: Close) -> None:
+        self._require_host(action)
+        self._require_phase(action, Phase.WAITING, Phase.ARMED, Phase.SETTLING, Phase.ANSWERING)
+
+    def close(self, action: Close) -> None:
+        self.verify_close(action)
+        self._record(action)
+        question = self._open()
+        question.answering, question.closed = None, True
+        self._advance()
+
+    # -- end (host, out of questions) ---------------------------------------------------------------
+
+    def verify_end(self, action: End) -> None:
+        self._require_host(action)
+        self._require_phase(action, Phase.CLOSED)
+
+    def end(self, action: End) -> None:
+        self.verify_end(action)
+        self._record(action)
+        best = max(self.scores.values())
+        self._winners = [p for p in self.players if self.scores[p] == best]  # highest total, ties share
+        self.ended = True
+        self._advance()
+
+    # -- the phase machine -------------------------------------------------------------------------
+
+    def _advance(self) -> None:
+        """The one place the phase moves on; a question nobody can buzz on any more ends here."""
+        question = self.current
+        if (
+            question is not None
+            and not question.closed
+            and question.armed_at is not None
+            and question.answering is None
+            and question.next_in_line() is None
+            and not self.may_still_buzz(question)
+        ):
+            question.closed = True
+        self._phase = self._next_phase(question)
+
+    def _next_phase(self, question: Question | None) -> Phase:
+        if self.ended:
+            return Phase.OVER
+        if question is None or question.closed:
+            return Phase.CLOSED
+        if question.armed_at is None:
+            return Phase.WAITING
+        if question.answering is not None:
+            return Phase.ANSWERING
+        return Phase.SETTLING if question.next_in_line() is not None else Phase.ARMED
+
+    # -- views -------------------------------------------------------------------------------------
+
+    def public_view(self) -> JSON:
+        return views.public_view(self)
+
+    def private_view(self, player: str) -> JSON:
+        self._check_player(player)
+        return views.private_view(self, player)
+
+    def snapshot(self) -> JSON:
+        return {
+            "players": list(self.players),
+            "options": dict(self.options),
+            "phase": self.phase,
+            "scores": dict(self.scores),
+            "questions": [q.snapshot() for q in self.questions],
+            "ended": self.ended,
+            "winners": list(self._winners),
+            "log": [a.to_json() for a in self.log],
+        }
