@@ -169,13 +169,12 @@ def test_refusals_name_the_input_and_the_state(action: Action, error: type[Illeg
 
 
 @pytest.mark.parametrize(
-    "make",
-    [lambda: Press("Ann", "12"), lambda: Press("Ann", 1.5), lambda: Arm(HOST, True), lambda: Judge(HOST, 1),
-     lambda: Ask(HOST, 5)],
+    ("record", "player", "value"),
+    [(Press, "Ann", "12"), (Press, "Ann", 1.5), (Arm, HOST, True), (Judge, HOST, 1), (Ask, HOST, 5)],
 )
-def test_unreadable_actions_are_malformed(make: Any) -> None:
+def test_unreadable_actions_are_malformed(record: Any, player: str, value: Any) -> None:
     with pytest.raises(MalformedInput):
-        make()
+        record(player, value)
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,98 @@
+"""Buzzer engine properties (hypothesis): random action sequences, legal or not."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from appliance.errors import IllegalAction
+from appliance.games.base import HOST, Action
+from appliance.games.buzzer import Arm, Ask, BuzzerEngine, Close, Declare, End, Judge, Press
+from appliance.games.buzzer.state import Question
+
+PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve"]
+
+times = st.integers(min_value=-1000, max_value=10_000)
+actions = st.one_of(
+    st.builds(Press, st.sampled_from([*PLAYERS, "Zed"]), times),
+    st.builds(Press, st.sampled_from(PLAYERS), times),
+    st.builds(Arm, st.just(HOST), times),
+    st.builds(Ask, st.just(HOST), st.sampled_from(["", "Who?"])),
+    st.just(Declare(HOST)),
+    st.builds(Judge, st.just(HOST), st.booleans()),
+    st.just(Close(HOST)),
+    st.just(End(HOST)),
+)
+options = st.fixed_dictionaries({
+    "lockout": st.booleans(),
+    "points_right": st.integers(-5, 5),
+    "points_wrong": st.integers(-5, 5),
+})
+
+
+def earliest_unjudged(question: Question) -> str | None:
+    waiting = [b for b in question.buzzes if b.player not in question.wrong]
+    return min(waiting, key=lambda b: (b.at, b.arrival)).player if waiting else None
+
+
+def check_invariants(game: BuzzerEngine) -> None:
+    right = game.options["points_right"]
+    wrong = game.options["points_wrong"]
+    expected = {p: 0 for p in game.players}
+    for question in game.questions:
+        players = [b.player for b in question.buzzes]
+        assert len(players) == len(set(players)), "one buzz per player per question"
+        assert not set(players) & set(question.locked_out), "a locked-out player never buzzes"
+        assert set(question.wrong) <= set(players)
+        if question.armed_at is not None:
+            assert all(b.at >= question.armed_at for b in question.buzzes), "no buzz before arming"
+        if question.answering is not None:
+            assert question.answering in players and question.answering not in question.wrong
+        if question.right is not None:
+            expected[question.right] += right
+        for player in question.wrong:
+            expected[player] += wrong
+    assert game.scores == expected
+
+
+@settings(max_examples=250, deadline=None)
+@given(options, st.lists(actions, max_size=60))
+def test_any_sequence_keeps_the_rules(opts: dict[str, object], sequence: list[Action]) -> None:
+    game = BuzzerEngine(PLAYERS, opts)
+    for action in sequence:
+        before = game.snapshot()
+        try:
+            game.apply(action)
+        except IllegalAction:
+            assert game.snapshot() == before  # a refusal changes nothing
+            continue
+        question = game.current
+        if isinstance(action, Declare) or (isinstance(action, Judge) and not action.right):
+            # rules.md Buzzer 2: the earliest press not yet judged answers (after a declare or a wrong);
+            # nobody answers only when nobody is left in line
+            assert question is not None
+            assert question.answering == earliest_unjudged(question)
+        check_invariants(game)
+    rebuilt = BuzzerEngine.rebuild(PLAYERS, game.options, [game.action_from_json(a.to_json()) for a in game.log])
+    assert rebuilt.snapshot() == game.snapshot()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(PLAYERS), times), min_size=1, max_size=5, unique_by=lambda t: t[0]))
+def test_wrong_after_wrong_walks_the_press_order(presses: list[tuple[str, int]]) -> None:
+    game = BuzzerEngine(PLAYERS, {})
+    game.apply(Ask(HOST))
+    game.apply(Arm(HOST, 0))
+    for player, at in presses:
+        game.apply(Press(player, at))
+    game.apply(Declare(HOST))
+    answered = []
+    while game.phase == "answering":
+        question = game.current
+        assert question is not None and question.answering is not None
+        answered.append(question.answering)
+        game.apply(Judge(HOST, False))
+    # sorted by the press time (clamped to the arming), equal times by arrival
+    arrival = {p: i for i, (p, _) in enumerate(presses)}
+    assert answered == sorted(arrival, key=lambda p: (max(dict(presses)[p], 0), arrival[p]))
+    assert game.public_view()["buzzes"] == answered
