@@ -17,6 +17,7 @@ MAX_NUMBER = 40  # a number typed on a handset, as text
 MAX_TEXT = 200  # a prompt's question text on a handset (longer text is cut for the OLED)
 MAX_MESSAGE = 48  # an ack's refusal message: three lines of a 128x64 screen
 MAX_SEQ = 2 ** 31 - 1
+MAX_CLOCK = 2 ** 53  # a millisecond clock reading (appliance or handset) is below this: exact in any JSON reader
 
 # -- availability ------------------------------------------------------------------------------------
 ONLINE = "online"
@@ -90,6 +91,11 @@ def input_topic(box, handset):
     return handset_topic(box, handset, "input")
 
 
+def clock_topic(box, handset):
+    """The handset's answer to a clock ping from the time topic (buzzer fairness)."""
+    return handset_topic(box, handset, "clock")
+
+
 # per handset (appliance -> handset)
 def prompt_topic(box, handset):
     """Never retained: prompts carry private things."""
@@ -101,7 +107,7 @@ def ack_topic(box, handset):
 
 
 def time_topic(box, handset):
-    """Clock-offset replies (appliance -> handset) for the buzzer's fair ordering."""
+    """Clock pings (appliance -> handset) for the buzzer's fair ordering; answered on the clock topic."""
     return handset_topic(box, handset, "time")
 
 
@@ -202,6 +208,13 @@ def _text(obj, key, limit, what=None, required=True):
 def _number_text(obj, key, what=None):
     value = _text(obj, key, MAX_NUMBER, what)
     return value.strip()
+
+
+def _clock(obj, key):
+    value = _get(obj, key, "int", key)
+    if value < 0 or value >= MAX_CLOCK:
+        raise ProtocolError(key + " out of range")
+    return value
 
 
 def _count(value, what):
@@ -373,6 +386,47 @@ def _check_version(obj):
 def _claimed_id(handset, obj):
     if "id" in obj and obj["id"] != handset:
         raise ProtocolError("id does not match topic")
+
+
+# -- clock offsets (the buzzer orders presses by when they happened) ---------------------------------------------
+#
+# The appliance pings a handset on its time topic with its own clock t0 (ms); the handset answers at
+# once on its clock topic, echoing ping and t0, with its own clock th (ms) when it answered. The
+# appliance notes when the answer arrives (t3) and estimates the handset's clock offset from many
+# such (t0, th, t3) samples (appliance/clocksync.py).
+
+
+def make_ping(ping, t0):
+    """Appliance -> handset (time topic): ping number ``ping`` sent at appliance clock ``t0`` (ms)."""
+    return {"v": VERSION, "ping": ping, "t0": t0}
+
+
+def parse_ping(obj):
+    _check_version(obj)
+    ping = _count(_get(obj, "ping", "int", "ping"), "ping")
+    return {"ping": ping, "t0": _clock(obj, "t0")}
+
+
+def make_clock(ping, t0, th):
+    """Handset -> appliance (clock topic): the ping's number and ``t0`` echoed, ``th`` the handset's clock."""
+    return {"v": VERSION, "ping": ping, "t0": t0, "th": th}
+
+
+def parse_clock(handset, obj):
+    """Validate a handset's answer to a ping; returns ``{"ping", "t0", "th"}``."""
+    _check_version(obj)
+    _claimed_id(handset, obj)
+    ping = _count(_get(obj, "ping", "int", "ping"), "ping")
+    return {"ping": ping, "t0": _clock(obj, "t0"), "th": _clock(obj, "th")}
+
+
+def answer_ping(obj, clock_ms):
+    """The handset's whole part of the exchange: the clock payload answering a time-topic message
+    ``obj`` at handset clock ``clock_ms``, or None if ``obj`` is not a ping. ProtocolError if malformed."""
+    if "ping" not in obj:
+        return None
+    ping = parse_ping(obj)
+    return make_clock(ping["ping"], ping["t0"], clock_ms)
 
 
 # -- appliance -> handset payloads ----------------------------------------------------------------------------
