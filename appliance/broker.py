@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -79,17 +80,26 @@ def mosquitto_binary() -> str | None:
 
 
 class MosquittoBroker:
-    """A private mosquitto on a free loopback port with a generated config; a context manager."""
+    """A private mosquitto on a free loopback port with a generated config; a context manager.
 
-    def __init__(self, port: int | None = None, extra_config: str = "", binary: str | None = None) -> None:
+    With ``password_file`` and ``acl_file`` (appliance.pairing writes both) it runs as the box's broker
+    does: no anonymous clients, each account limited by the ACL; :meth:`reload` has it re-read them."""
+
+    def __init__(self, port: int | None = None, extra_config: str = "", binary: str | None = None,
+                 password_file: Path | None = None, acl_file: Path | None = None) -> None:
         exe = binary or mosquitto_binary()
         if exe is None:
             raise ConfigError("mosquitto is not installed (apt-get install mosquitto)")
+        if (password_file is None) != (acl_file is None):
+            raise ConfigError("a broker with accounts needs both a password file and an ACL file")
         self._dir = tempfile.TemporaryDirectory(prefix="quizbox-mosquitto-")
         self.port = port or free_port()
+        access = "allow_anonymous true\n"
+        if password_file is not None and acl_file is not None:
+            access = f"allow_anonymous false\npassword_file {password_file}\nacl_file {acl_file}\n"
         conf = Path(self._dir.name) / "mosquitto.conf"
         conf.write_text(
-            f"listener {self.port} 127.0.0.1\nallow_anonymous true\n{MOSQUITTO_SETTINGS}{extra_config}",
+            f"listener {self.port} 127.0.0.1\n{access}{MOSQUITTO_SETTINGS}{extra_config}",
             encoding="utf-8",
         )
         self.config_path = conf
@@ -109,6 +119,11 @@ class MosquittoBroker:
 
     def alive(self) -> bool:
         return self._proc.poll() is None
+
+    def reload(self) -> None:
+        """SIGHUP: mosquitto re-reads its password and ACL files (what the box's systemd path unit does)."""
+        if self._proc.poll() is None:
+            self._proc.send_signal(signal.SIGHUP)
 
     def restart(self) -> None:
         """Stop and start again on the same port (for fault tests)."""
