@@ -9,6 +9,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from appliance.board import Board
@@ -17,6 +18,7 @@ from appliance.cards import cards_for_game, seed_shipped
 from appliance.config import Config
 from appliance.hub import Hub
 from appliance.mqtt import Connection
+from appliance.pairing import DEFAULT_DIR, Accounts, Pairing, PairingError
 from appliance.session.flow import Card
 from appliance.session.session import Session
 from appliance.store import Store
@@ -34,8 +36,11 @@ class Appliance(contextlib.ExitStack):
         broker_prefer: str = "auto",
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
+        accounts_dir: Path | None = None,
     ) -> None:
         super().__init__()
+        self.accounts_dir = accounts_dir  # the broker's passwd and acl (None: /etc/quizbox/mosquitto if there)
+        self.pairing: Pairing | None = None
         self.config = config
         self.broker_prefer = broker_prefer
         self.clock = clock
@@ -79,12 +84,30 @@ class Appliance(contextlib.ExitStack):
             clock=self.clock,
             decks=self._cards,
             store=self.store,
+            pairing=self._pairing(),
         )
         self.hub.start()
         self.callback(self.hub.stop)
         addr = self.broker.address
         log.info("hub connected to %s broker at %s:%s", addr.kind, addr.host, addr.port)
         return self
+
+    def _pairing(self) -> Pairing | None:
+        """Handsets' own broker accounts, when the box runs its own mosquitto with accounts: the
+        installer's files in /etc/quizbox/mosquitto, logged in to as the appliance's account."""
+        b = self.config.broker
+        folder = self.accounts_dir
+        if folder is None:
+            own = b.host in ("127.0.0.1", "localhost", "::1") and bool(b.username)
+            if not own or not (DEFAULT_DIR / "passwd").exists():
+                return None
+            folder = DEFAULT_DIR
+        self.pairing = Pairing(Accounts(self.config.box.id, folder, appliance_user=b.username or "appliance"))
+        try:
+            self.pairing.ensure_service_account()
+        except PairingError as exc:  # handsets with accounts still play; new ones cannot pair until fixed
+            log.error("pairing is off: %s", exc)
+        return self.pairing
 
     def run_board(self, stop: threading.Event, display: str | None = None) -> Board:
         """Show the board (from the retained public state) on the main thread until ``stop`` is set."""

@@ -20,6 +20,7 @@ from typing import Any
 from appliance.errors import QuizboxError
 from appliance.handsets import Handset, Registry
 from appliance.mqtt import Availability, Client, Connection
+from appliance.pairing import Pairing, pairing_wildcard
 from appliance.session.flow import Card, GameSetup
 from appliance.session.session import Session
 from appliance.store import Store, StoreError
@@ -41,6 +42,7 @@ class Hub:
         decks: DeckProvider | None = None,
         tick_interval: float = 0.1,
         store: Store | None = None,
+        pairing: Pairing | None = None,
     ) -> None:
         protocol.box_topic(box)  # validates the id
         self.box = box
@@ -54,6 +56,7 @@ class Hub:
                 handset.accepted = saved["accepted"]
         self.clock = clock
         self.decks = decks
+        self.pairing = pairing  # None: no broker accounts to manage (the demo's private broker)
         self.lock = threading.RLock()
         self.refused = 0  # inputs and payloads refused (for benches and tests)
         self.accepted = 0
@@ -76,6 +79,7 @@ class Hub:
                 protocol.handset_wildcard(box, "telemetry"),
                 protocol.handset_wildcard(box, "input"),
                 protocol.admin_command_topic(box),
+                *([pairing_wildcard(box)] if pairing is not None else []),
             ],
             availability=Availability(protocol.appliance_status_topic(box)),
             on_connect=self._on_connect,
@@ -136,6 +140,9 @@ class Hub:
                 if topic == protocol.admin_command_topic(self.box):
                     self._admin(payload)
                     return
+                if self.pairing is not None and topic.startswith(protocol.box_topic(self.box, "pairing") + "/"):
+                    self._pairing_request(topic, payload)
+                    return
                 handset_id, leaf = protocol.parse_handset_topic(self.box, topic)
                 handler = {
                     "hello": self._hello,
@@ -159,7 +166,13 @@ class Hub:
             self.refused += 1
             log.warning("bad hello from %s: %s", handset_id, exc)
             return
+        if not self._may_speak(handset_id):
+            self.refused += 1
+            log.warning("hello on the topics of %s, which has no broker account: ignored", handset_id)
+            return
         handset, new = self.registry.hello(handset_id, hello["name"], self.clock())
+        if self.pairing is not None and not handset.accepted and self.pairing.accounts.has(handset_id):
+            handset.accepted = True  # an account is made only when the quizmaster accepts
         handset.firmware = hello["fw"]
         handset.layout = hello["layout"]
         if new:
@@ -215,6 +228,9 @@ class Hub:
             seq = raw.get("seq")
             self._refuse(handset_id, seq if isinstance(seq, int) and not isinstance(seq, bool) else -1, str(exc))
             return
+        if not self._may_speak(handset_id):
+            self._refuse(handset_id, msg["seq"], "not paired: ask the quizmaster")
+            return
         handset = self.registry.get(handset_id)
         if handset is None:
             self._refuse(handset_id, msg["seq"], "unknown handset: restart it")
@@ -241,6 +257,30 @@ class Hub:
         handset.remember_ack(msg["seq"], msg["prompt"], ack)
         self.client.publish(protocol.ack_topic(self.box, handset_id), ack)
         self._publish_changes()
+
+    # -- pairing and identity (appliance/pairing.py: the topic is the identity) ---------------------------
+
+    def _may_speak(self, handset_id: str) -> bool:
+        """With broker accounts, a message on a handset's topics counts only if that id has an account (the
+        ACL lets account <id> alone publish there) or is a phone the admin page speaks for."""
+        return self.pairing is None or self.pairing.may_speak(handset_id)
+
+    def _pairing_request(self, topic: str, payload: bytes) -> None:
+        assert self.pairing is not None
+        handset_id = topic.rsplit("/", 1)[1]
+        try:
+            request = self.pairing.request(handset_id, payload)
+        except (protocol.ProtocolError, QuizboxError) as exc:
+            self.refused += 1
+            log.warning("pairing request on %s refused: %s", topic[:120], exc)
+            return
+        if self.registry.get(handset_id) is None:  # listed on the admin page, waiting to be accepted
+            handset, _ = self.registry.hello(handset_id, request.name, self.clock())
+            handset.online = handset.accepted = False
+            self._save(handset)
+            log.info("handset %s asks to be paired (code %s)", handset_id, request.code)
+        self._admin_sent = None
+        self._publish_state()
 
     def _refuse(self, handset_id: str, seq: int, message: str, prompt_id: str | None = None) -> None:
         self.refused += 1
@@ -270,6 +310,9 @@ class Hub:
             s = self.session
             if name == "accept":
                 handset = self._handset(command)
+                if self.pairing is not None:  # its own broker account, from its pairing request
+                    code = command.get("code")
+                    self.pairing.accept(handset.id, None if code is None else str(code))
                 handset.accepted = True
                 self._save(handset)
             elif name == "rename":
@@ -285,6 +328,8 @@ class Hub:
                     raise protocol.ProtocolError(f"{handset.name} is seated in the running game")
                 self.registry.remove(handset.id)
                 s.forget(handset.id)
+                if self.pairing is not None:
+                    self.pairing.remove(handset.id)  # and it can log in no more
                 if self.store is not None:
                     self.store.delete_handset(handset.id)
             elif name == "identify":
@@ -390,6 +435,7 @@ class Hub:
             "paused": board["paused"],
             "can_advance": board["can_advance"],
             "message": board["message"],  # e.g. a full disk: the admin page says it as the board does
+            "pairing": self.pairing.codes() if self.pairing is not None else {},  # id -> code on its screen
             "last": self._last_result,
         }
         text = json.dumps(admin, sort_keys=True)
