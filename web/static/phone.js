@@ -58,9 +58,10 @@
     }
     var used = inputs.reduce(function (sum, input) { return sum + value(input); }, 0);
     var left = root.querySelector("form.answer .split-left");
+    function chips(n) { return n + (n === 1 ? " chip" : " chips"); }
     if (left && !isNaN(total)) {
-      left.textContent = used === total ? "All " + total + " chips placed." :
-        (used < total ? (total - used) + " chips still to place." : (used - total) + " chips too many.");
+      left.textContent = used === total ? "All " + chips(total) + " placed." :
+        (used < total ? chips(total - used) + " still to place." : chips(used - total) + " too many.");
     }
   }
   function helps() { copyChosen(); splitLeft(null); }
@@ -116,7 +117,8 @@
     var data = new FormData(form);
     if (event.submitter && event.submitter.name) { data.append(event.submitter.name, event.submitter.value); }
     busy = true;
-    fetch(form.action, {method: "POST", body: data, credentials: "same-origin",
+    // getAttribute: a bet form has buttons named "action", which form.action would return instead
+    fetch(form.getAttribute("action"), {method: "POST", body: data, credentials: "same-origin",
                         headers: {"X-Requested-With": "fetch"}})
       .then(function (response) { return response.text(); })
       .then(function (html) { show(html); })
