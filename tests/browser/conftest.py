@@ -1,4 +1,6 @@
-"""A real box for the browser tests: mosquitto, hub, session and store, and the admin app under waitress.
+"""A real box for the browser tests: the appliance as ``quizbox run`` assembles it (store with the shipped
+decks, session, hub dealing cards from the store by deck id) on the test's mosquitto, and the admin app
+under waitress.
 
 Browser tests drive Debian's chromium (``apt-get install chromium``) through Playwright; they FAIL, not
 skip, when CI=true and chromium or Playwright is missing. ``playwright install`` is never used.
@@ -7,23 +9,23 @@ skip, when CI=true and chromium or Playwright is missing. ``playwright install``
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from appliance.app import Appliance
 from appliance.broker import MosquittoBroker
 from appliance.config import BoxConfig, BrokerConfig, Config
 from appliance.hub import Hub
-from appliance.session.flow import Card
-from appliance.session.session import Session
 from appliance.store import Store
-from tests.browser import winners_game  # noqa: F401  (registers the test game)
 from tests.conftest import connection_of
+from tests.web.fakes import ClientFactory, FakeLink
 from web import ServerThread, create_app
 from web.services import KEY, Services
 
@@ -56,6 +58,14 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+def shot(page: Any, name: str) -> Path:
+    """A full-page screenshot kept as a test artifact (artifacts/web-screens/web-<name>.png)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"web-{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
 @dataclass
 class Box:
     url: str
@@ -64,43 +74,53 @@ class Box:
     services: Services
 
     def shot(self, page: Any, name: str) -> Path:
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        path = ARTIFACTS / f"web-{name}.png"
-        page.screenshot(path=str(path), full_page=True)
-        return path
-
-
-def store_cards(store: Store) -> Any:
-    """The hub's deck provider: the cards of the deck the start command names, from the shared store."""
-
-    def cards(game: str, command: Mapping[str, Any]) -> Sequence[Card]:
-        data = store.deck(str(command.get("deck")))
-        if data is None:
-            raise ValueError(f"no deck {command.get('deck')!r}")
-        return [Card(str(c["id"]), c) for c in data["cards"]]
-
-    return cards
+        return shot(page, name)
 
 
 @pytest.fixture
 def box(mosquitto: MosquittoBroker, box_id: str, tmp_path: Path) -> Iterator[Box]:
     conn = connection_of(mosquitto)
-    store = Store(tmp_path / "data" / "quizbox.db")
     config = Config(box=BoxConfig(id=box_id, name="Quizbox test", data_dir=str(tmp_path / "data")),
                     broker=BrokerConfig(host=conn.host, port=conn.port))
-    hub = Hub(box_id, Session(time.monotonic, box_name="Quizbox test", store=store), conn, decks=store_cards(store))
-    hub.start()
-    app = create_app({"QUIZBOX_CONFIG": config, "STORE": store, "EXTRA_GAMES": {"winners": "estimation"},
-                      "PHONE_POLL_MS": 400})
+    with Appliance(config, rng=random.Random(7)) as appliance:
+        appliance.start()
+        assert appliance.hub is not None and appliance.store is not None
+        app = create_app({"QUIZBOX_CONFIG": config, "STORE": appliance.store, "PHONE_POLL_MS": 400})
+        server = ServerThread(app).start()
+        services: Services = app.extensions[KEY]
+        deadline = time.monotonic() + 10
+        while not services.link.appliance_online() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        try:
+            yield Box(server.url, appliance.store, appliance.hub, services)
+        finally:
+            server.stop()
+            services.link.stop()  # type: ignore[attr-defined]
+
+
+@dataclass
+class PhoneBox:
+    """The admin app with a stand-in appliance: the test plays the appliance's part for one phone handset
+    (delivers its prompts and acks on the fake MQTT client, reads what it publishes)."""
+
+    url: str
+    clients: ClientFactory
+    services: Services
+
+    def shot(self, page: Any, name: str) -> Path:
+        return shot(page, name)
+
+
+@pytest.fixture
+def phone_box(tmp_path: Path) -> Iterator[PhoneBox]:
+    clients = ClientFactory()
+    config = Config(box=BoxConfig(id="phonetest", name="Phone test", data_dir=str(tmp_path / "data")))
+    store = Store(tmp_path / "quizbox.db")
+    app = create_app({"QUIZBOX_CONFIG": config, "LINK": FakeLink(), "PHONE_FACTORY": clients, "STORE": store,
+                      "PHONE_POLL_MS": 200})
     server = ServerThread(app).start()
-    services: Services = app.extensions[KEY]
-    deadline = time.monotonic() + 10
-    while not services.link.appliance_online() and time.monotonic() < deadline:
-        time.sleep(0.05)
     try:
-        yield Box(server.url, store, hub, services)
+        yield PhoneBox(server.url, clients, app.extensions[KEY])
     finally:
         server.stop()
-        services.link.stop()  # type: ignore[attr-defined]
-        hub.stop()
         store.close()

@@ -1,5 +1,8 @@
 """The whole evening in chromium: first run, log in, import a deck (and a broken one), three phones join,
-set up and start a game, play it to the end, see the winner. Screenshots go to artifacts/web-screens."""
+set up a game of Confident? from the imported deck and play it to the winner with the phones' own
+controls (a Double and a Copy among them) and the live page's Next. Screenshots go to
+artifacts/web-screens (docs/img/web-live.png and web-phone.png are copies of web-live-reveal.png and
+web-phone-question.png)."""
 
 from __future__ import annotations
 
@@ -15,11 +18,11 @@ from tests.web.samples import BAD_CSV, GOOD_CSV
 pytestmark = [pytest.mark.mqtt, pytest.mark.slow]
 
 PASSWORD = "pub-quiz-night"
-ANSWERS = {  # per card (pub-1: 12, pub-2: 8, pub-3: 2): Ann always right, Bob never, Cat twice
-    "Ann": [("10", "14"), ("8", "8"), ("1", "3")],
-    "Bob": [("100", "200"), ("20", "30"), ("50", "60")],
-    "Cat": [("12", "12"), ("1", "2"), ("2", "2")],
+ANSWERS = {  # the Pub night deck (tests/web/samples.py): question -> answer; the box deals them in any order
+    "How many people have walked on the Moon?": 12,
+    "How many legs does a spider have?": 8,
 }
+TARGET = 4
 
 
 def _expect() -> Any:
@@ -64,28 +67,49 @@ def _join(box: Box, browser: Any, name: str) -> tuple[Any, Any]:
     return context, phone
 
 
-def _answer(phone: Any, bottom: str, top: str, shot: Any = None) -> None:
+def _question(phone: Any) -> int:
+    """The answer to the question on this phone's screen."""
     _expect()(phone.locator("input[name=bottom]")).to_be_visible(timeout=10_000)
-    phone.fill("input[name=bottom]", bottom)
-    phone.fill("input[name=top]", top)
+    text = phone.locator(".prompt-text").inner_text().strip()
+    return next(answer for question, answer in ANSWERS.items() if text.endswith(question))
+
+
+def _range(phone: Any, bottom: int, top: int, double: bool = False, shot: Any = None) -> None:
+    """Type a range with the phone's keyboard (and tick Double); lock it in."""
+    phone.locator("input[name=bottom]").fill(str(bottom))
+    phone.locator("input[name=bottom]").press("Enter")  # on to "To", not sent
+    _expect()(phone.locator("input[name=top]")).to_be_focused()
+    phone.keyboard.type(str(top))
+    if double:
+        phone.check("input[name=double]")
     if shot is not None:
         shot(phone)
     phone.click("button:has-text('Lock in')")
-    # the ack locks the entry in; the test game then shows its own "Locked in" screen
     _expect()(phone.locator(".phone-panel")).to_contain_text("Locked in", timeout=10_000)
 
 
-def _next(admin: Any) -> None:
-    admin.click("button[value=next]")
+def _copy(phone: Any, name: str) -> None:
+    """Copy another player's range (a boost): the range fields grey out, nothing to type."""
+    phone.select_option("select[name=copy]", name)
+    _expect()(phone.locator("input[name=bottom]")).to_be_disabled()
+    phone.click("button:has-text('Lock in')")
+    _expect()(phone.locator(".phone-panel")).to_contain_text(f"copy {name}", timeout=10_000)
+
+
+def _next(admin: Any, label: str) -> None:
+    """The quizmaster's Next on the live page, once it says what it will do."""
+    button = admin.locator("button[name=cmd][value=next]")
+    _expect()(button).to_have_text(label, timeout=10_000)
+    _expect()(button).to_be_enabled()
+    button.click()
     _expect()(admin.locator(".flash")).to_contain_text("Next: done")
 
 
-def test_a_whole_game_with_three_phone_handsets(box: Box, browser: Any, tmp_path: Path) -> None:
+def test_a_game_of_confident_with_three_phone_handsets(box: Box, browser: Any, tmp_path: Path) -> None:
     expect = _expect()
     admin_context = browser.new_context(viewport={"width": 1280, "height": 900})
     admin = admin_context.new_page()
     _first_run_and_login(box, admin)
-    box.shot(admin, "live-lobby")
 
     # a broken deck: every bad row listed, nothing saved
     before = box.store.decks()
@@ -102,56 +126,94 @@ def test_a_whole_game_with_three_phone_handsets(box: Box, browser: Any, tmp_path
     expect(admin.locator(".flash")).to_contain_text("Imported 3 cards into 'Pub night'")
     box.shot(admin, "deck")
 
-    phones = {name: _join(box, browser, name) for name in ("Ann", "Bob", "Cat")}
-    box.shot(phones["Ann"][1], "phone-lobby")
+    phones = {name: _join(box, browser, name)[1] for name in ("Ann", "Bob", "Cat")}
+    ann, bob, cat = phones["Ann"], phones["Bob"], phones["Cat"]
+    box.shot(ann, "phone-lobby")
+    admin.goto(box.url + "/live/")
+    expect(admin.locator(".players li.online")).to_have_count(3)
+    box.shot(admin, "live-lobby")
 
     admin.goto(box.url + "/handsets/")
     expect(admin.locator("article.handset.online")).to_have_count(3)
     box.shot(admin, "handsets")
 
+    # set up: Confident? to 4 points with Fast Play's clock (long enough never to run out here)
     admin.goto(box.url + "/games/new")
-    admin.check("input[name=game][value=winners]")
+    expect(admin.locator("input[name=game][value=confident]")).to_be_checked()
+    admin.fill("input[name='confident.target']", str(TARGET))
+    admin.check("input[name='confident.variant:fast_play']")
+    admin.fill("input[name='confident.fast_play_seconds']", "300")
     for seat, name in enumerate(("Ann", "Bob", "Cat")):
         expect(admin.locator(f"input[name=player-{seat}]")).to_have_value(name)
     admin.select_option("select[name=deck]", "pub-night")
+    admin.click("summary:has-text('Only some cards')")  # leave out the science card (pub-3)
+    admin.check("input[name=category][value=space]")
+    admin.check("input[name=category][value=nature]")
     box.shot(admin, "setup")
     admin.click("button:has-text('Start the game')")
     expect(admin.locator(".flash")).to_contain_text("The game has started")
-    expect(admin.locator(".state h1")).to_contain_text("Playing winners")
+    expect(admin.locator(".state h1")).to_contain_text("Playing Confident?")
 
-    for card in range(3):
-        for name, (_, phone) in phones.items():
-            first = card == 0 and name == "Ann"
-            _answer(phone, *ANSWERS[name][card], shot=(lambda p: box.shot(p, "phone-question")) if first else None)
-        if card == 0:
-            box.shot(phones["Cat"][1], "phone-locked")
-        admin.goto(box.url + "/live/")
-        _next(admin)  # reveal
-        expect(phones["Ann"][1].locator(".prompt-title")).to_have_text("Answer", timeout=10_000)
-        if card == 0:
-            box.shot(admin, "live-reveal")
-        _next(admin)  # the next card, or the end after the last
+    # Q1: Ann exact (3 points), Bob wrong and doubles it (still 0), Cat right but wide (1)
+    answer = _question(ann)
+    expect(admin.locator(".state .turn")).to_contain_text("Waiting for Ann, Bob, Cat")
+    clock = admin.locator(".clock .seconds")
+    first = int(clock.inner_text())
+    assert 0 < first <= 300
+    expect(clock).not_to_have_text(str(first), timeout=5_000)  # the live page counts the clock down
+    assert int(clock.inner_text()) < first
+    _range(ann, answer, answer, shot=lambda p: box.shot(p, "phone-question"))
+    expect(admin.locator(".state .turn")).to_contain_text("Waiting for Bob, Cat")
+    _range(bob, answer + 100, answer + 200, double=True)
+    _range(cat, 0, answer + 50)
+    box.shot(cat, "phone-locked")
+    _next(admin, "Reveal")
+    expect(ann.locator(".prompt-title")).to_have_text(re.compile(r"Answer: "), timeout=10_000)
+    expect(ann.locator(".prompt-text")).to_have_text("You scored +3. Total 3.")
+    expect(bob.locator(".prompt-text")).to_have_text("You scored +0. Total 0.")
+    expect(admin.locator("table.scores tbody tr")).to_have_text([re.compile(r"Ann\s*3"), re.compile(r"Bob\s*0"),
+                                                                  re.compile(r"Cat\s*1")])
+    box.shot(admin, "live-reveal")
+
+    # Q2: Cat exact (3: she reaches the target), Bob copies Cat (3), Ann wrong (0): Cat alone crossed
+    _next(admin, "Next question")
+    answer = _question(cat)
+    expect(bob.locator("select[name=copy]")).to_be_visible()
+    expect(bob.locator("input[name=double]")).to_have_count(0)  # Bob's Double is used up (rules.md Confident 5)
+    _range(cat, answer, answer)
+    _copy(bob, "Cat")
+    _range(ann, answer + 100, answer + 200)
+    _next(admin, "Reveal")
 
     expect(admin.locator(".state h1")).to_contain_text("Game over")
-    expect(admin.locator(".state .winner")).to_contain_text("Winner: Ann")
-    expect(admin.locator("table.scores tr.won")).to_contain_text("Ann")
+    expect(admin.locator(".state .winner")).to_contain_text("Winner: Cat")
+    expect(admin.locator("table.scores tr.won")).to_contain_text("Cat")
+    expect(admin.locator("table.scores tbody tr")).to_have_text([re.compile(r"Ann\s*3"), re.compile(r"Bob\s*3"),
+                                                                  re.compile(r"Cat\s*4")])
     box.shot(admin, "live-results")
-    for _, phone in phones.values():
+    for phone in phones.values():
         expect(phone.locator(".prompt-title")).to_have_text("Game over", timeout=10_000)
-    expect(phones["Ann"][1].locator(".prompt-text")).to_have_text("You scored 3")
-    box.shot(phones["Ann"][1], "phone-game-over")
+    expect(cat.locator(".prompt-text")).to_have_text("You win! You scored 4.")
+    expect(ann.locator(".prompt-text")).to_have_text("Winner: Cat You scored 3.")
+    box.shot(cat, "phone-game-over")
 
     admin.goto(box.url + "/games/")
     row = admin.locator("table.list tbody tr").first
-    expect(row).to_contain_text("Ann")
+    expect(row).to_contain_text("Confident?")
+    expect(row).to_contain_text("Cat")
     expect(row).to_contain_text("finished")
     admin.click("table.list tbody tr >> nth=0 >> a")
-    expect(admin.locator(".winner")).to_contain_text("Ann")
+    expect(admin.locator(".winner")).to_contain_text("Cat")
     box.shot(admin, "result")
     stored = box.store.games(limit=1)[0]
-    assert stored.status == "finished" and stored.result is not None
-    assert stored.result["scores"] == {"Ann": 3, "Bob": 0, "Cat": 2}
-    assert re.fullmatch(r"phone-[a-z0-9]{8}", stored.seats["Ann"])
-    for context, _ in phones.values():
-        context.close()
+    assert stored.game == "confident" and stored.status == "finished" and stored.result is not None
+    assert stored.result["scores"] == {"Ann": 3, "Bob": 3, "Cat": 4} and stored.result["winners"] == ["Cat"]
+    assert stored.setup["options"]["target"] == TARGET
+    assert {c["id"] for c in stored.setup["cards"]} == {"pub-night/pub-1", "pub-night/pub-2"}  # deck and filters
+    assert re.fullmatch(r"phone-[a-z0-9]{8}", stored.seats["Cat"])
+    boosts = [e for e in stored.log if e.get("copy") or e.get("double")]
+    assert [(e["player"], e.get("copy"), e.get("double")) for e in boosts] == [("Bob", None, True),
+                                                                               ("Bob", "Cat", False)]
+    for phone in phones.values():
+        phone.context.close()
     admin_context.close()
