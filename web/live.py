@@ -35,7 +35,7 @@ CONTROLS: dict[str, str] = {
 
 def join_info() -> dict[str, str]:
     """How phones join, as the TV shows it (appliance/app.py gives the TV the same): the box's mDNS name
-    and the web port, unless ``JOIN_URL`` in web.cfg says otherwise (e.g. a box without mDNS)."""
+    and the web port, unless ``JOIN_URL``/``JOIN_ADDRESS`` in web.cfg say otherwise (a box without mDNS)."""
     config = current_app.config
     box = str(config["QUIZBOX_BOX"])
     url = config.get("JOIN_URL") or f"http://{box}.local:{config['WEB_PORT']}/join"

@@ -40,6 +40,10 @@ DEFAULTS: dict[str, Any] = {
     "WTF_CSRF_TIME_LIMIT": 12 * 3600,
     "HISTORY_LIMIT": 200,
     "EXTRA_GAMES": {},  # game -> deck type, for games registered by tests or plug-ins
+    # how phones join, drawn as a QR code on the live page's TV picture in the lobby; None: as the TV shows
+    # it, http://<box id>.local:<web port>/join and <box id>.local (set both for a box without mDNS)
+    "JOIN_URL": None,
+    "JOIN_ADDRESS": None,
 }
 
 

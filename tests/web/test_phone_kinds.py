@@ -206,6 +206,17 @@ def test_a_refusal_ack_shows_and_the_form_is_back(app: Flask, phone_clients: Cli
     assert status == 200 and [i["seq"] for i in _inputs(mqtt)] == [1, 2]
 
 
+def test_a_choice_with_one_required_option_comes_chosen(app: Flask, phone_clients: ClientFactory) -> None:
+    client, mqtt, handset_id = _join(app, phone_clients)
+    show = {"kind": "choice", "title": "Show your range?", "text": "Folded: showing is up to you.",
+            "fields": [{"name": "show", "label": "Show it", "required": True,
+                        "options": [{"id": "yes", "label": "Show my range"}]}]}
+    _prompt(mqtt, handset_id, "p1", show)
+    assert 'name="choice-show" value="yes" checked' in client.get("/phone/panel").get_data(as_text=True)
+    assert _answer(client, "p1", {"choice-show": "yes"})[0] == 200  # one tap on Send
+    assert _inputs(mqtt)[-1]["data"] == {"choices": {"show": "yes"}}
+
+
 def test_a_buzzer_not_yet_armed_still_sends_a_press(app: Flask, phone_clients: ClientFactory) -> None:
     client, mqtt, handset_id = _join(app, phone_clients)
     _prompt(mqtt, handset_id, "p1", {**KINDS["buzz"].prompt, "armed": False})
