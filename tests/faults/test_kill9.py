@@ -134,3 +134,33 @@ def test_kill_9_at_random_moments_loses_and_doubles_nothing(
     figures["games finished under kill -9"] = dict(sorted(finished.items()))
     figures["inputs acked under kill -9 (all found once in the log)"] = acked
     figures["inputs applied whose ack died with the appliance"] = unacked_applied
+
+
+@pytest.mark.slow
+@pytest.mark.mqtt
+@pytest.mark.timeout(60)
+def test_a_running_time_limit_starts_again_in_full_after_a_restart(tmp_path: Path, broker: MosquittoBroker) -> None:
+    """Resume's timer rule (Session.resume_stored): the answer time running at the kill starts again in
+    full, so nobody loses the seconds the box was away, and it expires once."""
+    table = KillTable(tmp_path, broker)
+    for player in table.players:
+        player.paused = True  # nobody answers: the time limit closes the question
+    try:
+        game_id = table.start_game("confident", {"target": 4, "answer_seconds": 3}, 3)
+        wait_until(lambda: (table.observer.board.get("remaining") or 9) < 2, 5, "the clock running")
+        onlines = table.observer.onlines
+        table.app.kill9()
+        table.app.start()
+        table.observer.wait_online(onlines)
+        wait_until(lambda: table.observer.onlines in table.observer.first_board, 5, "the first board")
+        assert table.observer.first_board[table.observer.onlines]["remaining"] >= 2.5  # three seconds again
+        restarted = time.monotonic()
+        wait_until(lambda: table.observer.board.get("can_advance") and table.observer.board.get("remaining") is None
+                   and table.observer.board["view"].get("phase") != "open", 6, "the time limit closing the question")
+        assert time.monotonic() - restarted >= 2.5
+        game = table.app.last_game()
+        assert game is not None and game.id == game_id
+        closes = [e for e in game.log if e.get("kind") == "close"]
+        assert [e.get("reason") for e in closes] == ["timeout"], game.log
+    finally:
+        table.close()
