@@ -22,7 +22,7 @@ from appliance.pairing import DEFAULT_DIR, Accounts, Pairing, PairingError
 from appliance.session.flow import Card
 from appliance.session.session import Session
 from appliance.store import Store
-from appliance.tv import TV
+from appliance.tv import TV, join_info
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +114,7 @@ class Appliance(contextlib.ExitStack):
         assert self.hub is not None
         cfg = self.config
         board = Board((cfg.board.width, cfg.board.height), display or cfg.board.display, cfg.board.sound)
-        join = {"url": f"http://{cfg.box.id}.local:{cfg.web.port}/join", "address": f"{cfg.box.id}.local"}
+        join = join_info(cfg.box.id, cfg.web.port)
         with TV(cfg.box.id, self.connection, board, self.hub.command, join, gpio=cfg.gpio):
             board.run(stop)
         return board

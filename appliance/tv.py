@@ -22,6 +22,13 @@ log = logging.getLogger(__name__)
 Command = Callable[[Mapping[str, Any]], Any]
 
 
+def join_info(box_id: str, web_port: int, url: str = "", address: str = "") -> dict[str, str]:
+    """How phones join, for the TV and the admin page's mirror alike: the box's mDNS name and the web
+    port (the QR code's URL and the address to type), unless a box without mDNS names them."""
+    host = f"{box_id}.local" if web_port == 80 else f"{box_id}.local:{web_port}"
+    return {"url": url or f"http://{host}/join", "address": address or host}
+
+
 class TV:
     """``with TV(box, connection, board, command) as tv: board.run(stop)``."""
 

@@ -14,6 +14,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
+from appliance.tv import join_info as appliance_join_info
 from web import results, standings
 from web.catalogue import GAMES
 from web.link import LinkError
@@ -37,9 +38,8 @@ def join_info() -> dict[str, str]:
     """How phones join, as the TV shows it (appliance/app.py gives the TV the same): the box's mDNS name
     and the web port, unless ``JOIN_URL``/``JOIN_ADDRESS`` in web.cfg say otherwise (a box without mDNS)."""
     config = current_app.config
-    box = str(config["QUIZBOX_BOX"])
-    url = config.get("JOIN_URL") or f"http://{box}.local:{config['WEB_PORT']}/join"
-    return {"url": str(url), "address": str(config.get("JOIN_ADDRESS") or f"{box}.local")}
+    return appliance_join_info(str(config["QUIZBOX_BOX"]), int(config["WEB_PORT"]),
+                               str(config.get("JOIN_URL") or ""), str(config.get("JOIN_ADDRESS") or ""))
 
 
 def _game_name(game: Any) -> str:

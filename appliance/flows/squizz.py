@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from appliance.errors import MalformedInput
+from appliance.errors import ConfigError, MalformedInput
 from appliance.games.base import HOST, JSON, Action, Engine
 from appliance.games.numbers import format_compact, parse_number
 from appliance.games.squizz.actions import Answer, Roll
@@ -37,6 +37,15 @@ class SquizzFlow(EngineFlow):
         values: tuple[Decimal, ...] = tuple(parse_number(str(p.get("value"))) for p in props)
         die = self.rng.randint(1, 3)  # rules.md sQuizz 3: smallest, middle, largest with equal chance
         return [Roll(HOST, die), Deal(HOST, prompt, texts, values)]
+
+    def start(self, now: float) -> None:
+        # sQuizz ends after a fixed number of reads (rules.md sQuizz 1-2), not when the deck runs out:
+        # a game that cannot be finished is refused at set-up
+        needed = self.engine.total_questions
+        if len(self.cards) < needed:
+            players = len(self.engine.players)
+            raise ConfigError(f"sQuizz for {players} players needs {needed} cards, got {len(self.cards)}")
+        super().start(now)
 
     def is_deal(self, action: Action) -> bool:
         return isinstance(action, Roll)

@@ -153,7 +153,10 @@ class EngineFlow:
             raise IllegalAction("nothing to move on to yet: waiting for players")
 
     def _can_deal(self) -> bool:
-        return self.ready_for_card() and not self.engine.finished
+        """A card can go on the table, or the deck ran out and the game has a way to end for it."""
+        if not self.ready_for_card() or self.engine.finished:
+            return False
+        return self.dealt < len(self.cards) or self.end_of_deck() is not None
 
     def ready_for_card(self) -> bool:
         """Whether the engine is between questions and takes a new card now."""

@@ -77,3 +77,11 @@ def test_squizz_values_stay_with_the_reader_and_tokens_stay_hidden(tmp_path: Pat
     assert view["question"]["revealed"] and view["scores"] is None  # who was right is public, points are not
     assert '"token"' not in json.dumps(view)
     assert session.prompt_for(hs[answerers[0]])[0]["private"]["tokens"] == [1, 2, 3, 4, 5]
+
+
+def test_squizz_refuses_a_deck_too_short_to_finish(tmp_path: Path) -> None:
+    session = Session(lambda: 0.0, random.Random(3), store=Store(tmp_path / "q.db"))
+    with pytest.raises(QuizboxError, match="needs 9 cards, got 2"):  # 3 players: 3 reads each
+        session.start_game(GameSetup("squizz", ["Ann", "Bob", "Cat"], {}, SQUIZZ_CARDS[:2]),
+                           {"Ann": "ann", "Bob": "bob", "Cat": "cat"})
+    assert session.state == "lobby" and session.flow is None

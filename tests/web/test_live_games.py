@@ -139,7 +139,7 @@ def test_the_mirror_adds_how_phones_join_as_the_tv_does(admin: FlaskClient, link
     monkeypatch.setattr(live, "board_png", draw)
     assert admin.get("/live/board.png").data == b"png"
     assert drawn[-1]["scene"] == "lobby"
-    assert drawn[-1]["join"] == {"url": "http://webtest.local:8080/join", "address": "webtest.local"}
+    assert drawn[-1]["join"] == {"url": "http://webtest.local:8080/join", "address": "webtest.local:8080"}
     admin.application.config["JOIN_URL"] = "http://10.0.0.7:8080/join"
     admin.get("/live/board.png")
     assert drawn[-1]["join"]["url"] == "http://10.0.0.7:8080/join"
