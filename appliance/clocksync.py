@@ -17,8 +17,9 @@ error is at most half its width when the path's fastest delays are the same both
 samples win when old ones disagree (a handset's clock jumped, or drifted over the window).
 
 :class:`ClockSync` is the hub's side: which handsets to ping now (a burst at join, then one every
-``period_ms``), the samples from their answers, and a buzz's press time on the appliance clock. It is
-pure: every method takes the time, so tests drive it with simulated clocks and delays.
+``period_ms``, at most ``rate`` pings a second over the whole table), the samples from their answers,
+and a buzz's press time on the appliance clock. It is pure: every method takes the time, so tests drive
+it with simulated clocks and delays.
 """
 
 from __future__ import annotations
@@ -107,27 +108,29 @@ class ClockSync:
 
     def __init__(
         self,
-        period_ms: int = 2000,
+        period_ms: int = 1000,
         burst: int = 6,
         burst_gap_ms: int = 200,
         window_ms: int = 60_000,
         max_samples: int = 64,
         timeout_ms: int = 5000,
-        max_batch: int = 64,
+        rate: int = 100,
         max_age_ms: int = 30_000,
     ) -> None:
         """``period_ms`` between pings after the ``burst`` at join (``burst_gap_ms`` apart); samples are
         kept for ``window_ms`` (ESP32 crystals drift some 10-50 ppm: 60 s of drift is a few ms at most),
-        at most ``max_samples`` of them; an answer later than ``timeout_ms`` is dropped; at most
-        ``max_batch`` pings per :meth:`due` call (the rest follow on the next); a press is never placed
-        more than ``max_age_ms`` before it arrived."""
-        if min(period_ms, burst_gap_ms, window_ms, max_samples, timeout_ms, max_batch, max_age_ms) <= 0 or burst < 0:
-            raise ValueError("clock sync periods, window, limits and batch must be positive")
+        at most ``max_samples`` of them; an answer later than ``timeout_ms`` is dropped; at most ``rate``
+        pings a second in all (a big table is pinged less often each: 256 handsets every 2.6 s); a press
+        is never placed more than ``max_age_ms`` before it arrived."""
+        if min(period_ms, burst_gap_ms, window_ms, max_samples, timeout_ms, rate, max_age_ms) <= 0 or burst < 0:
+            raise ValueError("clock sync periods, window, limits and rate must be positive")
         self.period_ms, self.burst, self.burst_gap_ms = period_ms, burst, burst_gap_ms
         self.window_ms, self.max_samples, self.timeout_ms = window_ms, max_samples, timeout_ms
-        self.max_batch, self.max_age_ms = max_batch, max_age_ms
+        self.rate, self.max_age_ms = rate, max_age_ms
         self._peers: dict[str, _Peer] = {}
         self._next_ping = 0
+        self._allowance = float(rate)  # pings that may go out now: refills at ``rate`` a second, up to 1 s worth
+        self._last_due: int | None = None
         self.dropped = 0  # answers refused: unknown ping, wrong t0, too late (for tests and benches)
 
     # -- who is at the table ---------------------------------------------------------------------------
@@ -142,9 +145,13 @@ class ClockSync:
     # -- pings -------------------------------------------------------------------------------------------
 
     def due(self, now_ms: int, online: Iterable[str]) -> list[tuple[str, dict[str, Any]]]:
-        """The pings to publish now, as ``(handset, payload for its time topic)``; the most overdue first.
+        """The pings to publish now, as ``(handset, payload for its time topic)``; the most overdue first,
+        within the rate limit (the rest wait for a later call).
 
         ``online``: the handsets connected now (a handset not seen before starts with a burst)."""
+        if self._last_due is not None:
+            self._allowance = min(float(self.rate), self._allowance + (now_ms - self._last_due) * self.rate / 1000)
+        self._last_due = now_ms
         candidates: list[tuple[int, str, _Peer]] = []
         for handset in online:
             peer = self._peers.get(handset)
@@ -156,7 +163,8 @@ class ClockSync:
                 candidates.append((peer.next_ping, handset, peer))
         candidates.sort(key=lambda c: c[0])
         pings = []
-        for _, handset, peer in candidates[: self.max_batch]:
+        for _, handset, peer in candidates[: int(self._allowance)]:
+            self._allowance -= 1
             self._next_ping = self._next_ping + 1 if self._next_ping < protocol.MAX_SEQ else 1
             peer.pending[self._next_ping] = now_ms
             if peer.burst_left > 0:

@@ -71,6 +71,20 @@ def answer(sync: ClockSync, handset: str, ping: dict[str, Any], down: int, up: i
     return sync.on_reply(handset, protocol.parse_clock(handset, reply), obj["t0"] + down + up)
 
 
+def test_the_defaults_ping_a_pub_table_every_second_and_256_handsets_within_the_rate() -> None:
+    sync = ClockSync()
+    handsets = [f"h{i}" for i in range(256)]
+    sent = {h: 0 for h in handsets}
+    for now in range(0, 120_001, 100):  # the hub's tick, for two minutes
+        for handset, _ in sync.due(now, handsets):
+            sent[handset] += 1
+    assert sum(sent.values()) <= 100 * 121  # 100 a second at most
+    assert min(sent.values()) >= 120 / 2.6 - 2  # everyone, evenly: every 2.56 s
+    small = ClockSync()
+    counts = [len(small.due(now, ["a", "b"])) for now in range(0, 60_001, 100)]
+    assert sum(counts) == 2 * (6 + 59)  # the burst of 6, then one a second
+
+
 def test_pings_go_out_in_a_burst_at_join_then_every_period() -> None:
     sync = ClockSync(period_ms=2000, burst=3, burst_gap_ms=100)
     sent: list[int] = []
@@ -91,11 +105,13 @@ def test_a_hello_starts_the_burst_again_and_forgets_the_old_clock() -> None:
     assert [h for h, _ in sync.due(5000, ["h1"])] == ["h1"]
 
 
-def test_only_online_handsets_are_pinged_and_a_batch_is_bounded_most_overdue_first() -> None:
-    sync = ClockSync(burst=1, period_ms=1000, max_batch=2)
-    assert [h for h, _ in sync.due(0, ["a"])] == ["a"]
-    assert [h for h, _ in sync.due(300, ["b", "c", "d"])] == ["b", "c"]
-    assert [h for h, _ in sync.due(1200, ["a", "b", "c", "d"])] == ["d", "a"]  # d waited since 300, a since 1000
+def test_only_online_handsets_are_pinged_and_the_rate_is_bounded_most_overdue_first() -> None:
+    sync = ClockSync(burst=1, period_ms=1000, rate=4)  # 4 pings a second in all, up to 4 at once
+    table = ["a", "b", "c", "d", "e", "f"]
+    assert [h for h, _ in sync.due(0, ["a"])] == ["a"]  # b-f are not online yet
+    assert [h for h, _ in sync.due(300, table[1:])] == ["b", "c", "d", "e"]  # 3 left + 1.2 refilled, up to 4
+    assert [h for h, _ in sync.due(600, table)] == ["f"]  # 1.2 refilled; f waited, the others are not due
+    assert [h for h, _ in sync.due(1300, table)] == ["a", "b", "c"]  # 3.0 refilled: a waited since 1000
 
 
 def test_answers_that_match_no_pending_ping_are_dropped() -> None:
@@ -148,7 +164,7 @@ def test_buzz_data_takes_the_press_stamp_or_else_the_input_clock() -> None:
     assert sync.buzz_data("h1", {"pressed": None}, 1050 + OFFSET, 1100) == {"pressed": None, "age_ms": 50}
 
 
-@pytest.mark.parametrize("bad", [{"period_ms": 0}, {"burst": -1}, {"window_ms": -5}, {"max_batch": 0}])
+@pytest.mark.parametrize("bad", [{"period_ms": 0}, {"burst": -1}, {"window_ms": -5}, {"rate": 0}])
 def test_bad_settings_are_refused(bad: dict[str, int]) -> None:
     with pytest.raises(ValueError, match="must be positive"):
         ClockSync(**bad)
