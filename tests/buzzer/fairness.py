@@ -8,6 +8,7 @@ judges every answer wrong, and the order in which players were asked is compared
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import random
@@ -71,7 +72,7 @@ class Result:
 class _Event:
     at: float
     seq: int
-    run: Callable[[], None] = field(compare=False)
+    run: Callable[[], object] = field(compare=False)
 
 
 def trial(rng: random.Random, model: str, players: int, gap_ms: tuple[float, float] = (10.0, 40.0),
@@ -85,7 +86,7 @@ def trial(rng: random.Random, model: str, players: int, gap_ms: tuple[float, flo
     events: list[_Event] = []
     counter = itertools.count()
 
-    def at(t: float, run: Callable[[], None]) -> None:
+    def at(t: float, run: Callable[[], object]) -> None:
         heapq.heappush(events, _Event(t, next(counter), run))
 
     def ping(name: str, payload: dict[str, object]) -> None:
@@ -135,7 +136,7 @@ def trial(rng: random.Random, model: str, players: int, gap_ms: tuple[float, flo
     t = start
     end = first + sum(gaps) + MAX_DELAY_MS + settle_ms + 3 * TICK_MS
     while t <= end:
-        at(t, lambda now=t: tick(now))
+        at(t, functools.partial(tick, t))
         t += TICK_MS
     at(arm_at, lambda: flow.command("arm", {}, arm_at / 1000))
     for name, when in zip(order, true_times, strict=True):
