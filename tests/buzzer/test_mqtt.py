@@ -25,7 +25,8 @@ def test_presses_are_declared_in_the_order_they_happened(mosquitto: MosquittoBro
     rng = random.Random(4)
     conn = connection_of(mosquitto)
     session = CommandSession(time.monotonic, random.Random(1))
-    with SyncedHub(box_id, session, conn, tick_interval=0.02) as hub:
+    hub = SyncedHub(box_id, session, conn, tick_interval=0.02)
+    with hub:
         handsets = []
         slow = (0.06, 0.08), (0.0, 0.02), (0.0, 0.08), (0.0, 0.08)  # seconds each way, per message
         for i, name in enumerate(NAMES):
