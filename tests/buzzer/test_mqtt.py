@@ -10,6 +10,7 @@ firmware/core/handset.py have those lines themselves.
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 
@@ -31,7 +32,7 @@ def test_presses_are_declared_in_the_order_they_happened(mosquitto: MosquittoBro
         slow = (0.06, 0.08), (0.0, 0.02), (0.0, 0.08), (0.0, 0.08)  # seconds each way, per message
         for i, name in enumerate(NAMES):
             sim = SimHandset(box_id, f"b{i}", conn, name=name)
-            answer_pings(sim, offset_ms=rng.randint(0, 10**9), delay=lambda r=slow[i]: rng.uniform(*r))
+            answer_pings(sim, offset_ms=rng.randint(0, 10**9), delay=functools.partial(rng.uniform, *slow[i]))
             handsets.append(sim.start())
         try:
             for sim in handsets:
