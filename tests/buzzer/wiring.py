@@ -8,6 +8,7 @@ patching, the same lines in the same places, so the tests and benches exercise t
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -24,6 +25,8 @@ from firmware import protocol
 
 # until appliance/session/flow.py lists it in _FLOWS; the cast: every EngineFlow has ``game`` as a
 # ClassVar where the GameFlow protocol names an instance variable (mypy tells them apart)
+log = logging.getLogger(__name__)
+
 register_flow("buzzer", cast(FlowFactory, BuzzerFlow))
 
 
@@ -76,7 +79,7 @@ class SyncedHub(Hub):
             super().on_message(topic, payload)
             return
         with self.lock:
-            if self.registry.get(handset_id) is None:
+            if self.registry.get(handset_id) is None or not self._may_speak(handset_id):
                 return
             try:
                 reply = protocol.parse_clock(handset_id, protocol.decode(payload))
@@ -91,14 +94,17 @@ class SyncedHub(Hub):
 
     def _tick_loop(self) -> None:
         while not self._stop.wait(self._tick_interval):
-            with self.lock:
-                online = [h.id for h in self.registry if h.online]
-                for handset_id, ping in self.clocks.due(self._ms(), online):
-                    self.client.publish(protocol.time_topic(self.box, handset_id), protocol.encode(ping), qos=0)
-                if self.session.tick():
-                    self._publish_changes()
-                else:
-                    self._publish_state()
+            try:
+                with self.lock:
+                    online = [h.id for h in self.registry if h.online]
+                    for handset_id, ping in self.clocks.due(self._ms(), online):
+                        self.client.publish(protocol.time_topic(self.box, handset_id), protocol.encode(ping), qos=0)
+                    if self.session.tick():
+                        self._publish_changes()
+                    else:
+                        self._publish_state()
+            except Exception:
+                log.exception("session tick failed")
 
     def command(self, command: Mapping[str, Any]) -> dict[str, Any]:
         name = command.get("cmd")
