@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from appliance.errors import IllegalAction
 from appliance.games.base import HOST, Action
 from appliance.games.buzzer import Arm, Ask, BuzzerEngine, Close, Declare, End, Judge, Press
-from appliance.games.buzzer.state import Question
+from appliance.games.buzzer.state import Buzz, Question
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve"]
 
@@ -31,21 +31,24 @@ options = st.fixed_dictionaries({
 
 
 def earliest_unjudged(question: Question) -> str | None:
-    waiting = [b for b in question.buzzes if b.player not in question.wrong]
+    waiting = [b for b in question.buzzes.values() if b.player not in question.wrong]
     return min(waiting, key=lambda b: (b.at, b.arrival)).player if waiting else None
 
 
-def check_invariants(game: BuzzerEngine) -> None:
+def check_invariants(game: BuzzerEngine, first: dict[tuple[int, str], Buzz]) -> None:
+    """``first``: every buzz seen so far by (question, player); a buzz, once in, never changes."""
     right = game.options["points_right"]
     wrong = game.options["points_wrong"]
     expected = {p: 0 for p in game.players}
     for question in game.questions:
-        players = [b.player for b in question.buzzes]
-        assert len(players) == len(set(players)), "one buzz per player per question"
+        players = list(question.buzzes)
+        for player, buzz in question.buzzes.items():
+            assert first.setdefault((question.number, player), buzz) == buzz, "one buzz per player per question"
+        assert sorted(b.arrival for b in question.buzzes.values()) == list(range(len(players)))
         assert not set(players) & set(question.locked_out), "a locked-out player never buzzes"
         assert set(question.wrong) <= set(players)
         if question.armed_at is not None:
-            assert all(b.at >= question.armed_at for b in question.buzzes), "no buzz before arming"
+            assert all(b.at >= question.armed_at for b in question.buzzes.values()), "no buzz before arming"
         if question.answering is not None:
             assert question.answering in players and question.answering not in question.wrong
         if question.right is not None:
@@ -59,6 +62,7 @@ def check_invariants(game: BuzzerEngine) -> None:
 @given(options, st.lists(actions, max_size=60))
 def test_any_sequence_keeps_the_rules(opts: dict[str, object], sequence: list[Action]) -> None:
     game = BuzzerEngine(PLAYERS, opts)
+    first: dict[tuple[int, str], Buzz] = {}
     for action in sequence:
         before = game.snapshot()
         try:
@@ -72,7 +76,7 @@ def test_any_sequence_keeps_the_rules(opts: dict[str, object], sequence: list[Ac
             # nobody answers only when nobody is left in line
             assert question is not None
             assert question.answering == earliest_unjudged(question)
-        check_invariants(game)
+        check_invariants(game, first)
     rebuilt = BuzzerEngine.rebuild(PLAYERS, game.options, [game.action_from_json(a.to_json()) for a in game.log])
     assert rebuilt.snapshot() == game.snapshot()
 

@@ -166,7 +166,7 @@ class BuzzerEngine(Engine):
             # A press answering the armed buzzers cannot have happened before they were armed: an earlier
             # stamp is clock-estimate error (or a forged stamp) and counts as pressed at the arming.
             at = max(action.at, question.armed_at)
-            question.buzzes.append(Buzz(action.player, at, len(question.buzzes)))
+            question.buzzes[action.player] = Buzz(action.player, at, len(question.buzzes))
         self._advance()
 
     # -- declare, judge, close (host) ---------------------------------------------------------------

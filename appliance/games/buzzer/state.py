@@ -39,7 +39,8 @@ class Question:
     number: int
     text: str
     armed_at: int | None = None
-    buzzes: list[Buzz] = field(default_factory=list)
+    buzzes: dict[str, Buzz] = field(default_factory=dict)
+    """Each player's buzz, in arrival order (a dict: "has Ann buzzed?" is asked per handset per change)."""
     locked_out: list[str] = field(default_factory=list)
     wrong: list[str] = field(default_factory=list)
     answering: str | None = None
@@ -49,10 +50,10 @@ class Question:
 
     def order(self) -> list[Buzz]:
         """Every buzz by press time (rules.md Buzzer 2), then by arrival for equal times."""
-        return sorted(self.buzzes, key=Buzz.key)
+        return sorted(self.buzzes.values(), key=Buzz.key)
 
     def buzzed(self, player: str) -> bool:
-        return any(b.player == player for b in self.buzzes)
+        return player in self.buzzes
 
     def next_in_line(self) -> str | None:
         """The earliest press neither judged nor answering now."""
@@ -66,7 +67,7 @@ class Question:
             "number": self.number,
             "text": self.text,
             "armed_at": self.armed_at,
-            "buzzes": [{"player": b.player, "at": b.at, "arrival": b.arrival} for b in self.buzzes],
+            "buzzes": [{"player": b.player, "at": b.at, "arrival": b.arrival} for b in self.buzzes.values()],
             "locked_out": list(self.locked_out),
             "wrong": list(self.wrong),
             "answering": self.answering,
