@@ -274,12 +274,9 @@ class Hub:
             self.refused += 1
             log.warning("pairing request on %s refused: %s", topic[:120], exc)
             return
-        if self.registry.get(handset_id) is None:  # listed on the admin page, waiting to be accepted
-            handset, _ = self.registry.hello(handset_id, request.name, self.clock())
-            handset.online = handset.accepted = False
-            self._save(handset)
-            log.info("handset %s asks to be paired (code %s)", handset_id, request.code)
-        self._admin_sent = None
+        # listed in the admin state (bounded: Pairing keeps a few), not in the registry or the store until
+        # the quizmaster accepts it, so a flood of requests from the public account costs nothing
+        log.info("handset %s asks to be paired (code %s)", handset_id, request.code)
         self._publish_state()
 
     def _refuse(self, handset_id: str, seq: int, message: str, prompt_id: str | None = None) -> None:
@@ -309,10 +306,8 @@ class Hub:
             name = command["cmd"]
             s = self.session
             if name == "accept":
-                handset = self._handset(command)
-                if self.pairing is not None:  # its own broker account, from its pairing request
-                    code = command.get("code")
-                    self.pairing.accept(handset.id, None if code is None else str(code))
+                # with broker accounts: its own account, from its pairing request
+                handset = self._handset(command) if self.pairing is None else self._paired(command)
                 handset.accepted = True
                 self._save(handset)
             elif name == "rename":
@@ -366,6 +361,22 @@ class Hub:
             # and the board and admin page say why it will be forgotten after a restart
             log.error("handset %s not saved: %s", handset.id, exc)
             self.session.message, self.session.message_until = str(exc), self.clock() + 60
+
+    def _paired(self, command: Mapping[str, Any]) -> Handset:
+        """Accept with broker accounts: make the account the handset asked for (or find the one it has),
+        then the handset is at the table (known before, or new from its request)."""
+        assert self.pairing is not None
+        handset_id, code = str(command.get("handset", "")), command.get("code")
+        request = self.pairing.pending.get(handset_id)
+        known = self.registry.get(handset_id)
+        if known is None and request is None:
+            raise protocol.ProtocolError(f"no handset {handset_id!r}")
+        self.pairing.accept(handset_id, None if code is None else str(code))
+        if known is None:
+            assert request is not None
+            known, _ = self.registry.hello(handset_id, request.name, self.clock())
+            known.online = False  # until it logs in with its account and says hello
+        return known
 
     def _handset(self, command: Mapping[str, Any]) -> Handset:
         handset = self.registry.get(str(command.get("handset", "")))
@@ -435,7 +446,8 @@ class Hub:
             "paused": board["paused"],
             "can_advance": board["can_advance"],
             "message": board["message"],  # e.g. a full disk: the admin page says it as the board does
-            "pairing": self.pairing.codes() if self.pairing is not None else {},  # id -> code on its screen
+            # handsets asking to be paired: id -> the code on its screen and its name
+            "pairing": self.pairing.requests() if self.pairing is not None else {},
             "last": self._last_result,
         }
         text = json.dumps(admin, sort_keys=True)

@@ -401,9 +401,9 @@ class Pairing:
             return False
         return self.accounts.remove(handset)
 
-    def codes(self) -> dict[str, str]:
-        """handset id -> code, for every request waiting for the quizmaster."""
-        return {h: r.code for h, r in self.pending.items()}
+    def requests(self) -> dict[str, dict[str, str | None]]:
+        """handset id -> its code and name, for every request waiting for the quizmaster."""
+        return {h: {"code": r.code, "name": r.name} for h, r in self.pending.items()}
 
 
 def request_payload(handset: str, secret: str, name: str | None = None) -> bytes:

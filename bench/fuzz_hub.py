@@ -320,20 +320,19 @@ def run(payload_count: int, seed_value: int, broker: RunningBroker, batch: int =
                 _wait(lambda: processed["n"] >= target, 60, "the hub reading the batch")  # noqa: B023
                 result.hub_seconds += time.perf_counter() - start
                 result.payloads += len(chunk)
-                # the game goes on: one seated handset makes a legal input; the quizmaster moves on
-                handset = SEATED[(first // batch) % len(SEATED)]
-                prompt = wire.prompts.get(handset)
-                data = bot.choose(prompt, rng) if prompt else None
-                if prompt is not None and data is not None:
-                    legit_seq += 1
-                    sent_inputs += 1
-                    result.legit += 1
-                    wire.client.publish(protocol.input_topic(box, handset), protocol.encode(
-                        protocol.make_input(legit_seq, prompt["id"], prompt["kind"], data)))
+                # the game goes on: the seated handsets make legal inputs; the quizmaster moves on
+                for handset in SEATED:
+                    prompt = wire.prompts.get(handset)
+                    data = bot.choose(prompt, rng) if prompt else None
+                    if prompt is not None and data is not None:
+                        legit_seq += 1
+                        sent_inputs += 1
+                        result.legit += 1
+                        wire.client.publish(protocol.input_topic(box, handset), protocol.encode(
+                            protocol.make_input(legit_seq, prompt["id"], prompt["kind"], data)))
                 result.lost = sent_inputs - wire.wait_acks(sent_inputs, 30)
                 with hub.lock:
-                    if session.state == "playing" and session.flow is not None and session.flow.can_advance() \
-                            and rng.random() < 0.5:
+                    if session.state == "playing" and session.flow is not None and session.flow.can_advance():
                         hub.command({"cmd": "next"})
                     if session.state != "playing":
                         result.games[GAMES[game_no % len(GAMES)][0]] += session.state == "results"

@@ -21,7 +21,15 @@ from paho.mqtt.enums import CallbackAPIVersion
 from appliance.broker import MosquittoBroker
 from appliance.hub import Hub
 from appliance.mqtt import Connection
-from appliance.pairing import PAIRING_PASSWORD, PAIRING_USER, Accounts, Pairing, pairing_topic, request_payload
+from appliance.pairing import (
+    MAX_PENDING,
+    PAIRING_PASSWORD,
+    PAIRING_USER,
+    Accounts,
+    Pairing,
+    pairing_topic,
+    request_payload,
+)
 from appliance.session.session import Session
 from appliance.sim import SimHandset
 from firmware import protocol
@@ -97,8 +105,8 @@ class Box:
         asking = self.login(PAIRING_USER, PAIRING_PASSWORD)
         assert asking.rc == 0
         asking.publish(pairing_topic(BOX, handset), request_payload(handset, secret, name))
-        wait_until(lambda: handset in self.pairing.codes(), 5, f"{handset}'s pairing request at the hub")
-        self.hub.command({"cmd": "accept", "handset": handset, "code": self.pairing.codes()[handset]})
+        wait_until(lambda: handset in self.pairing.pending, 5, f"{handset}'s pairing request at the hub")
+        self.hub.command({"cmd": "accept", "handset": handset, "code": self.pairing.pending[handset].code})
         wait_until(lambda: Login(self.broker, handset, secret).rc == 0, 5, f"{handset} logs in after the reload")
         self.passwords[handset] = secret
         return secret
@@ -195,8 +203,23 @@ def test_the_pairing_account_can_only_ask(box: Box) -> None:
     asking.publish(protocol.admin_command_topic(BOX), json.dumps({"cmd": "accept", "handset": "h9"}).encode())
     assert asking.received() == []  # it reads nothing, not even the board
     assert box.login("h1", secret).rc == 0 and box.login("h1", "a-copycat-secret-for-h1").rc in NOT_AUTHORISED
-    assert box.pairing.codes() == {} and box.hub.registry.get("h1") is not None
+    assert box.pairing.requests() == {} and box.hub.registry.get("h1") is not None
     assert box.hub.registry.get("h1").name == "Ann"  # type: ignore[union-attr]
+
+
+def test_the_admin_page_sees_requests_and_a_flood_of_them_costs_nothing(box: Box) -> None:
+    web = box.login("web")
+    web.subscribe(protocol.admin_state_topic(BOX))
+    asking = box.login(PAIRING_USER, PAIRING_PASSWORD)
+    asking.publish(pairing_topic(BOX, "h1"), request_payload("h1", "the-secret-of-h1-here", "Ann"))
+    wait_until(lambda: "h1" in box.pairing.pending, 5, "the request at the hub")
+    states = [json.loads(p) for _, p in web.received()]
+    assert states[-1]["pairing"] == {"h1": {"code": box.pairing.pending["h1"].code, "name": "Ann"}}
+    for i in range(60):  # anyone on the Wi-Fi may use the pairing account
+        asking.publish(pairing_topic(BOX, f"spam{i}"), request_payload(f"spam{i}", f"spam-secret-number-{i:03d}"))
+    wait_until(lambda: "spam59" in box.pairing.pending, 5, "the flood read")
+    assert len(box.pairing.pending) == MAX_PENDING and len(box.hub.registry) == 0
+    assert len(json.loads(web.received()[-1][1])["pairing"]) == MAX_PENDING
 
 
 def test_a_removed_handset_is_locked_out(box: Box) -> None:

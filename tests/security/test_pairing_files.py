@@ -110,12 +110,12 @@ def test_bad_requests_are_refused_and_remembered_nowhere(
 ) -> None:
     with pytest.raises((PairingError, protocol.ProtocolError), match=reason):
         pairing.request(handset, payload)
-    assert pairing.codes() == {}
+    assert pairing.requests() == {}
 
 
 def test_the_first_request_stands_and_a_paired_id_is_not_paired_again(pairing: Pairing) -> None:
     first = pairing.request("h1", request_payload("h1", SECRET, "Ann"))
-    assert first.code == pair_code(SECRET) and pairing.codes() == {"h1": first.code}
+    assert first.code == pair_code(SECRET) and pairing.requests() == {"h1": {"code": first.code, "name": "Ann"}}
     assert pairing.request("h1", request_payload("h1", SECRET)) == first  # it asks again while it waits
     with pytest.raises(PairingError, match="another secret"):
         pairing.request("h1", request_payload("h1", "a-copycat-secret-value"))
@@ -141,4 +141,4 @@ def test_accepting_needs_a_request_but_phones_need_none(pairing: Pairing) -> Non
 def test_waiting_requests_are_bounded(pairing: Pairing) -> None:
     for i in range(MAX_PENDING + 3):
         pairing.request(f"h{i}", request_payload(f"h{i}", f"{SECRET}-{i}"))
-    assert list(pairing.codes()) == [f"h{i}" for i in range(3, MAX_PENDING + 3)]
+    assert list(pairing.requests()) == [f"h{i}" for i in range(3, MAX_PENDING + 3)]
