@@ -345,8 +345,15 @@ class Pairing:
     def may_speak(self, handset: str) -> bool:
         """Whether a message on handset ``handset``'s topics can be from that handset: it has an account,
         or it is a phone the admin page speaks for."""
-        return handset.startswith(PHONE_PREFIX) or (
-            is_handset_account(handset, self.accounts.appliance_user) and self.accounts.has(handset))
+        if handset.startswith(PHONE_PREFIX):
+            return True
+        if not is_handset_account(handset, self.accounts.appliance_user):
+            return False
+        try:
+            return self.accounts.has(handset)
+        except PairingError as exc:  # an unreadable password file: mosquitto cannot log anyone in either
+            log.error("%s", exc)
+            return False
 
     def request(self, handset: str, payload: bytes) -> Request:
         """Read a pairing request from the pairing topic of ``handset``; PairingError or ProtocolError

@@ -349,7 +349,7 @@ class Table:
     def prompt_counts(self) -> list[int]:
         return [len(p.prompts) for p in self.players]
 
-    def wait_new_prompts(self, before: list[int], timeout: float = 5.0) -> None:
+    def wait_new_prompts(self, before: list[int], timeout: float = 10.0) -> None:
         """Until every handset got a prompt since ``before`` (:meth:`prompt_counts`)."""
         wait_until(lambda: all(len(p.prompts) > n for p, n in zip(self.players, before, strict=True)),
                    timeout, "every handset's prompt sent again")

@@ -142,3 +142,11 @@ def test_waiting_requests_are_bounded(pairing: Pairing) -> None:
     for i in range(MAX_PENDING + 3):
         pairing.request(f"h{i}", request_payload(f"h{i}", f"{SECRET}-{i}"))
     assert list(pairing.requests()) == [f"h{i}" for i in range(3, MAX_PENDING + 3)]
+
+
+def test_a_damaged_password_file_lets_no_handset_speak(pairing: Pairing) -> None:
+    pairing.request("h1", request_payload("h1", SECRET))
+    pairing.accept("h1")
+    assert pairing.may_speak("h1")
+    pairing.accounts.passwd.write_text("this line is not user:hash\n")
+    assert not pairing.may_speak("h1") and pairing.may_speak("phone-abcd2345")
