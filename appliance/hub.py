@@ -21,6 +21,7 @@ from appliance.errors import QuizboxError
 from appliance.handsets import Handset, Registry
 from appliance.mqtt import Availability, Client, Connection
 from appliance.pairing import Pairing, pairing_wildcard
+from appliance.prompts import fit
 from appliance.session.flow import Card, GameSetup
 from appliance.session.session import Session
 from appliance.store import Store, StoreError
@@ -430,8 +431,16 @@ class Hub:
         self._publish_state()
 
     def _publish_prompt(self, handset: Handset, prompt: dict[str, Any]) -> None:
+        """One handset's prompt; a prompt that cannot be sent is logged and never stops the others or
+        the board."""
         wire = {**prompt, "id": f"{self.boot}-{prompt['id']}"}
-        self.client.publish(protocol.prompt_topic(self.box, handset.id), _encode_prompt(wire))
+        try:
+            payload = fit(wire)
+        except protocol.ProtocolError as exc:
+            log.error("prompt for %s cannot fit a handset (%s): %s", handset.id, exc, str(wire)[:200])
+            payload = protocol.encode(protocol.make_prompt(wire["id"], protocol.INFO, "Too much to show",
+                                                           "Ask the quizmaster to use the admin page."))
+        self.client.publish(protocol.prompt_topic(self.box, handset.id), payload)
 
     def _publish_state(self) -> None:
         board = self.session.board_state(list(self.registry), self.registry.colour)
@@ -454,15 +463,6 @@ class Hub:
         if text != self._admin_sent:
             self._admin_sent = text
             self.client.publish(protocol.admin_state_topic(self.box), text, retain=True)
-
-
-def _encode_prompt(prompt: dict[str, Any]) -> bytes:
-    try:
-        return protocol.encode(prompt)
-    except protocol.ProtocolError:
-        # a prompt over the ESP32 limit is a bug in a flow: shorten its text rather than lose the prompt
-        prompt = {**prompt, "text": str(prompt.get("text", ""))[: protocol.MAX_TEXT], "lines": []}
-        return protocol.encode(prompt)
 
 
 def _short(exc: Exception) -> str:

@@ -59,7 +59,7 @@ class EchoFlow:
     def on_deadline(self, now: float) -> None:
         return None
 
-    def board(self) -> dict[str, Any]:
+    def board(self, now: float | None = None) -> dict[str, Any]:
         return {"inputs": len(self.inputs)}
 
     def log(self) -> list[dict[str, Any]]:

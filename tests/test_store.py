@@ -190,3 +190,17 @@ def test_skip_is_stored_and_replayed(tmp_path: Path) -> None:
     resumed = Session(Clock(), store=store)
     assert resumed.resume_stored()
     assert "Mars" in resumed.prompt_for(hs["Ann"])[0]["text"]
+
+
+def test_ending_or_leaving_a_game_clears_the_pause_and_abandons_it(tmp_path: Path) -> None:
+    store = Store(tmp_path / "q.db")
+    session, hs = _session(store, Clock())
+    session.start_game(GameSetup("guess", ["Ann", "Bob"], {}, CARDS), {"Ann": "ann", "Bob": "bob"})
+    session.pause()
+    session.end_game()
+    assert session.paused_at is None and session.board_state([], lambda _: "#fff")["paused"] is False
+    session.to_lobby()
+    session.start_game(GameSetup("guess", ["Ann", "Bob"], {}, CARDS), {"Ann": "ann", "Bob": "bob"})
+    session.to_lobby()  # straight back to the lobby: the game must not come back after a power cut
+    assert Session(Clock(), store=store).resume_stored() is False
+    assert [g.status for g in store.games()] == ["abandoned", "abandoned"]

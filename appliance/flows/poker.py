@@ -81,7 +81,9 @@ class PokerFlow(EngineFlow):
             return {"ante": due, "seconds": 0}
         period = schedule.every * 60
         elapsed = max(0.0, self.now - self.started_at)
-        return {"ante": current * GROWTH, "seconds": round(period - elapsed % period, 1)}
+        left = period - elapsed % period
+        # whole ten seconds: the board is republished when this changes, not on every tick
+        return {"ante": current * GROWTH, "seconds": int(-(-left // 10) * 10)}
 
     def is_deal(self, action: Action) -> bool:
         return isinstance(action, StartQuestion)
@@ -126,10 +128,11 @@ class PokerFlow(EngineFlow):
         return self.answer_seconds
 
     def apply(self, action: Action, now: float) -> None:
-        actor = self.engine.to_act
         super().apply(action, now)
-        if self.engine.phase == Phase.BETTING and self.engine.to_act != actor:
-            self.opened_at = now  # the action clock starts again for the next player to act
+        if self.engine.phase == Phase.BETTING:
+            # the action clock starts again for whoever acts next, also when the same player opens the
+            # next round (rules.md Estimation poker 2)
+            self.opened_at = now
 
     def timeout(self) -> Action | None:
         engine = self.engine
@@ -209,8 +212,8 @@ class PokerFlow(EngineFlow):
             return info("Folded" if folded else "Betting", f"{engine.to_act} to act.", wait=True)
         return info("Showdown", "Look at the TV.", wait=True)
 
-    def board(self) -> JSON:
-        view = super().board()
+    def board(self, now: float | None = None) -> JSON:
+        view = super().board(now)
         if not self.engine.finished:
             view["ante_next"] = self.ante_next()
         return view

@@ -210,7 +210,9 @@ class EngineFlow:
         if step is not None:
             self.apply(step, now)
 
-    def board(self) -> JSON:
+    def board(self, now: float | None = None) -> JSON:
+        if now is not None:
+            self.now = max(self.now, now)
         view = self.engine.public_view()
         view["cards_left"] = max(0, len(self.cards) - self.dealt)
         return view

@@ -84,8 +84,9 @@ class GameFlow(Protocol):
 
     def on_deadline(self, now: float) -> None: ...
 
-    def board(self) -> JSON:
-        """The public view for the TV (never a secret)."""
+    def board(self, now: float | None = None) -> JSON:
+        """The public view for the TV (never a secret), as of session time ``now`` when given (a clock
+        shown on the board, such as poker's time to the next ante, reads it)."""
         ...
 
     def log(self) -> list[JSON]:

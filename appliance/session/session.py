@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import math
 import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from typing import Any
 
 from appliance.errors import IllegalAction, MalformedInput, QuizboxError
 from appliance.handsets import Handset
+from appliance.session.engine_flow import EngineFlow
 from appliance.session.flow import Card, GameFlow, GameSetup, flow_factory, info
 from appliance.store import Store, StoreError
 
@@ -103,9 +105,7 @@ class Session:
             raise MalformedInput(f"no handset seated for {', '.join(missing)}")
         if len(set(seats.values())) != len(seats):
             raise MalformedInput("one handset is seated twice")
-        if self.paused_at is not None:  # a pause left over from the last game ends here
-            self.paused_total += self.clock() - self.paused_at
-            self.paused_at = None
+        self._unpause()  # a pause left over from the last game ends here
         flow = flow_factory(setup.game)(setup, self.rng, self.game_time())
         game_id = None
         if self.store is not None:
@@ -155,36 +155,64 @@ class Session:
         try:
             if new:
                 self.store.append_actions(self.game_id, self._stored, new)
-            self._stored = len(entries)
+        except StoreError as exc:
+            self._store_trouble(exc)
+            self._rebuild(entries[: self._stored])  # back to what is stored: the input is refused
+            raise
+        self._stored = len(entries)
+        try:  # the inputs are safe now; what follows is bookkeeping, and a failure there refuses nothing
             dealt = [c.id for c in self.setup.cards[self._marked: self.flow.cards_dealt]]
             if dealt:  # the box remembers played cards, to deal others next time
                 self.store.mark_used(dealt)
                 self._marked += len(dealt)
             if self.flow.finished:
                 self.store.finish_game(self.game_id, self.flow.board())
-            if self._store_failed:  # the disk has room again
-                self._store_failed, self.message = False, ""
         except StoreError as exc:
-            if self.message != str(exc):  # log a failing disk once, not on every retry
-                log.error("store failed: %s", exc)
-            self.message, self.message_until, self._store_failed = str(exc), None, True
-            flow = flow_factory(self.setup.game)(self.setup, self.rng, self.game_time())
-            flow.restore(entries[: self._stored], self.game_time())
-            self.flow = flow
-            self.state = RESULTS if flow.finished else PLAYING
-            raise
+            self._store_trouble(exc)
+            return
+        if self._store_failed:  # the disk has room again
+            self._store_failed, self.message = False, ""
+
+    def _store_trouble(self, exc: StoreError) -> None:
+        if self.message != str(exc):  # log a failing disk once, not on every retry
+            log.error("store failed: %s", exc)
+        self.message, self.message_until, self._store_failed = str(exc), None, True
+
+    def _rebuild(self, entries: list[JSON]) -> GameFlow:
+        """The game rebuilt from ``entries`` of its log (undo, a failed write); the ante clock and other
+        running timers carry over from the flow it replaces."""
+        assert self.setup is not None
+        old = self.flow
+        flow = flow_factory(self.setup.game)(self.setup, self.rng, self.game_time())
+        flow.restore(entries, self.game_time())
+        if isinstance(old, EngineFlow) and isinstance(flow, EngineFlow):
+            flow.started_at = old.started_at
+        self.flow = flow
+        self.state = RESULTS if flow.finished else PLAYING
+        return flow
 
     def end_game(self) -> None:
         if self.flow is None:
             raise IllegalAction("no game is running")
         if self.store is not None and self.game_id is not None and not self.flow.finished:
             self.store.finish_game(self.game_id, self.flow.board(), status="abandoned")
+        self._unpause()
         self.state = RESULTS
         self._changed()
 
     def to_lobby(self) -> None:
+        """Back to the lobby; a game still running is stored as abandoned (it must not come back after
+        a restart)."""
+        if self.state == PLAYING and self.flow is not None and not self.flow.finished:
+            self.end_game()
+        self._unpause()
         self.state, self.flow, self.setup, self.seats = LOBBY, None, None, {}
         self._changed()
+
+    def _unpause(self) -> None:
+        if self.paused_at is not None:
+            self.paused_total += self.clock() - self.paused_at
+            self.paused_at = None
 
     # -- host controls -----------------------------------------------------------------------------------
 
@@ -205,6 +233,8 @@ class Session:
         if self.paused_at is not None:
             raise Paused("the game is paused: resume first")
         flow.skip(self.game_time())
+        if flow.finished:  # skipping the last card ends the game the game's way
+            self.state = RESULTS
         self._persist()
         self._changed()
 
@@ -217,13 +247,10 @@ class Session:
         last = next((i for i in range(len(entries) - 1, -1, -1) if entries[i].get("player")), None)
         if last is None:
             raise IllegalAction("no player input to undo yet")
-        rebuilt = flow_factory(self.setup.game)(self.setup, self.rng, self.game_time())
-        rebuilt.restore(entries[:last], self.game_time())
         if self.store is not None and self.game_id is not None:
             self.store.truncate_actions(self.game_id, last)
-        self.flow = rebuilt
+        self._rebuild(entries[:last])
         self._stored = last
-        self.state = RESULTS if rebuilt.finished else PLAYING
         undone = entries[last]
         self.message = f"undid {undone.get('player')}'s last input"
         self.message_until = self.clock() + 30
@@ -239,8 +266,7 @@ class Session:
     def resume(self) -> None:
         self._running()
         if self.paused_at is not None:
-            self.paused_total += self.clock() - self.paused_at
-            self.paused_at = None
+            self._unpause()
             self._changed()
 
     def _running(self) -> GameFlow:
@@ -367,8 +393,9 @@ class Session:
             "paused": self.paused_at is not None,
             "players": players,
             "seats": list(self.seats),
-            "view": flow.board() if flow is not None else None,
-            "remaining": None if deadline is None else max(0.0, round(deadline - self.game_time(), 1)),
+            "view": flow.board(self.game_time()) if flow is not None else None,
+            # whole seconds (rounded up): the board is republished once a second, and counts down itself
+            "remaining": None if deadline is None else max(0, math.ceil(deadline - self.game_time())),
             "can_advance": bool(flow is not None and self.state == PLAYING and flow.can_advance()),
             "message": self.message if self.message_until is None or self.clock() < self.message_until else "",
             "version": self.version,

@@ -122,3 +122,11 @@ def test_the_deck_running_out_ends_the_game(tmp_path: Path) -> None:
     assert session.flow is not None and session.flow.board()["ending"] == "deck_ran_out"
     assert session.store is not None and session.store.used_cards() == {"d/1", "d/2", "d/3"}
     assert "Game over" in session.prompt_for(hs["Ann"])[0]["title"]
+
+
+def test_skipping_the_last_card_ends_the_game_and_shows_the_results(tmp_path: Path) -> None:
+    session, hs, _ = _table(tmp_path)
+    for _ in CARDS:
+        session.skip()
+    assert session.state == "results" and session.flow is not None
+    assert session.flow.board()["ending"] == "deck_ran_out"

@@ -104,3 +104,28 @@ def test_the_ante_doubles_by_questions_and_shows_on_the_board(tmp_path: Path) ->
         session.advance()
     assert antes == [10, 10, 20]
     assert session.flow.board()["ante_next"] == {"ante": 40, "questions": 1}  # type: ignore[union-attr]
+
+
+def test_the_action_clock_starts_again_when_the_same_player_opens_the_next_round(tmp_path: Path) -> None:
+    session, hs, clock = _table(tmp_path, {"stack": 100, "ante": 10, "action_seconds": 15})
+    for p in PLAYERS:
+        _send(session, hs[p], "range", {"bottom": "1", "top": "1000"})
+    _send(session, hs["Ann"], "bet", {"action": "check"})
+    _send(session, hs["Bob"], "bet", {"action": "check"})
+    clock.now += 14
+    _send(session, hs["Cat"], "bet", {"action": "check"})  # round 1 ends; Ann opens round 2
+    assert session.flow is not None and session.flow.board()["question"]["round"] == 2
+    assert session.flow.deadline() == pytest.approx(session.game_time() + 15)
+
+
+def test_undo_keeps_the_ante_clock(tmp_path: Path) -> None:
+    session, hs, clock = _table(tmp_path, {"stack": 1000, "ante": 10, "ante_every": {"minutes": 20}})
+    clock.now += 39 * 60
+    _send(session, hs["Ann"], "range", {"bottom": "1", "top": "1000"})
+    # question 1 started at minute 0 with ante 10; at minute 39 the ante is 20 from the next question
+    assert session.flow is not None and session.flow.board(session.game_time())["ante_next"] == {
+        "ante": 20, "seconds": 0}
+    session.undo()  # rebuilt from the log: the ante clock must not start again
+    assert session.flow.board(session.game_time())["ante_next"] == {"ante": 20, "seconds": 0}
+    clock.now += 60
+    assert session.flow.board(session.game_time())["ante_next"] == {"ante": 40, "seconds": 0}  # minute 40

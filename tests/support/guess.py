@@ -104,7 +104,7 @@ class GuessFlow:
     def on_deadline(self, now: float) -> None:
         self.advance(now)
 
-    def board(self) -> dict[str, Any]:
+    def board(self, now: float | None = None) -> dict[str, Any]:
         return {"question": self.index + 1, "revealed": self.revealed, "scores": dict(self.scores),
                 "answered": sorted(self.ranges)}
 
