@@ -1,0 +1,101 @@
+"""How the appliance copes with a big table: N handsets all buzzing within one second.
+
+    python bench/scale.py [--sizes 8 32 64 128 256] [--questions 3] [--idle 5]
+
+For each N, the appliance (hub, session, buzzer flow, clock pings; its own process, as on the box) and N
+simulated handsets (appliance/sim.py, one paho client each) play ``--questions`` questions in which every
+handset presses once at a random moment within one second of the arming. Printed per N:
+
+* all acked: seconds from the first press until the last handset has its ack (median and worst question);
+* drain: from the last press sent to the last ack (ms, worst question);
+* lost: presses never acked, or acked but missing from the board (must be 0);
+* CPU: the appliance process's CPU over the questions (arming to the last ack and board), and while idle
+  with N handsets connected (the clock pings) over ``--idle`` seconds, in % of one core;
+* memory: the appliance's resident set after the questions, and its peak (MB).
+
+The handsets share this process; past ~330 paho clients one process runs out of select()'s descriptors,
+so 256 is the largest table measured here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from latency import Appliance, Tv, question, release, seat_everyone, start_handsets  # noqa: E402
+
+from appliance.broker import start_broker  # noqa: E402
+from appliance.mqtt import Connection  # noqa: E402
+
+
+def measure(conn: Connection, n: int, questions: int, idle: float, rng: random.Random) -> dict[str, float]:
+    box = f"scale{os.getpid()}n{n}"
+    appliance = Appliance(conn, box)
+    tv = Tv(conn, box)
+    handsets = start_handsets(conn, box, n)
+    try:
+        seat_everyone(tv, handsets, questions + 1)
+        time.sleep(1.0)  # the join bursts of clock pings settle
+        cpu, wall = appliance.cpu_seconds(), time.monotonic()
+        time.sleep(idle)
+        idle_cpu = (appliance.cpu_seconds() - cpu) / (time.monotonic() - wall)
+        all_acked, drains, lost, busy, spent = [], [], 0, 0.0, 0.0
+        for number in range(1, questions + 1):
+            cpu, wall = appliance.cpu_seconds(), time.monotonic()
+            sent, shown = question(tv, handsets, number, 1.0, rng)
+            busy += appliance.cpu_seconds() - cpu
+            spent += time.monotonic() - wall
+            acked = [h.acked[seq] for h, seq, _ in sent if seq in h.acked]
+            lost += len(sent) - len(acked) + len({h.core.name for h, _, _ in sent} - set(shown))
+            if acked:
+                all_acked.append(max(acked) - min(at for _, _, at in sent))
+                drains.append(max(acked) - max(at for _, _, at in sent))
+        rss, peak = appliance.memory_mb()
+    finally:
+        for handset in handsets:
+            handset.stop()
+        tv.stop()
+        appliance.stop()
+    return {
+        "acked_median": statistics.median(all_acked), "acked_worst": max(all_acked), "drain_worst": max(drains),
+        "lost": lost, "cpu_busy": 100 * busy / spent, "cpu_idle": 100 * idle_cpu, "rss": rss, "peak": peak,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[8, 32, 64, 128, 256])
+    parser.add_argument("--questions", type=int, default=3)
+    parser.add_argument("--idle", type=float, default=5.0, help="seconds of idle CPU measured per size")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    broker = start_broker(prefer="mosquitto")
+    conn = Connection(broker.address.host, broker.address.port)
+    rng = random.Random(args.seed)
+    print(f"broker: {broker.address.kind}; every handset buzzes once within 1 s of the arming; "
+          f"{args.questions} questions per size; CPU in % of one core")
+    print(f"{'handsets':>8} | {'all acked s':>11} {'worst s':>7} {'drain ms':>8} | {'lost':>4} | "
+          f"{'CPU busy':>8} {'CPU idle':>8} | {'RSS MB':>6} {'peak MB':>7}")
+    failed = False
+    try:
+        for n in args.sizes:
+            r = measure(conn, n, args.questions, args.idle, rng)
+            release()
+            failed |= r["lost"] > 0
+            print(f"{n:>8} | {r['acked_median']:11.2f} {r['acked_worst']:7.2f} {r['drain_worst'] * 1000:8.0f} | "
+                  f"{r['lost']:>4.0f} | {r['cpu_busy']:7.0f}% {r['cpu_idle']:7.1f}% | {r['rss']:6.1f} "
+                  f"{r['peak']:7.1f}", flush=True)
+    finally:
+        broker.stop()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
