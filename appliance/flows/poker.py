@@ -108,10 +108,12 @@ class PokerFlow(EngineFlow):
     # -- the host and the clock ----------------------------------------------------------------------------
 
     def host_step(self) -> Action | None:
+        """The quizmaster stops waiting: betting starts without the missing ranges, or the player to
+        act (a handset gone dark) checks if they can, else folds, as when the action clock runs out."""
         question = self.engine.current
         if self.engine.phase == Phase.RANGES and question is not None and question.ranges:
-            return StartBetting.now()  # the quizmaster stops waiting for ranges
-        return None
+            return StartBetting.now()
+        return self.timeout() if self.engine.phase == Phase.BETTING else None
 
     def automatic(self) -> Action | None:
         question = self.engine.current

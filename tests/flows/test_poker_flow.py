@@ -129,3 +129,14 @@ def test_undo_keeps_the_ante_clock(tmp_path: Path) -> None:
     assert session.flow.board(session.game_time())["ante_next"] == {"ante": 20, "seconds": 0}
     clock.now += 60
     assert session.flow.board(session.game_time())["ante_next"] == {"ante": 40, "seconds": 0}  # minute 40
+
+
+def test_the_quizmaster_can_stop_waiting_for_a_player_to_act(tmp_path: Path) -> None:
+    session, hs, _ = _table(tmp_path, {"stack": 100, "ante": 10})
+    for p in PLAYERS:
+        _send(session, hs[p], "range", {"bottom": "1", "top": "1000"})
+    _send(session, hs["Ann"], "bet", {"action": "bet", "to": 20})
+    assert session.flow is not None and session.flow.board()["to_act"] == "Bob"
+    session.advance()  # Bob's handset is dark: facing a bet, he folds
+    assert "Bob" in session.flow.board()["question"]["folded"]
+    assert session.flow.board()["to_act"] == "Cat"
