@@ -1,8 +1,10 @@
 """All In properties over random legal games (hypothesis).
 
 A random game is driven through the engine's own legal-input query, so the same walk also checks
-that what the query offers is accepted. Properties: games run to the end by rules.md All In 6,
-chips are never created, a refused input changes nothing, the log rebuilds the live engine, and
+that what the query offers is accepted; the host may close the splits at any random moment of
+betting (the product's decision, appliance.games.allin.actions.Close). Properties: games run to the
+end by rules.md All In 6, chips are never created and a bettor who sat a close out keeps every
+chip, a refused input (a close included) changes nothing, the log rebuilds the live engine, and
 neither the TV nor another player's handset can tell a secret before its reveal.
 """
 
@@ -16,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from appliance.errors import IllegalAction
-from appliance.games.allin import AllInEngine, Card, End, Read, Split
+from appliance.games.allin import AllInEngine, Card, Close, CloseReason, End, Read, Split
 from appliance.games.base import HOST, Action
 
 SEATS = ("ann", "bob", "cat", "dan", "eve", "fay")
@@ -41,6 +43,8 @@ def next_action(engine: AllInEngine, data: st.DataObject) -> Action:
         assert legal is not None and legal["input"] == "read"
         exclude = data.draw(st.none() | st.sampled_from(legal["exclude"])) if legal["exclude"] else None
         return Read(question.reader, data.draw(st.sampled_from(legal["picks"])), data.draw(st.booleans()), exclude)
+    if data.draw(st.integers(0, 5), label="close now") == 0:  # the host stops waiting, at any moment
+        return Close.by(data.draw(st.sampled_from(CloseReason), label="reason"))
     bettor = data.draw(st.sampled_from(question.waiting_for))
     legal = engine.legal_input(bettor)
     assert legal is not None and legal["input"] == "split"
@@ -62,15 +66,22 @@ def random_game(data: st.DataObject, after_each: Callable[[AllInEngine], None] =
 @given(st.data())
 def test_random_games_end_by_the_rules_and_never_create_chips(data: st.DataObject) -> None:
     totals: list[int] = []
+    before: list[dict[str, int]] = []
 
     def check_chips(engine: AllInEngine) -> None:
         assert all(c >= 0 for c in engine.chips.values())
+        question = engine.current
+        if before and question is not None and question.revealed and question.closed is not None:
+            assert all(engine.chips[p] == before[-1][p] for p in question.sat_out)  # sat out: keeps every chip
+            assert not set(question.sat_out) & (set(question.lost) | set(question.bettors))
+        before.append(dict(engine.chips))
         lost = sum(sum(q.lost.values()) for q in engine.questions)
         assert engine.total_chips() == engine.options["chips"] * len(engine.players) - lost
         assert not totals or engine.total_chips() <= totals[-1]
         totals.append(engine.total_chips())
 
     engine = random_game(data, check_chips)
+    assert all(q.closed is None or q.revealed for q in engine.questions)  # a close always reveals
     holders = [p for p in engine.players if engine.chips[p] > 0]
     assert engine.ending is not None
     if engine.ending.value == "last_with_chips":
@@ -96,6 +107,7 @@ def probes(players: tuple[str, ...]) -> list[Action]:
         *(Read(w, pick, True, exclude) for w in who for pick in (-1, 0, 3) for exclude in (None, *who)),
         *(Split(w, t, f) for w in who for t, f in splits),
         *(End(w) for w in who),
+        *(Close(w, reason) for w in who for reason in CloseReason),
     ]
 
 

@@ -1,4 +1,5 @@
-"""All In inputs (seed 003; rules.md "All In"): the host deals a card, the reader reads, bettors split.
+"""All In inputs (seed 003; rules.md "All In"): the host deals a card, the reader reads, bettors split;
+the host may close the splits without the bettors still missing.
 
 Each input is a frozen record. ``__post_init__`` refuses what cannot be read at all (a wrong type,
 a card without three statements) with :class:`MalformedInput`; whether the rules accept a
@@ -8,6 +9,7 @@ well-formed input now is the engine's ``verify_<kind>``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import ClassVar, Self
 
 from appliance.errors import DeckError, MalformedInput
@@ -74,6 +76,39 @@ class Split(Action):
     def __post_init__(self) -> None:
         _whole("chips on True", self.on_true)
         _whole("chips on False", self.on_false)
+
+
+class CloseReason(StrEnum):
+    """Why the host closed the splits before every bettor was in."""
+
+    TIMEOUT = "timeout"
+    """The session's time limit for splits (``answer_seconds``) ran out."""
+    HOST = "host"
+    """The quizmaster stopped waiting (*next*), e.g. for a handset that is gone for good."""
+
+
+@dataclass(frozen=True)
+class Close(Action):
+    """The host closes the splits while some bettors have not split.
+
+    The product's decision where the rulebook and rules.md All In are silent (a bettor whose
+    handset is gone would otherwise hold the game forever): every bettor who has not split sits
+    the question out and keeps all their chips, as if excluded (rules.md All In 4-5: nothing is
+    created or lost for them); the splits that are in are revealed as when the last split is in.
+    """
+
+    kind: ClassVar[str] = "close"
+    reason: str = CloseReason.HOST.value
+
+    def __post_init__(self) -> None:
+        if self.reason not in {reason.value for reason in CloseReason}:
+            known = ", ".join(reason.value for reason in CloseReason)
+            raise MalformedInput(f"the splits close for one of {known}; got {self.reason!r}")
+
+    @classmethod
+    def by(cls, reason: CloseReason) -> Self:
+        """The host's close (``player`` is always :data:`HOST`)."""
+        return cls(HOST, reason.value)
 
 
 @dataclass(frozen=True)

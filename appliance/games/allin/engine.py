@@ -4,6 +4,9 @@ A question goes: the host deals a card (phase ``card``), the reader picks a stat
 secretly and may play their exclusion card (``reading``), then every bettor secretly splits ALL
 their chips between True and False (``betting``). When the last split is in, the splits and the
 answer are revealed together and chips on the wrong side leave the game; chips are never created.
+The host may close the splits early (a time-out, or a quizmaster who stops waiting for a handset
+that is gone): the bettors still missing sit the question out with all their chips, and the reveal
+follows at once (the product's decision, :class:`~appliance.games.allin.actions.Close`).
 The game ends when at most one player has chips (rules.md All In 6), or when the host ends it
 because the deck ran out (most chips wins, ties share).
 """
@@ -15,7 +18,7 @@ from typing import ClassVar
 
 from appliance.errors import ConfigError, IllegalAction
 from appliance.games.allin import views
-from appliance.games.allin.actions import STATEMENTS, Card, End, Read, Split
+from appliance.games.allin.actions import STATEMENTS, Card, Close, End, Read, Split
 from appliance.games.allin.state import Ending, Phase, Question
 from appliance.games.base import JSON, Action, Engine, NotYourTurn
 
@@ -55,7 +58,7 @@ class AllInEngine(Engine):
     game: ClassVar[str] = "allin"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = MAX_SEATS
-    actions: ClassVar[Mapping[str, type[Action]]] = {record.kind: record for record in (Card, Read, Split, End)}
+    actions: ClassVar[Mapping[str, type[Action]]] = {record.kind: record for record in (Card, Read, Split, Close, End)}
 
     def __init__(self, players: Sequence[str], options: Mapping[str, object] | None = None) -> None:
         super().__init__(players, options)
@@ -225,6 +228,26 @@ class AllInEngine(Engine):
         self.verify_split(action)
         self._record(action)
         self._question().splits[action.player] = action
+        self._advance()
+
+    # -- close (host: stop waiting for splits) --------------------------------------------------------
+
+    def verify_close(self, action: Close) -> None:
+        """Only the host, and only while splits are open: once the last of them is in, the reveal has
+        happened by itself and the game has moved on, so there is nobody left to close out."""
+        self._require_host(action)
+        self._require_phase(action, Phase.BETTING)
+
+    def close(self, action: Close) -> None:
+        """The product's decision (rules.md All In is silent on a bettor who never splits): every
+        bettor who has not split sits the question out keeping all their chips, as if excluded;
+        then the splits that are in are revealed as when the last split is in (rules.md All In 5-6)."""
+        self.verify_close(action)
+        self._record(action)
+        question = self._question()
+        question.closed = action.reason
+        question.sat_out = tuple(question.waiting_for)
+        question.bettors = tuple(p for p in question.bettors if p in question.splits)
         self._advance()
 
     # -- end (host, deck out) ----------------------------------------------------------------------

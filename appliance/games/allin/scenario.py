@@ -5,10 +5,13 @@
 * steps: the reader's ``{"player", "pick": 0|1|2, "answer": true|false}`` with optional
   ``"exclude": name``, then each bettor's ``{"player", "split": {"true": n, "false": m}}``. The
   splits reveal themselves when the last one is in (rules.md All In 5).
-* one more step, for the deck running out (rules.md All In 6): the host's
-  ``{"player": "", "action": "end"}``, accepted between questions, i.e. after a question's last split.
+* two more steps for the host: ``{"player": "", "action": "end"}`` for the deck running out
+  (rules.md All In 6), accepted between questions, i.e. after a question's last split; and
+  ``{"player": "", "action": "close"}`` with optional ``"reason"`` (``"host"``, the default, or
+  ``"timeout"``) while splits are missing: the missing bettors sit the question out with all their
+  chips and the reveal follows (the product's decision, :class:`~appliance.games.allin.actions.Close`).
 * question result: ``reader``, ``chips`` (after the reveal), plus ``pick``, ``answer``, ``excluded``,
-  ``lost``; final result: ``chips``, ``winners``, ``finished``, plus ``ending``.
+  ``lost``, ``sat_out``; final result: ``chips``, ``winners``, ``finished``, plus ``ending``.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from appliance.errors import MalformedInput
-from appliance.games.allin.actions import Card, End, Read, Split
+from appliance.games.allin.actions import Card, Close, CloseReason, End, Read, Split
 from appliance.games.allin.engine import AllInEngine
 from appliance.games.base import JSON, Engine
 from appliance.games.scenario import ScenarioAdapter
@@ -65,6 +68,7 @@ class AllInAdapter:
             "answer": question.answer,
             "excluded": question.excluded,
             "lost": {p: question.lost[p] for p in allin.players if p in question.lost},
+            "sat_out": list(question.sat_out),
         }
 
     def final_result(self, engine: Engine) -> JSON:
@@ -77,7 +81,7 @@ class AllInAdapter:
         }
 
 
-def parse_step(step: Mapping[str, Any]) -> Read | Split | End:
+def parse_step(step: Mapping[str, Any]) -> Read | Split | Close | End:
     """One scenario step as an All In input; :class:`MalformedInput` if it is none of them."""
     player = step.get("player")
     if not isinstance(player, str):
@@ -94,8 +98,10 @@ def parse_step(step: Mapping[str, Any]) -> Read | Split | End:
         return Split(player, split["true"], split["false"])
     if keys == {"action"} and step["action"] == End.kind:
         return End(player)
+    if keys <= {"action", "reason"} and step.get("action") == Close.kind:
+        return Close(player, step.get("reason", CloseReason.HOST.value))
     raise MalformedInput(
-        f"an All In step is a read (pick, answer, exclude), a split, or the host's end, got {dict(step)!r}"
+        f"an All In step is a read (pick, answer, exclude), a split, or the host's close or end, got {dict(step)!r}"
     )
 
 

@@ -15,7 +15,7 @@ class Phase(StrEnum):
     READING = "reading"
     """The reader picks a statement, answers it and may exclude a player."""
     BETTING = "betting"
-    """The bettors split their chips; the reveal follows the last split."""
+    """The bettors split their chips; the reveal follows the last split or the host's close."""
     OVER = "over"
 
 
@@ -39,7 +39,12 @@ class Question:
     answer: bool | None = None
     excluded: str | None = None
     bettors: tuple[str, ...] = ()
+    """Who bets: after a close, only those who had split (the rest are in ``sat_out``)."""
     splits: dict[str, Split] = field(default_factory=dict)
+    closed: str | None = None
+    """Why the host closed the splits (a ``CloseReason`` value); None when every split came in."""
+    sat_out: tuple[str, ...] = ()
+    """Bettors who had not split when the host closed: they keep their chips, as if excluded."""
     lost: dict[str, int] = field(default_factory=dict)
     chips_after: dict[str, int] = field(default_factory=dict)
     revealed: bool = False
@@ -59,6 +64,8 @@ class Question:
             "excluded": self.excluded,
             "bettors": list(self.bettors),
             "splits": {p: split_json(s) for p, s in self.splits.items()},
+            "closed": self.closed,
+            "sat_out": list(self.sat_out),
             "lost": dict(self.lost),
             "chips_after": dict(self.chips_after),
             "revealed": self.revealed,

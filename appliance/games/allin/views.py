@@ -44,6 +44,8 @@ def _public_question(question: Question) -> JSON:
         "locked_in": [p for p in question.bettors if p in question.splits] if read else [],
         "waiting_for": question.waiting_for if read else [],
         "revealed": question.revealed,
+        "closed": question.closed,
+        "sat_out": list(question.sat_out),
     }
     if question.revealed:
         view["answer"] = question.answer

@@ -2,16 +2,26 @@
 
 * :mod:`~appliance.games.squizz.table`: tokens and reads per player count, team forming;
 * :mod:`~appliance.games.squizz.card`: the card (three propositions with different values);
-* :mod:`~appliance.games.squizz.actions`: the die roll and the answer;
+* :mod:`~appliance.games.squizz.actions`: the die roll, the answer and the host's close;
 * :mod:`~appliance.games.squizz.engine`: :class:`SquizzEngine`, the pure rules engine;
 * :mod:`~appliance.games.squizz.scenario`: ``ADAPTER`` for ``quizbox replay``.
 """
 
 from __future__ import annotations
 
-from appliance.games.squizz.actions import Answer, Roll
+from appliance.games.squizz.actions import Answer, Close, CloseReason, Roll
 from appliance.games.squizz.card import Card, card_from_scenario
 from appliance.games.squizz.engine import SquizzEngine
 from appliance.games.squizz.table import form_teams, team_name
 
-__all__ = ["Answer", "Card", "Roll", "SquizzEngine", "card_from_scenario", "form_teams", "team_name"]
+__all__ = [
+    "Answer",
+    "Card",
+    "Close",
+    "CloseReason",
+    "Roll",
+    "SquizzEngine",
+    "card_from_scenario",
+    "form_teams",
+    "team_name",
+]

@@ -1,4 +1,5 @@
-"""sQuizz inputs besides the card (seed 004; rules.md sQuizz): the die roll and a player's answer.
+"""sQuizz inputs besides the card (seed 004; rules.md sQuizz): the die roll, a player's answer, and the
+host's close of the answers.
 
 ``__post_init__`` refuses what cannot be read (a wrong type) with :class:`MalformedInput`; whether
 the rules accept a well-formed input now is the engine's ``verify_<kind>``.
@@ -7,6 +8,7 @@ the rules accept a well-formed input now is the engine's ``verify_<kind>``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import ClassVar, Self
 
 from appliance.errors import MalformedInput
@@ -45,3 +47,37 @@ class Answer(Action):
         if not isinstance(self.answer, str):
             raise MalformedInput(f"answer must be A, B or C, got {self.answer!r}")
         _whole("token", self.token)
+
+
+class CloseReason(StrEnum):
+    """Why the host closed the answers before every answerer was in."""
+
+    TIMEOUT = "timeout"
+    """The session's time limit for answers (``answer_seconds``) ran out."""
+    HOST = "host"
+    """The quizmaster stopped waiting (*next*), e.g. for a handset that is gone for good."""
+
+
+@dataclass(frozen=True)
+class Close(Action):
+    """The host closes the answers while some answerers have not answered.
+
+    The product's decision where the rulebook and rules.md sQuizz are silent (an answerer whose
+    handset is gone would otherwise hold the game forever): each answerer who has not answered is
+    wrong and uses up their lowest unused bet token, which is lost like any wrong token; so every
+    player still uses every token exactly once over the game (rules.md sQuizz 1 and 5). The answers
+    that are in are then revealed as when the last answer is in.
+    """
+
+    kind: ClassVar[str] = "close"
+    reason: str = CloseReason.HOST.value
+
+    def __post_init__(self) -> None:
+        if self.reason not in {reason.value for reason in CloseReason}:
+            known = ", ".join(reason.value for reason in CloseReason)
+            raise MalformedInput(f"the answers close for one of {known}; got {self.reason!r}")
+
+    @classmethod
+    def by(cls, reason: CloseReason) -> Self:
+        """The host's close (``player`` is always :data:`HOST`)."""
+        return cls(HOST, reason.value)

@@ -4,7 +4,10 @@ A question goes: the host enters the die the session rolled (phase ``roll``), th
 (``card``); every player but the reader secretly picks an answer A/B/C and one unused bet token
 (``answering``). When the last answer is in, the answers are revealed together: a correct answer's
 token goes to its owner's pile face down (its value stays hidden), a wrong one is lost. After the
-table's number of reads per player the totals are revealed (``over``).
+table's number of reads per player the totals are revealed (``over``). The host may close the
+answers early (a time-out, or a quizmaster who stops waiting for a handset that is gone): each
+answerer still missing is wrong and uses up their lowest unused token, and the reveal follows at
+once (the product's decision, :class:`~appliance.games.squizz.actions.Close`).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import ClassVar
 from appliance.errors import ConfigError, IllegalAction
 from appliance.games.base import JSON, Action, Engine
 from appliance.games.squizz import views
-from appliance.games.squizz.actions import Answer, Roll
+from appliance.games.squizz.actions import Answer, Close, Roll
 from appliance.games.squizz.card import LETTERS, TARGETS, Card
 from appliance.games.squizz.state import Phase, Question
 from appliance.games.squizz.table import MAX_PLAYERS, MIN_PLAYERS, READS, questions_for, tokens_for
@@ -47,7 +50,7 @@ class SquizzEngine(Engine):
     game: ClassVar[str] = "squizz"
     min_players: ClassVar[int] = MIN_PLAYERS
     max_players: ClassVar[int] = MAX_PLAYERS
-    actions: ClassVar[Mapping[str, type[Action]]] = {record.kind: record for record in (Roll, Card, Answer)}
+    actions: ClassVar[Mapping[str, type[Action]]] = {record.kind: record for record in (Roll, Card, Answer, Close)}
 
     def __init__(self, players: Sequence[str], options: Mapping[str, object] | None = None) -> None:
         super().__init__(players, options)
@@ -190,6 +193,29 @@ class SquizzEngine(Engine):
         self.tokens[action.player].remove(action.token)
         self._advance()
 
+    # -- close (host: stop waiting for answers) -------------------------------------------------------
+
+    def verify_close(self, action: Close) -> None:
+        """Only the host, and only while answers are open: once the last of them is in, the reveal has
+        happened by itself and the game has moved on, so there is nobody left to close out."""
+        self._require_host(action)
+        self._require_phase(action, Phase.ANSWERING)
+
+    def close(self, action: Close) -> None:
+        """The product's decision (rules.md sQuizz is silent on an answerer who never answers): each
+        missing answerer is wrong and uses up their lowest unused token, so every player still uses
+        every token exactly once over the game (rules.md sQuizz 1 and 5); then the reveal."""
+        self.verify_close(action)
+        self._record(action)
+        question = self._question()
+        question.closed = action.reason
+        for player in question.waiting_for:
+            # a non-reader answers every question with one of their tokens (rules.md sQuizz 1), so one is left
+            token = min(self.tokens[player])
+            self.tokens[player].remove(token)
+            question.missed[player] = token
+        self._advance()
+
     # -- the phase machine -------------------------------------------------------------------------
 
     def _advance(self) -> None:
@@ -209,7 +235,8 @@ class SquizzEngine(Engine):
         """Answers revealed together; a correct token joins its owner's pile, a wrong one is lost."""
         assert question.card is not None
         letter = question.correct_letter = question.card.letter_for(question.die)
-        question.correct = tuple(p for p in question.answerers if question.answers[p].answer == letter)
+        answers = question.answers
+        question.correct = tuple(p for p in question.answerers if p in answers and answers[p].answer == letter)
         for player in question.correct:
             self.pile[player].append(question.answers[player].token)
             self.correct_counts[player] += 1

@@ -6,7 +6,12 @@
   ``text`` as in decks): the host's roll, then the card;
 * steps: each non-reader's ``{"player", "answer": "A"|"B"|"C", "token": n}``; the answers reveal
   themselves when the last one is in (rules.md sQuizz 5);
-* question result: ``reader``, ``correct`` (seat order), plus ``die``, ``correct_answer``, ``answers``;
+* one more step, the host's ``{"player": "", "action": "close"}`` with optional ``"reason"``
+  (``"host"``, the default, or ``"timeout"``) while answers are missing: each missing answerer is
+  wrong and uses up their lowest unused token, then the reveal (the product's decision,
+  :class:`~appliance.games.squizz.actions.Close`);
+* question result: ``reader``, ``correct`` (seat order), plus ``die``, ``correct_answer``, ``answers``
+  (of those who answered) and ``missed`` (closed-out player -> the token that used up);
   final result: ``scores``, ``correct_counts``, ``winners``, ``finished``.
 """
 
@@ -18,11 +23,12 @@ from typing import Any
 from appliance.errors import MalformedInput
 from appliance.games.base import JSON, Engine
 from appliance.games.scenario import ScenarioAdapter
-from appliance.games.squizz.actions import Answer, Roll
+from appliance.games.squizz.actions import Answer, Close, CloseReason, Roll
 from appliance.games.squizz.card import card_from_scenario
 from appliance.games.squizz.engine import SquizzEngine
 
 ANSWER_KEYS = frozenset({"answer", "token"})
+CLOSE_KEYS = frozenset({"action", "reason"})
 IGNORED_KEYS = frozenset({"player", "expect_error"})
 
 
@@ -66,7 +72,8 @@ class SquizzAdapter:
             "correct": list(question.correct),
             "die": question.die,
             "correct_answer": question.correct_letter,
-            "answers": {p: question.answers[p].answer for p in question.answerers},
+            "answers": {p: question.answers[p].answer for p in question.answerers if p in question.answers},
+            "missed": {p: question.missed[p] for p in question.answerers if p in question.missed},
         }
 
     def final_result(self, engine: Engine) -> JSON:
@@ -79,14 +86,19 @@ class SquizzAdapter:
         }
 
 
-def parse_step(step: Mapping[str, Any]) -> Answer:
-    """One scenario step as a sQuizz answer; :class:`MalformedInput` if it is not one."""
+def parse_step(step: Mapping[str, Any]) -> Answer | Close:
+    """One scenario step as a sQuizz answer or the host's close; :class:`MalformedInput` if neither."""
     player = step.get("player")
     if not isinstance(player, str):
         raise MalformedInput(f"a step needs a player name, got {step!r}")
-    if set(step) - IGNORED_KEYS != ANSWER_KEYS:
-        raise MalformedInput(f'a sQuizz step is {{"player", "answer", "token"}}, got {dict(step)!r}')
-    return Answer(player, step["answer"], step["token"])
+    keys = set(step) - IGNORED_KEYS
+    if keys == ANSWER_KEYS:
+        return Answer(player, step["answer"], step["token"])
+    if "action" in keys and keys <= CLOSE_KEYS and step["action"] == Close.kind:
+        return Close(player, step.get("reason", CloseReason.HOST.value))
+    raise MalformedInput(
+        f'a sQuizz step is {{"player", "answer", "token"}} or the host\'s {{"action": "close"}}, got {dict(step)!r}'
+    )
 
 
 ADAPTER: ScenarioAdapter = SquizzAdapter()

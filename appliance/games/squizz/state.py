@@ -16,7 +16,7 @@ class Phase(StrEnum):
     CARD = "card"
     """The die is rolled; waiting for the host to deal the card."""
     ANSWERING = "answering"
-    """Every non-reader picks an answer and a token; the reveal follows the last one."""
+    """Every non-reader picks an answer and a token; the reveal follows the last one or the host's close."""
     OVER = "over"
 
 
@@ -30,14 +30,18 @@ class Question:
     answerers: tuple[str, ...]
     card: Card | None = None
     answers: dict[str, Answer] = field(default_factory=dict)
+    closed: str | None = None
+    """Why the host closed the answers (a ``CloseReason`` value); None when every answer came in."""
+    missed: dict[str, int] = field(default_factory=dict)
+    """Answerers who had not answered when the host closed -> the token that used up (wrong, lost)."""
     correct_letter: str | None = None
     correct: tuple[str, ...] = ()
     revealed: bool = False
 
     @property
     def waiting_for(self) -> list[str]:
-        """Answerers who have not answered yet, in seat order."""
-        return [p for p in self.answerers if p not in self.answers]
+        """Answerers who have not answered yet (nor been closed out), in seat order."""
+        return [p for p in self.answerers if p not in self.answers and p not in self.missed]
 
     def snapshot(self) -> JSON:
         card = self.card
@@ -48,6 +52,8 @@ class Question:
             "answerers": list(self.answerers),
             "card": None if card is None else card.scenario_json(),
             "answers": {p: {"answer": a.answer, "token": a.token} for p, a in self.answers.items()},
+            "closed": self.closed,
+            "missed": dict(self.missed),
             "correct_letter": self.correct_letter,
             "correct": list(self.correct),
             "revealed": self.revealed,

@@ -2,7 +2,8 @@
 
 Before the end the public view never holds a bet token's value or a total (rules.md sQuizz 5);
 before a question's reveal it holds no answer and no card value, only who has locked in. After the
-reveal the answers, the card's values and who was correct are public. The reader's handset shows
+reveal the answers, the card's values and who was correct are public, and so is who was closed out
+without an answer (``missed``; the token that used up stays on their handset). The reader's handset shows
 the values and the correct answer of their own card (they read it from the card).
 """
 
@@ -49,10 +50,12 @@ def _public_question(question: Question) -> JSON:
         "locked_in": [p for p in question.answerers if p in question.answers],
         "waiting_for": question.waiting_for,
         "revealed": question.revealed,
+        "closed": question.closed,
+        "missed": [p for p in question.answerers if p in question.missed],
     }
     if question.revealed:
         assert card is not None
-        view["answers"] = {p: question.answers[p].answer for p in question.answerers}
+        view["answers"] = {p: question.answers[p].answer for p in question.answerers if p in question.answers}
         view["correct_answer"] = question.correct_letter
         view["values"] = card.values_by_letter()
         view["correct"] = list(question.correct)
@@ -60,16 +63,14 @@ def _public_question(question: Question) -> JSON:
 
 
 def private_view(engine: SquizzEngine, player: str) -> JSON:
-    answers: list[JSON] = [
-        {
-            "question": q.number,
-            "answer": q.answers[player].answer,
-            "token": q.answers[player].token,
-            "correct": (player in q.correct) if q.revealed else None,
-        }
-        for q in engine.questions
-        if player in q.answers
-    ]
+    answers: list[JSON] = []
+    for q in engine.questions:
+        if player in q.answers:
+            mine = q.answers[player]
+            correct = (player in q.correct) if q.revealed else None
+            answers.append({"question": q.number, "answer": mine.answer, "token": mine.token, "correct": correct})
+        elif player in q.missed:  # closed out: wrong, and the lowest unused token is used up
+            answers.append({"question": q.number, "answer": None, "token": q.missed[player], "correct": False})
     view: JSON = {
         "player": player,
         "tokens": list(engine.tokens[player]),
