@@ -1,7 +1,8 @@
 """All In scenario files (tests/scenarios/allin-*.json) and the All In scenario adapter.
 
 Every rule id below is covered by at least one scenario file's ``rules`` list, and every file names
-only ids from this list. The ids follow rules.md "All In" 1-6; rules about what the TV may show
+only ids from this list. The ids follow rules.md "All In" 1-6, plus ``allin-close-*`` for the host's close of the
+splits (the product's decision, appliance.games.allin.actions.Close); rules about what the TV may show
 before a reveal are not observable in a scenario's results and are tested on the views instead
 (test_allin_engine.py, test_allin_properties.py).
 """
@@ -16,7 +17,7 @@ from typing import Any
 import pytest
 
 from appliance.errors import MalformedInput
-from appliance.games.allin import AllInEngine, End, Read, Split
+from appliance.games.allin import AllInEngine, Close, End, Read, Split
 from appliance.games.allin.scenario import ADAPTER, parse_step
 from appliance.games.base import HOST
 from appliance.replay import main as replay
@@ -60,6 +61,11 @@ RULES = (
     "allin-6-end-only-by-host",
     "allin-6-no-input-after-end",
     "allin-malformed-step-refused",
+    # the product's decision where rules.md is silent (appliance.games.allin.actions.Close)
+    "allin-close-missing-bettors",
+    "allin-close-sat-out-can-win",
+    "allin-close-refused-outside-betting",
+    "allin-close-only-by-host",
 )
 
 
@@ -128,6 +134,8 @@ def test_parse_step_reads_the_three_step_shapes() -> None:
     assert parse_step({"player": "ann", "pick": 0, "answer": True, "exclude": "bob"}) == Read("ann", 0, True, "bob")
     assert parse_step({"player": "bob", "split": {"true": 3, "false": 4}, "expect_error": True}) == Split("bob", 3, 4)
     assert parse_step({"player": HOST, "action": "end"}) == End(HOST)
+    assert parse_step({"player": HOST, "action": "close"}) == Close(HOST, "host")
+    assert parse_step({"player": HOST, "action": "close", "reason": "timeout"}) == Close(HOST, "timeout")
 
 
 @pytest.mark.parametrize(
@@ -141,6 +149,9 @@ def test_parse_step_reads_the_three_step_shapes() -> None:
         {"player": "bob", "split": [3, 4]},
         {"player": "bob", "split": {"true": 3, "false": 4, "maybe": 1}},
         {"player": "", "action": "stop"},
+        {"player": "", "action": "close", "reason": "bored"},
+        {"player": "", "action": "end", "reason": "timeout"},
+        {"player": "", "reason": "timeout"},
         {"player": "ann", "range": ["1", "2"]},
     ],
 )

@@ -1,8 +1,9 @@
 """sQuizz scenario files (tests/scenarios/squizz-*.json) and the sQuizz scenario adapter.
 
 Every rule id below is covered by at least one scenario file's ``rules`` list, and every file names
-only ids from this list. The ids follow rules.md "sQuizz" 1-6. What a scenario cannot show is tested
-elsewhere: hidden token values and answers (the views: test_squizz_engine.py and
+only ids from this list. The ids follow rules.md "sQuizz" 1-6, plus ``squizz-close-*`` for the
+host's close of the answers (the product's decision, appliance.games.squizz.actions.Close). What a
+scenario cannot show is tested elsewhere: hidden token values and answers (the views: test_squizz_engine.py and
 test_squizz_properties.py), a card refused for equal values (a malformed file, below), team forming
 (test_squizz_table.py).
 """
@@ -17,7 +18,7 @@ from typing import Any
 import pytest
 
 from appliance.errors import DeckError, MalformedInput
-from appliance.games.squizz import Answer, SquizzEngine
+from appliance.games.squizz import Answer, Close, SquizzEngine
 from appliance.games.squizz.scenario import ADAPTER, parse_step
 from appliance.replay import main as replay
 
@@ -50,6 +51,11 @@ RULES = (
     "squizz-6-tie-shared",
     "squizz-6-no-winner-before-end",
     "squizz-malformed-step-refused",
+    # the product's decision where rules.md is silent (appliance.games.squizz.actions.Close)
+    "squizz-close-missing-answers",
+    "squizz-close-uses-lowest-token",
+    "squizz-close-refused-outside-answering",
+    "squizz-close-only-by-host",
 )
 
 YODA = {
@@ -100,17 +106,28 @@ def test_each_file_passes_the_replay_check(path: Path) -> None:
 
 def test_full_games_use_every_token_of_every_player_exactly_once() -> None:
     """rules.md sQuizz 1, checked on the files themselves: the accepted steps of a finished game
-    use each player's tokens 1..N (the rulebook's table) once each."""
+    use each player's tokens 1..N (the rulebook's table) once each; the host's close uses up the
+    lowest unused token of each answerer who had not answered (the product's decision)."""
     finished = [load(path) for path in FILES if load(path)["expect"]["finished"]]
-    assert len(finished) >= 7
+    assert len(finished) >= 8
+    closed = 0
     for data in finished:
+        highest = {2: 6, 3: 6, 4: 6, 5: 8, 6: 5, 7: 6, 8: 7}[len(data["players"])]
         used: dict[str, list[int]] = {p: [] for p in data["players"]}
         for question in data["questions"]:
+            answered = {question["expect"]["reader"]}
             for step in question["steps"]:
-                if not step.get("expect_error"):
-                    used[step["player"]].append(step["token"])
-        highest = {2: 6, 3: 6, 4: 6, 5: 8, 6: 5, 7: 6, 8: 7}[len(data["players"])]
+                if step.get("expect_error"):
+                    continue
+                if step["player"] == "":  # the host's close
+                    for player in (p for p in data["players"] if p not in answered):
+                        used[player].append(min(set(range(1, highest + 1)) - set(used[player])))
+                    closed += 1
+                    continue
+                used[step["player"]].append(step["token"])
+                answered.add(step["player"])
         assert all(sorted(tokens) == list(range(1, highest + 1)) for tokens in used.values())
+    assert closed > 0
 
 
 def write(tmp_path: Path, data: dict[str, Any]) -> str:
@@ -140,8 +157,10 @@ def test_a_card_with_equal_values_makes_the_file_malformed(tmp_path: Path) -> No
 # -- the adapter ----------------------------------------------------------------------------------
 
 
-def test_parse_step_reads_an_answer() -> None:
+def test_parse_step_reads_an_answer_and_the_hosts_close() -> None:
     assert parse_step({"player": "bob", "answer": "C", "token": 4, "expect_error": False}) == Answer("bob", "C", 4)
+    assert parse_step({"player": "", "action": "close"}) == Close("", "host")
+    assert parse_step({"player": "", "action": "close", "reason": "timeout"}) == Close("", "timeout")
 
 
 @pytest.mark.parametrize(
@@ -153,6 +172,10 @@ def test_parse_step_reads_an_answer() -> None:
         {"player": "bob", "token": 1},
         {"player": "bob", "answer": "A", "token": 1, "double": True},
         {"player": "bob", "answer": "A", "token": "1"},
+        {"player": "", "action": "end"},
+        {"player": "", "action": "close", "reason": "bored"},
+        {"player": "", "action": "close", "answer": "A"},
+        {"player": "", "reason": "timeout"},
     ],
 )
 def test_parse_step_refuses_what_is_not_an_answer(step: dict[str, Any]) -> None:
