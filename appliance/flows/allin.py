@@ -1,6 +1,10 @@
 """All In at the table: the reader's handset offers the three statements, True/False and the exclusion
 card; every bettor's handset offers a split of all their chips; the reveal follows the last split and the
-host's *next* deals the next card to the next reader."""
+host's *next* deals the next card to the next reader.
+
+While splits are open, the host's *next* (a quizmaster who stops waiting, e.g. for a handset gone for
+good) and the ``answer_seconds`` time limit close them: the bettors still missing sit the question out
+keeping all their chips (the product's decision, appliance.games.allin.actions.Close)."""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ from typing import Any
 
 from appliance.errors import MalformedInput
 from appliance.games.allin.actions import Card as Deal
-from appliance.games.allin.actions import End, Read, Split
+from appliance.games.allin.actions import Close, CloseReason, End, Read, Split
 from appliance.games.allin.engine import AllInEngine
 from appliance.games.allin.state import Phase
 from appliance.games.base import JSON, Action, Engine
@@ -42,8 +46,19 @@ class AllInFlow(EngineFlow):
     def end_of_deck(self) -> Action | None:
         return End.deck_out()  # rules.md All In 6: the deck ran out, most chips wins
 
+    # -- the host and the clock ------------------------------------------------------------------------
+
     def host_step(self) -> Action | None:
-        return None  # the reveal follows the last split by itself; *next* deals the next card
+        """While splits are open, *next* closes them (the quizmaster stops waiting); otherwise None: the
+        reveal follows the last split by itself and *next* deals the next card."""
+        return Close.by(CloseReason.HOST) if self.waiting_for_players() else None
+
+    def waiting_for_players(self) -> bool:
+        """The bettors are splitting (the reader's choice is not timed)."""
+        return self.engine.phase == Phase.BETTING
+
+    def timeout(self) -> Action | None:
+        return Close.by(CloseReason.TIMEOUT) if self.waiting_for_players() else None
 
     # -- handsets --------------------------------------------------------------------------------------
 
@@ -115,6 +130,8 @@ class AllInFlow(EngineFlow):
             truth = "TRUE" if question.answer else "FALSE"
             lost = question.lost.get(player)
             kept = "" if lost is None else f" You lost {lost}."
+            if player in question.sat_out:
+                kept = " Time was up: you sat it out and kept your chips."
             return info(f"It was {truth}", f"{question.reader} answered {truth}.{kept}", wait=True)
         if player == question.reader:
             return info("Locked in", "Wait for the splits.", wait=True)

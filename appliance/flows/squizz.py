@@ -1,6 +1,10 @@
 """sQuizz at the table: the die is rolled (the session's random source, recorded in the log), the card is
 dealt, every non-reader's handset offers A/B/C and their unused bet tokens; the reveal follows the last
-answer; the host's *next* rolls for the next reader. Token values stay on the handsets until the end."""
+answer; the host's *next* rolls for the next reader. Token values stay on the handsets until the end.
+
+While answers are open, the host's *next* (a quizmaster who stops waiting, e.g. for a handset gone for
+good) and the ``answer_seconds`` time limit close them: each answerer still missing is wrong and uses up
+their lowest unused token (the product's decision, appliance.games.squizz.actions.Close)."""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ from typing import Any
 from appliance.errors import ConfigError, MalformedInput
 from appliance.games.base import HOST, JSON, Action, Engine
 from appliance.games.numbers import format_compact, parse_number
-from appliance.games.squizz.actions import Answer, Roll
+from appliance.games.squizz.actions import Answer, Close, CloseReason, Roll
 from appliance.games.squizz.card import LETTERS, TARGETS
 from appliance.games.squizz.card import Card as Deal
 from appliance.games.squizz.engine import SquizzEngine
@@ -53,8 +57,18 @@ class SquizzFlow(EngineFlow):
     def ready_for_card(self) -> bool:
         return self.engine.phase == Phase.ROLL
 
+    # -- the host and the clock ------------------------------------------------------------------------
+
     def host_step(self) -> Action | None:
-        return None  # the reveal follows the last answer; *next* rolls for the next question
+        """While answers are open, *next* closes them (the quizmaster stops waiting); otherwise None: the
+        reveal follows the last answer by itself and *next* rolls for the next question."""
+        return Close.by(CloseReason.HOST) if self.waiting_for_players() else None
+
+    def waiting_for_players(self) -> bool:
+        return self.engine.phase == Phase.ANSWERING
+
+    def timeout(self) -> Action | None:
+        return Close.by(CloseReason.TIMEOUT) if self.waiting_for_players() else None
 
     # -- handsets --------------------------------------------------------------------------------------
 
@@ -99,6 +113,8 @@ class SquizzFlow(EngineFlow):
         card = question.card
         if question.revealed:
             right = "Correct!" if player in question.correct else "Not this time"
+            if player in question.missed:
+                right = f"Time was up: token {question.missed[player]} is used"
             if player == question.reader:
                 right = "You read"
             return info(f"It was {question.correct_letter}", right, wait=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -85,3 +86,98 @@ def test_squizz_refuses_a_deck_too_short_to_finish(tmp_path: Path) -> None:
         session.start_game(GameSetup("squizz", ["Ann", "Bob", "Cat"], {}, SQUIZZ_CARDS[:2]),
                            {"Ann": "ann", "Bob": "bob", "Cat": "cat"})
     assert session.state == "lobby" and session.flow is None
+
+
+# -- a player who never enters: the host's Next and the time limit close (the product's decision) ----------
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _timed(tmp_path: Path, game: str, cards: list[Card], options: dict[str, object]
+           ) -> tuple[Session, dict[str, Handset], Clock]:
+    clock = Clock()
+    players = ["Ann", "Bob", "Cat"]
+    session = Session(clock, random.Random(3), store=Store(tmp_path / "q.db"))
+    hs = {p: Handset(id=p.lower(), name=p, accepted=True, online=True) for p in players}
+    session.start_game(GameSetup(game, players, options, cards), {p: p.lower() for p in players})
+    return session, hs, clock
+
+
+def _board(session: Session) -> dict[str, Any]:
+    assert session.flow is not None
+    board: dict[str, Any] = session.flow.board()
+    return board
+
+
+def test_allin_next_closes_the_splits_without_a_lost_handset_and_the_game_goes_on(tmp_path: Path) -> None:
+    session, hs = _table(tmp_path, "allin", ["Ann", "Bob", "Cat"], ALLIN_CARDS, {"chips": 10})
+    assert session.flow is not None and not session.flow.can_advance()  # the reader's choice: nothing to close
+    _send(session, hs["Ann"], "choice", {"choices": {"pick": "0", "answer": "true"}})
+    _send(session, hs["Bob"], "split", {"split": {"true": 3, "false": 7}})
+    assert session.flow.can_advance()  # Cat's handset is gone: Next stops waiting for it
+    session.advance()
+    view = _board(session)
+    assert view["phase"] == "card" and view["question"]["sat_out"] == ["Cat"]
+    assert view["chips"] == {"Ann": 10, "Bob": 3, "Cat": 10}  # Cat sat it out, keeping every chip
+    assert "kept your chips" in session.prompt_for(hs["Cat"])[0]["text"]
+    session.advance()  # the next card, to the next reader
+    assert session.prompt_for(hs["Bob"])[0]["kind"] == "choice"
+
+
+def test_allin_time_limit_closes_the_splits_on_its_own(tmp_path: Path) -> None:
+    session, hs, clock = _timed(tmp_path, "allin", ALLIN_CARDS, {"chips": 10, "answer_seconds": 30})
+    assert session.flow is not None and session.flow.deadline() is None  # the reader's choice is not timed
+    clock.now += 100
+    _send(session, hs["Ann"], "choice", {"choices": {"pick": "1", "answer": "false"}})
+    assert session.flow.deadline() == pytest.approx(session.game_time() + 30)
+    _send(session, hs["Cat"], "split", {"split": {"true": 10, "false": 0}})
+    clock.now += 29.9
+    assert session.tick() is False and _board(session)["phase"] == "betting"
+    clock.now += 0.2
+    assert session.tick() is True
+    view = _board(session)
+    assert view["question"]["closed"] == "timeout" and view["question"]["sat_out"] == ["Bob"]
+    assert view["chips"] == {"Ann": 10, "Bob": 10, "Cat": 0}
+    assert session.flow.deadline() is None
+
+
+def test_squizz_next_closes_the_answers_and_the_missing_player_uses_their_lowest_token(tmp_path: Path) -> None:
+    session, hs = _table(tmp_path, "squizz", ["Ann", "Bob", "Cat"], SQUIZZ_CARDS)
+    assert session.flow is not None and session.flow.can_advance()  # answers are open
+    _send(session, hs["Bob"], "token", {"answer": "A", "token": 6})  # Cat never answers
+    session.advance()
+    view = _board(session)
+    assert view["question"]["revealed"] and view["question"]["missed"] == ["Cat"]
+    assert '"token"' not in json.dumps(view)  # the used-up token stays on Cat's handset
+    cat = session.prompt_for(hs["Cat"])[0]
+    assert cat["title"].startswith("It was") and "token 1" in cat["text"]
+    assert cat["private"]["tokens"] == [2, 3, 4, 5, 6]
+    session.advance()  # the next roll, the next reader (Bob)
+    prompt = session.prompt_for(hs["Cat"])[0]
+    assert prompt["kind"] == "token" and prompt["tokens"] == [2, 3, 4, 5, 6]
+
+
+def test_squizz_time_limit_closes_the_answers_and_a_paused_clock_stands_still(tmp_path: Path) -> None:
+    session, hs, clock = _timed(tmp_path, "squizz", SQUIZZ_CARDS, {"answer_seconds": 20})
+    assert session.flow is not None and session.flow.deadline() == pytest.approx(session.game_time() + 20)
+    clock.now += 5
+    session.pause()
+    clock.now += 600  # paused: the clock stands still
+    assert session.tick() is False and _board(session)["phase"] == "answering"
+    session.resume()
+    clock.now += 14.9
+    assert session.tick() is False
+    _send(session, hs["Bob"], "token", {"answer": "B", "token": 2})
+    clock.now += 0.2
+    assert session.tick() is True
+    view = _board(session)
+    assert view["question"]["closed"] == "timeout" and view["question"]["missed"] == ["Cat"]
+    resumed = Session(Clock(), store=session.store)  # the close is in the stored log: a restart agrees
+    assert resumed.resume_stored() and resumed.flow is not None
+    assert resumed.flow.board() == session.flow.board() and resumed.flow.log() == session.flow.log()
