@@ -45,7 +45,8 @@ from appliance.games.numbers import format_plain, parse_number  # noqa: E402
 from appliance.hub import Hub  # noqa: E402
 from appliance.mqtt import Client, Connection  # noqa: E402
 from appliance.pairing import Accounts, Pairing, request_payload  # noqa: E402
-from appliance.session.session import Session  # noqa: E402
+from appliance.session.flow import flow_factory  # noqa: E402
+from appliance.session.session import Session, setup_from_json  # noqa: E402
 from appliance.store import Store  # noqa: E402
 from firmware import protocol  # noqa: E402
 from firmware.core import bot  # noqa: E402
@@ -204,10 +205,12 @@ class Result:
     by_kind: Counter[str] = field(default_factory=Counter)
     inputs: int = 0
     acks: int = 0
-    accepted: int = 0  # acks ok, fuzz and legit
+    accepted: int = 0  # inputs acked ok, fuzz and legit (a repeated seq and prompt is acked again: once)
+    applied: int = 0  # what the hub counted as applied
     legit: int = 0
     lost: int = 0  # inputs without an ack
-    stored_inputs: int = 0  # player entries in the stored logs
+    stored_inputs: int = 0  # inputs acked ok found in their game's stored log, in order, once each
+    unstored: list[str] = field(default_factory=list)  # inputs acked ok and not found
     crashes: list[str] = field(default_factory=list)
     games: Counter[str] = field(default_factory=Counter)
     hub_seconds: float = 0.0
@@ -230,7 +233,7 @@ class Wire:
         self.box = box
         self.cond = threading.Condition()
         self.acks = 0
-        self.ok = 0
+        self.by_handset: dict[str, list[dict[str, Any]]] = {}  # each handset's acks, in order
         self.prompts: dict[str, dict[str, Any]] = {}
         self.client = Client(f"fuzz-wire-{box}", conn, self._on, subscriptions=[
             protocol.handset_wildcard(box, "ack"), protocol.handset_wildcard(box, "prompt")]).start()
@@ -240,7 +243,7 @@ class Wire:
         with self.cond:
             if leaf == "ack":
                 self.acks += 1
-                self.ok += json.loads(payload).get("ok") is True
+                self.by_handset.setdefault(handset, []).append(json.loads(payload))
             else:
                 self.prompts[handset] = json.loads(payload)
             self.cond.notify_all()
@@ -306,16 +309,19 @@ def run(payload_count: int, seed_value: int, broker: RunningBroker, batch: int =
                     protocol.make_hello(handset, name, "fuzz", protocol.LAYOUT_KEYPAD)))
             _wait(lambda: len(wire.prompts) == len(SEATED), 10, "the seated handsets' lobby prompts")
             game_no = 0
-            _start(hub, store, GAMES[game_no], rng)
+            game_ids = [_start(hub, store, GAMES[game_no], rng)]
             legit_seq = 10**9
             sent_inputs = 0
+            sent: dict[str, list[tuple[bytes, int]]] = {}  # each handset's inputs in order, with their game
             for first in range(0, len(items), batch):
                 chunk = [_encode(item, wire) for item in items[first:first + batch]]
                 start, before = time.perf_counter(), processed["n"]
                 for (handset, (kind, _)), (leaf, data) in zip(items[first:first + batch], chunk, strict=True):
                     wire.client.publish(_topic(box, handset, leaf), data)
                     result.by_kind[kind] += 1
-                    sent_inputs += leaf == "input"
+                    if leaf == "input":
+                        sent_inputs += 1
+                        sent.setdefault(handset, []).append((data, game_ids[-1]))
                 target = before + len(chunk)
                 _wait(lambda: processed["n"] >= target, 60, "the hub reading the batch")  # noqa: B023
                 result.hub_seconds += time.perf_counter() - start
@@ -328,8 +334,9 @@ def run(payload_count: int, seed_value: int, broker: RunningBroker, batch: int =
                         legit_seq += 1
                         sent_inputs += 1
                         result.legit += 1
-                        wire.client.publish(protocol.input_topic(box, handset), protocol.encode(
-                            protocol.make_input(legit_seq, prompt["id"], prompt["kind"], data)))
+                        legit = protocol.encode(protocol.make_input(legit_seq, prompt["id"], prompt["kind"], data))
+                        wire.client.publish(protocol.input_topic(box, handset), legit)
+                        sent.setdefault(handset, []).append((legit, game_ids[-1]))
                 result.lost = sent_inputs - wire.wait_acks(sent_inputs, 30)
                 with hub.lock:
                     if session.state == "playing" and session.flow is not None and session.flow.can_advance():
@@ -337,12 +344,14 @@ def run(payload_count: int, seed_value: int, broker: RunningBroker, batch: int =
                     if session.state != "playing":
                         result.games[GAMES[game_no % len(GAMES)][0]] += session.state == "results"
                         game_no += 1
-                        _start(hub, store, GAMES[game_no % len(GAMES)], rng)
+                        game_ids.append(_start(hub, store, GAMES[game_no % len(GAMES)], rng))
                 if first // batch % 20 == 0:
-                    say(f"  {result.payloads} payloads, {wire.acks} acks, {wire.ok} ok, lost {result.lost}")
-            result.inputs, result.acks, result.accepted = sent_inputs, wire.acks, wire.ok
+                    say(f"  {result.payloads} payloads, {wire.acks} acks, hub applied {hub.accepted}, "
+                        f"lost {result.lost}")
+            result.inputs, result.acks = sent_inputs, wire.acks
             with hub.lock:
-                result.stored_inputs = sum(1 for g in store.games(limit=10**6) for e in g.log if e.get("player"))
+                result.applied = hub.accepted
+                _check_stored(result, store, sent, wire.by_handset)
             result.crashes = failures.records
         finally:
             logging.getLogger("appliance").removeHandler(failures)
@@ -354,12 +363,50 @@ def run(payload_count: int, seed_value: int, broker: RunningBroker, batch: int =
     return result
 
 
-def _start(hub: Hub, store: Store, game: tuple[str, dict[str, Any]], rng: random.Random) -> None:
+def _start(hub: Hub, store: Store, game: tuple[str, dict[str, Any]], rng: random.Random) -> int:
+    """Start ``game`` with the seated handsets; its id in the store."""
     name, options = game
     cards = cards_for_game(store, name, rng, limit=30)
     hub.command({"cmd": "start", "game": name, "options": options,
                  "seats": [{"player": p, "handset": h} for p, h in zip(NAMES, SEATED, strict=True)],
                  "cards": [{"id": c.id, **c.fields} for c in cards]})
+    assert hub.session.game_id is not None
+    return hub.session.game_id
+
+
+def _check_stored(result: Result, store: Store, sent: dict[str, list[tuple[bytes, int]]],
+                  acks: dict[str, list[dict[str, Any]]]) -> None:
+    """Pair each handset's inputs with its acks (one each, in order: one sender, one hub), then find every
+    input acked ok in its game's stored log: the log entry the game makes of it, among that player's
+    entries, in order, each entry used once (the game's own steps, a timeout's fold, sit between them)."""
+    wanted: dict[tuple[int, str], list[dict[str, Any]]] = {}  # (game id, player) -> entries, in order
+    flows: dict[int, Any] = {}
+    seen: set[tuple[str, int, str]] = set()
+    for handset, inputs in sent.items():
+        for (payload, game_id), ack in zip(inputs, acks.get(handset, []), strict=False):
+            key = (handset, ack.get("seq"), ack.get("prompt"))
+            if ack.get("ok") is not True or key in seen:  # refused, or a repeat acked again
+                continue
+            seen.add(key)
+            player = NAMES[SEATED.index(handset)]
+            if game_id not in flows:
+                stored = store.game(game_id)
+                assert stored is not None
+                flows[game_id] = flow_factory(stored.game)(setup_from_json(stored.setup), random.Random(0), 0.0)
+            message = protocol.parse_input(handset, protocol.decode(payload))
+            wanted.setdefault((game_id, player), []).append(
+                flows[game_id].parse(player, message["kind"], message["data"]).to_json())
+    result.accepted = len(seen)
+    for (game_id, player), entries in wanted.items():
+        stored_game = store.game(game_id)
+        assert stored_game is not None
+        log = iter([e for e in stored_game.log if e.get("player") == player])
+        for entry in entries:
+            if any(e == entry for e in log):  # consumes the log up to the match: in order, once
+                result.stored_inputs += 1
+            else:
+                result.unstored.append(f"game {game_id} {player}: {entry}")
+                log = iter([e for e in stored_game.log if e.get("player") == player])
 
 
 def _raw(items: list[Item], conn: Connection, batch: int, rng: random.Random) -> float:
@@ -408,7 +455,8 @@ def report(result: Result) -> str:
     return "\n".join([
         f"payloads fuzzed: {result.payloads} ({kinds})",
         f"inputs: {result.inputs} (legal ones from the seated handsets: {result.legit}); acks: {result.acks}; "
-        f"accepted: {result.accepted}; stored: {result.stored_inputs}; lost: {result.lost}; "
+        f"acked ok: {result.accepted}; applied: {result.applied}; stored: {result.stored_inputs}; "
+        f"lost: {result.lost}; "
         f"crashes: {len(result.crashes)}",
         f"games finished during the fuzz: {dict(result.games)}",
         f"number parser: {result.numbers.get('parsed', 0)} parsed, {result.numbers.get('refused', 0)} refused",
@@ -429,7 +477,8 @@ def main() -> int:
     print(report(result))
     for crash in result.crashes[:5]:
         print(crash)
-    bad = result.lost or result.crashes or result.acks != result.inputs or result.stored_inputs != result.accepted
+    bad = result.lost or result.crashes or result.acks != result.inputs or result.unstored or not (
+        result.stored_inputs == result.applied == result.accepted)
     return 1 if bad else 0
 
 

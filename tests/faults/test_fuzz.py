@@ -41,7 +41,7 @@ def test_a_share_of_the_hub_fuzz(broker: MosquittoBroker, tmp_path: Path, figure
     assert result.payloads == SHARE, where
     assert result.crashes == [], where
     assert result.lost == 0 and result.acks == result.inputs, where
-    assert result.stored_inputs == result.accepted, where
+    assert result.unstored == [] and result.stored_inputs == result.applied == result.accepted, where
     kinds = {kind.split(":")[0] for kind in result.by_kind}
     assert kinds == {"input", "hello", "telemetry", "status", "pairing"}, where
     assert {k for k in result.by_kind if k.startswith("input:")} >= {f"input:{k}" for k in bench.protocol.INPUT_KINDS}
