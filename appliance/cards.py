@@ -26,7 +26,10 @@ from appliance.games.numbers import format_plain
 from appliance.session.flow import Card
 from appliance.store import Store
 
-DECK_TYPE: dict[str, str] = {"confident": "estimation", "poker": "estimation", "allin": "allin", "squizz": "squizz"}
+DECK_TYPE: dict[str, str] = {
+    "confident": "estimation", "poker": "estimation", "allin": "allin", "squizz": "squizz",
+    "buzzer": "estimation",  # the quizmaster reads an estimation card's question; the first right answer scores
+}
 
 
 def card_fields(card: DeckCardRecord) -> dict[str, Any]:

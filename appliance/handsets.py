@@ -53,6 +53,7 @@ class Registry:
     def __init__(self, open_join: bool = True) -> None:
         self.open_join = open_join
         self._handsets: dict[str, Handset] = {}
+        self._colours: dict[str, int] = {}  # a handset keeps its colour while the box runs
 
     def __contains__(self, handset_id: object) -> bool:
         return handset_id in self._handsets
@@ -72,6 +73,7 @@ class Registry:
         if handset is None:
             handset = Handset(id=handset_id, name=self.unique_name(name or handset_id), accepted=self.open_join)
             self._handsets[handset_id] = handset
+            self._colours.setdefault(handset_id, len(self._colours))
             new = True
         else:
             new = False
@@ -93,6 +95,4 @@ class Registry:
         return self._handsets.pop(handset_id, None)
 
     def colour(self, handset_id: str) -> str:
-        ids = list(self._handsets)
-        index = ids.index(handset_id) if handset_id in ids else 0
-        return PALETTE[index % len(PALETTE)]
+        return PALETTE[self._colours.get(handset_id, 0) % len(PALETTE)]

@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from appliance.clocksync import ClockSync
 from appliance.errors import QuizboxError
 from appliance.handsets import Handset, Registry
 from appliance.mqtt import Availability, Client, Connection
@@ -79,12 +80,15 @@ class Hub:
                 protocol.handset_wildcard(box, "status"),
                 protocol.handset_wildcard(box, "telemetry"),
                 protocol.handset_wildcard(box, "input"),
+                protocol.handset_wildcard(box, "clock"),
                 protocol.admin_command_topic(box),
                 *([pairing_wildcard(box)] if pairing is not None else []),
             ],
             availability=Availability(protocol.appliance_status_topic(box)),
             on_connect=self._on_connect,
         )
+        self.clocks = ClockSync()
+        self._state_at = 0.0
         self._ticker = threading.Thread(target=self._tick_loop, name="hub-ticker", daemon=True)
 
     # -- lifecycle -------------------------------------------------------------------------------------
@@ -121,13 +125,20 @@ class Hub:
                     self._send_prompt(handset, fresh=True)
             self._publish_state()
 
+    def _ms(self) -> int:
+        """The appliance clock in ms (the session's clock: the buzzer compares the two)."""
+        return round(self.clock() * 1000)
+
     def _tick_loop(self) -> None:
         while not self._stop.wait(self._tick_interval):
             try:
                 with self.lock:
+                    online = [h.id for h in self.registry if h.online]
+                    for handset_id, ping in self.clocks.due(self._ms(), online):  # clock offsets (buzzer)
+                        self.client.publish(protocol.time_topic(self.box, handset_id), protocol.encode(ping), qos=0)
                     if self.session.tick():
                         self._publish_changes()
-                    else:
+                    elif self.clock() - self._state_at >= 1.0:  # countdowns move once a second
                         self._publish_state()
             except Exception:
                 log.exception("session tick failed")
@@ -136,6 +147,7 @@ class Hub:
 
     def on_message(self, topic: str, payload: bytes) -> None:
         """Entry point for every MQTT message (paho's thread); never raises."""
+        received = self._ms()  # before waiting for the lock: a clock reply's arrival time
         try:
             with self.lock:
                 if topic == protocol.admin_command_topic(self.box):
@@ -145,6 +157,11 @@ class Hub:
                     self._pairing_request(topic, payload)
                     return
                 handset_id, leaf = protocol.parse_handset_topic(self.box, topic)
+                if leaf == "clock":
+                    if self.registry.get(handset_id) is not None and self._may_speak(handset_id):
+                        reply = protocol.parse_clock(handset_id, protocol.decode(payload))
+                        self.clocks.on_reply(handset_id, reply, received)
+                    return
                 handler = {
                     "hello": self._hello,
                     "status": self._status,
@@ -172,6 +189,7 @@ class Hub:
             log.warning("hello on the topics of %s, which has no broker account: ignored", handset_id)
             return
         handset, new = self.registry.hello(handset_id, hello["name"], self.clock())
+        self.clocks.joined(handset_id, self._ms())
         if self.pairing is not None and not handset.accepted and self.pairing.accounts.has(handset_id):
             handset.accepted = True  # an account is made only when the quizmaster accepts
         handset.firmware = hello["fw"]
@@ -248,8 +266,11 @@ class Hub:
         if dash and tag != self.boot:  # answers a prompt sent before this appliance restarted
             self._refuse(handset_id, msg["seq"], "that screen is old; look again", msg["prompt"])
             return
+        data = msg["data"]
+        if msg["kind"] == protocol.BUZZ:  # the press on the appliance clock (rules.md Buzzer 2)
+            data = self.clocks.buzz_data(handset_id, data, msg["clock"], self._ms())
         try:
-            message = self.session.handle_input(handset_id, local_id, msg["kind"], msg["data"])
+            message = self.session.handle_input(handset_id, local_id, msg["kind"], data)
         except QuizboxError as exc:
             self._refuse(handset_id, msg["seq"], _short(exc), msg["prompt"])
             return
@@ -324,6 +345,7 @@ class Hub:
                     raise protocol.ProtocolError(f"{handset.name} is seated in the running game")
                 self.registry.remove(handset.id)
                 s.forget(handset.id)
+                self.clocks.forget(handset.id)
                 if self.pairing is not None:
                     self.pairing.remove(handset.id)  # and it can log in no more
                 if self.store is not None:
@@ -332,6 +354,10 @@ class Hub:
                 self._handset(command).identify_until = self.clock() + 5
             elif name == "start":
                 self._start(command)
+            elif name in s.flow_commands():  # a game's own commands: the buzzer's arm / right / wrong / close
+                message = s.flow_command(name, command)
+                self._publish_changes()
+                return {"ok": True, "msg": message}
             elif name == "next":
                 s.advance()
             elif name == "skip":
@@ -443,6 +469,7 @@ class Hub:
         self.client.publish(protocol.prompt_topic(self.box, handset.id), payload)
 
     def _publish_state(self) -> None:
+        self._state_at = self.clock()
         board = self.session.board_state(list(self.registry), self.registry.colour)
         text = json.dumps(board, sort_keys=True)
         if text != self._board_sent:

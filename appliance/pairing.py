@@ -91,6 +91,7 @@ topic write quizbox/{box}/handset/+/input
 topic write quizbox/{box}/handset/+/hello
 topic write quizbox/{box}/handset/+/telemetry
 topic write quizbox/{box}/handset/+/status
+topic write quizbox/{box}/handset/+/clock
 topic read quizbox/{box}/handset/+/prompt
 topic read quizbox/{box}/handset/+/ack
 topic read quizbox/{box}/handset/+/time
@@ -101,13 +102,14 @@ user {pairing}
 topic write quizbox/{box}/pairing/+
 
 #@handset: the block below is repeated for every handset; the account's user name is the handset id.
-# Handset {handset} publishes only its own input, hello, telemetry and status, and reads only its own
-# prompt, ack and time, and the public board.
+# Handset {handset} publishes only its own input, hello, telemetry, status and clock answers, and reads
+# only its own prompt, ack and time, and the public board.
 user {handset}
 topic write quizbox/{box}/handset/{handset}/input
 topic write quizbox/{box}/handset/{handset}/hello
 topic write quizbox/{box}/handset/{handset}/telemetry
 topic write quizbox/{box}/handset/{handset}/status
+topic write quizbox/{box}/handset/{handset}/clock
 topic read quizbox/{box}/handset/{handset}/prompt
 topic read quizbox/{box}/handset/{handset}/ack
 topic read quizbox/{box}/handset/{handset}/time

@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 from appliance.errors import ConfigError, MalformedInput
 from appliance.games.base import HOST, JSON, Action, Engine
@@ -122,6 +122,9 @@ class BuzzerFlow(EngineFlow):
     def restore(self, log: Sequence[JSON], now: float) -> None:
         super().restore(log, now)
         self.settle_until = now + self.settle_ms / 1000 if self.engine.phase == Phase.SETTLING else None
+
+    commands: ClassVar[tuple[str, ...]] = COMMANDS
+    """The quizmaster commands the session routes here (Session.flow_commands)."""
 
     def command(self, name: str, args: Mapping[str, Any], now: float) -> str:
         """Run the quizmaster's ``name`` (one of :data:`COMMANDS`); returns what happened, in words.

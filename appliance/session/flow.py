@@ -112,6 +112,7 @@ _FLOWS: dict[str, str] = {
     "poker": "appliance.flows.poker:PokerFlow",
     "allin": "appliance.flows.allin:AllInFlow",
     "squizz": "appliance.flows.squizz:SquizzFlow",
+    "buzzer": "appliance.flows.buzzer:BuzzerFlow",
 }
 _EXTRA: dict[str, FlowFactory] = {}
 

@@ -67,7 +67,7 @@ class Session:
         self.state = LOBBY
         self.flow: GameFlow | None = None
         self.setup: GameSetup | None = None
-        self.seats: dict[str, str] = {}  # player -> handset id
+        self.seats = {}  # player -> handset id
         self.paused_at: float | None = None
         self.paused_total = 0.0
         self.auto_advance: float | None = None  # demo autopilot: seconds before an automatic *next*
@@ -90,11 +90,18 @@ class Session:
 
     # -- seating and games -----------------------------------------------------------------------------
 
+    @property
+    def seats(self) -> dict[str, str]:
+        """player -> handset id, in seat order."""
+        return self._seats
+
+    @seats.setter
+    def seats(self, seats: dict[str, str]) -> None:
+        self._seats = dict(seats)
+        self._player_by_handset = {hid: player for player, hid in self._seats.items()}
+
     def player_of(self, handset_id: str) -> str | None:
-        for player, hid in self.seats.items():
-            if hid == handset_id:
-                return player
-        return None
+        return self._player_by_handset.get(handset_id)
 
     def start_game(self, setup: GameSetup, seats: Mapping[str, str]) -> None:
         """Start ``setup`` with ``seats`` (player -> handset id); refuses bad set-ups, changing nothing."""
@@ -256,6 +263,26 @@ class Session:
         self.message_until = self.clock() + 30
         self._changed()
         return self.message
+
+    def flow_commands(self) -> tuple[str, ...]:
+        """The running game's own quizmaster commands (the buzzer's arm/right/wrong/close), if any."""
+        commands: tuple[str, ...] = getattr(self.flow, "commands", ())
+        return commands if self.state == PLAYING else ()
+
+    def flow_command(self, name: str, args: Mapping[str, Any]) -> str:
+        """A game's own quizmaster command, stored like *next*."""
+        flow = self._running()
+        if self.paused_at is not None:
+            raise Paused("the game is paused: resume first")
+        command = getattr(flow, "command", None)
+        if command is None:
+            raise IllegalAction(f"{self.setup.game if self.setup else 'this game'} has no command {name!r}")
+        message = str(command(name, args, self.game_time()))
+        if flow.finished:
+            self.state = RESULTS
+        self._persist()
+        self._changed()
+        return message
 
     def pause(self) -> None:
         self._running()

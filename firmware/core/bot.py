@@ -106,7 +106,8 @@ def _token(prompt, rng):
 
 
 def _buzz(prompt, rng):
-    return {}
+    # a press before the buzzers are armed locks the handset out of the question (rules.md Buzzer 1)
+    return {} if prompt.get("armed") else None
 
 
 _MAKERS = {

@@ -140,6 +140,12 @@ class Handset:
 
     def _on_time(self, obj):
         self.time = obj
+        answer = protocol.answer_ping(obj, self.clock_ms())  # the buzzer's clock offset (NTP-style)
+        if answer is not None:
+            try:
+                self.transport.publish(protocol.clock_topic(self.box, self.id), protocol.encode(answer))
+            except OSError:
+                self.online = False
 
     # -- the player ------------------------------------------------------------------------------------
     def press(self, key):

@@ -91,6 +91,7 @@ def test_the_acl_has_one_block_per_handset_that_names_only_its_own_topics() -> N
         "topic write quizbox/pub/handset/h1/hello",
         "topic write quizbox/pub/handset/h1/telemetry",
         "topic write quizbox/pub/handset/h1/status",
+        "topic write quizbox/pub/handset/h1/clock",
         "topic read quizbox/pub/handset/h1/prompt",
         "topic read quizbox/pub/handset/h1/ack",
         "topic read quizbox/pub/handset/h1/time",
@@ -98,7 +99,7 @@ def test_the_acl_has_one_block_per_handset_that_names_only_its_own_topics() -> N
     ]
     # the topics are the protocol's own
     assert {t.split()[-1] for t in h1} == {protocol.handset_topic("pub", "h1", leaf) for leaf in
-                                           ("input", "hello", "telemetry", "status", "prompt", "ack", "time")} | {
+                                           ("input", "hello", "telemetry", "status", "clock", "prompt", "ack", "time")} | {
         protocol.board_topic("pub")}
     assert "{" not in acl and "%u" not in acl
 
