@@ -49,13 +49,14 @@ class AllInFlow(EngineFlow):
     # -- the host and the clock ------------------------------------------------------------------------
 
     def host_step(self) -> Action | None:
-        """While splits are open, *next* closes them (the quizmaster stops waiting); otherwise None: the
-        reveal follows the last split by itself and *next* deals the next card."""
+        """While the read or the splits are open, *next* closes them (the quizmaster stops waiting: a
+        reader who never reads passes the card on, bettors who never split sit it out); otherwise None:
+        the reveal follows the last split by itself and *next* deals the next card."""
         return Close.by(CloseReason.HOST) if self.waiting_for_players() else None
 
     def waiting_for_players(self) -> bool:
-        """The bettors are splitting (the reader's choice is not timed)."""
-        return self.engine.phase == Phase.BETTING
+        """The reader is reading or the bettors are splitting (both timed by ``answer_seconds``)."""
+        return self.engine.phase in (Phase.READING, Phase.BETTING)
 
     def timeout(self) -> Action | None:
         return Close.by(CloseReason.TIMEOUT) if self.waiting_for_players() else None

@@ -123,7 +123,7 @@ class EngineFlow:
         """Apply one action, then every step that follows by itself; time limits restart on a phase
         that waits for players."""
         self.now = now
-        waiting = self.waiting_for_players()
+        waiting, phase = self.waiting_for_players(), self.engine.phase
         self.engine.apply(action)
         self.history.append(action.to_json())
         if self.is_deal(action):
@@ -133,7 +133,9 @@ class EngineFlow:
             self.engine.apply(step)
             self.history.append(step.to_json())
             step = self.automatic()
-        if self.waiting_for_players() and (not waiting or self.is_deal(action)):
+        # a time limit starts when players are asked for something new: a new card, or a new phase that
+        # waits for them (All In's read, then its splits)
+        if self.waiting_for_players() and (not waiting or self.is_deal(action) or self.engine.phase != phase):
             self.opened_at = now
         if not self.waiting_for_players():
             self.opened_at = None

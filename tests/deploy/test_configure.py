@@ -98,8 +98,8 @@ def test_the_acl_has_one_block_per_handset_that_names_only_its_own_topics() -> N
         "topic read quizbox/pub/board",
     ]
     # the topics are the protocol's own
-    assert {t.split()[-1] for t in h1} == {protocol.handset_topic("pub", "h1", leaf) for leaf in
-                                           ("input", "hello", "telemetry", "status", "clock", "prompt", "ack", "time")} | {
+    leaves = ("input", "hello", "telemetry", "status", "clock", "prompt", "ack", "time")
+    assert {t.split()[-1] for t in h1} == {protocol.handset_topic("pub", "h1", leaf) for leaf in leaves} | {
         protocol.board_topic("pub")}
     assert "{" not in acl and "%u" not in acl
 

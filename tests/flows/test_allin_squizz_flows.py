@@ -117,7 +117,7 @@ def _board(session: Session) -> dict[str, Any]:
 
 def test_allin_next_closes_the_splits_without_a_lost_handset_and_the_game_goes_on(tmp_path: Path) -> None:
     session, hs = _table(tmp_path, "allin", ["Ann", "Bob", "Cat"], ALLIN_CARDS, {"chips": 10})
-    assert session.flow is not None and not session.flow.can_advance()  # the reader's choice: nothing to close
+    assert session.flow is not None and session.flow.can_advance()  # even the read can be closed (a lost reader)
     _send(session, hs["Ann"], "choice", {"choices": {"pick": "0", "answer": "true"}})
     _send(session, hs["Bob"], "split", {"split": {"true": 3, "false": 7}})
     assert session.flow.can_advance()  # Cat's handset is gone: Next stops waiting for it
@@ -132,8 +132,9 @@ def test_allin_next_closes_the_splits_without_a_lost_handset_and_the_game_goes_o
 
 def test_allin_time_limit_closes_the_splits_on_its_own(tmp_path: Path) -> None:
     session, hs, clock = _timed(tmp_path, "allin", ALLIN_CARDS, {"chips": 10, "answer_seconds": 30})
-    assert session.flow is not None and session.flow.deadline() is None  # the reader's choice is not timed
-    clock.now += 100
+    # the reader's choice is timed too (a reader whose handset is gone passes the card on)
+    assert session.flow is not None and session.flow.deadline() == pytest.approx(session.game_time() + 30)
+    clock.now += 10
     _send(session, hs["Ann"], "choice", {"choices": {"pick": "1", "answer": "false"}})
     assert session.flow.deadline() == pytest.approx(session.game_time() + 30)
     _send(session, hs["Cat"], "split", {"split": {"true": 10, "false": 0}})
@@ -181,3 +182,13 @@ def test_squizz_time_limit_closes_the_answers_and_a_paused_clock_stands_still(tm
     resumed = Session(Clock(), store=session.store)  # the close is in the stored log: a restart agrees
     assert resumed.resume_stored() and resumed.flow is not None
     assert resumed.flow.board() == session.flow.board() and resumed.flow.log() == session.flow.log()
+
+
+def test_allin_a_reader_who_never_reads_passes_the_card_on(tmp_path: Path) -> None:
+    session, hs = _table(tmp_path, "allin", ["Ann", "Bob", "Cat"], ALLIN_CARDS, {"chips": 10})
+    assert session.prompt_for(hs["Ann"])[0]["kind"] == "choice"  # Ann reads; her handset is gone
+    session.advance()  # the quizmaster stops waiting: no read, nobody bets, nobody loses a chip
+    view = session.flow.board()  # type: ignore[union-attr]
+    assert view["question"]["revealed"] and view["chips"] == {"Ann": 10, "Bob": 10, "Cat": 10}
+    session.advance()  # the next card goes to the next reader
+    assert session.prompt_for(hs["Bob"])[0]["kind"] == "choice"

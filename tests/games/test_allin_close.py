@@ -81,11 +81,17 @@ def test_an_excluded_player_and_one_who_sat_out_both_keep_their_chips() -> None:
     assert engine.chips == {ANN: 10, BOB: 10, CAT: 3, DAN: 10}
 
 
-def test_a_close_is_refused_before_the_read_between_questions_and_after_the_end() -> None:
+def test_a_close_before_the_read_passes_the_card_to_the_next_reader() -> None:
+    engine = play(new(), DEAL)
+    before = dict(engine.chips)
+    play(engine, HOST_CLOSE)  # Ann's handset is gone: no read, nobody bets (the product's decision)
+    assert engine.phase == "card" and engine.chips == before and engine.next_reader() == BOB
+
+
+def test_a_close_is_refused_between_questions_and_after_the_end() -> None:
     engine = new()
     refused(engine, HOST_CLOSE, WrongPhase, "waiting for card 1")
     play(engine, DEAL)
-    refused(engine, HOST_CLOSE, WrongPhase, "waiting for ann's read")
     play(engine, Read(ANN, 0, True), Split(BOB, 10, 0), Split(CAT, 10, 0), Split(DAN, 10, 0))
     refused(engine, TIMEOUT, WrongPhase, "waiting for card 2")  # everyone split: the reveal happened by itself
     play(engine, End.deck_out())

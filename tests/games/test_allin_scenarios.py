@@ -63,6 +63,7 @@ RULES = (
     "allin-malformed-step-refused",
     # the product's decision where rules.md is silent (appliance.games.allin.actions.Close)
     "allin-close-missing-bettors",
+    "allin-close-reader-passes",
     "allin-close-sat-out-can-win",
     "allin-close-refused-outside-betting",
     "allin-close-only-by-host",

@@ -233,10 +233,10 @@ class AllInEngine(Engine):
     # -- close (host: stop waiting for splits) --------------------------------------------------------
 
     def verify_close(self, action: Close) -> None:
-        """Only the host, and only while splits are open: once the last of them is in, the reveal has
-        happened by itself and the game has moved on, so there is nobody left to close out."""
+        """Only the host, and only while the read or the splits are open: once the last split is in, the
+        reveal has happened by itself and the game has moved on, so there is nobody left to close out."""
         self._require_host(action)
-        self._require_phase(action, Phase.BETTING)
+        self._require_phase(action, Phase.READING, Phase.BETTING)
 
     def close(self, action: Close) -> None:
         """The product's decision (rules.md All In is silent on a bettor who never splits): every
@@ -245,6 +245,8 @@ class AllInEngine(Engine):
         self.verify_close(action)
         self._record(action)
         question = self._question()
+        # closed while the reader has not read (a reader whose handset is gone): the question passes
+        # with no bets and the card goes to the next reader (the product's decision, rules.md is silent)
         question.closed = action.reason
         question.sat_out = tuple(question.waiting_for)
         question.bettors = tuple(p for p in question.bettors if p in question.splits)
@@ -269,7 +271,8 @@ class AllInEngine(Engine):
     def _advance(self) -> None:
         """The one place the phase moves on; reveals the question once every split is in."""
         question = self._open_question()
-        if question is not None and question.pick is not None and not question.waiting_for:
+        read = question is not None and (question.pick is not None or question.closed is not None)
+        if question is not None and read and not question.waiting_for:
             self._reveal(question)
             question = None
         self._phase = self._next_phase(question)
