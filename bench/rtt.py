@@ -47,6 +47,9 @@ class EchoFlow:
         self.inputs.append((player, data))
         return "ok"
 
+    def waiting_for_players(self) -> bool:
+        return True
+
     def can_advance(self) -> bool:
         return False
 

@@ -65,6 +65,11 @@ class GameFlow(Protocol):
         unchanged."""
         ...
 
+    def waiting_for_players(self) -> bool:
+        """Whether players are being asked for something now (then *next* would close their entries or,
+        in poker, fold the player to act: the autopilot never does that for them)."""
+        ...
+
     def can_advance(self) -> bool:
         """Whether the host's *next* has something to do now (reveal, next question, finish)."""
         ...

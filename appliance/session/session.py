@@ -337,6 +337,7 @@ class Session:
         if (
             self.auto_advance is not None
             and flow.can_advance()
+            and not flow.waiting_for_players()  # the autopilot never closes players' entries
             and self.clock() - self._idle_since >= self.auto_advance
         ):
             flow.advance(self.game_time())
@@ -424,6 +425,8 @@ class Session:
             # whole seconds (rounded up): the board is republished once a second, and counts down itself
             "remaining": None if deadline is None else max(0, math.ceil(deadline - self.game_time())),
             "can_advance": bool(flow is not None and self.state == PLAYING and flow.can_advance()),
+            # players are being asked for something: *next* would stop waiting for them
+            "waiting": bool(flow is not None and self.state == PLAYING and flow.waiting_for_players()),
             "message": self.message if self.message_until is None or self.clock() < self.message_until else "",
             "version": self.version,
         }

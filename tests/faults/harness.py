@@ -29,6 +29,7 @@ from firmware.core import handset as core
 
 REPO = Path(__file__).resolve().parents[2]
 QUIET = 0.3  # seconds without a change on the board before the quizmaster presses *next*
+PATIENCE = 10.0  # seconds a quiet table asking its players for something waits before *next* closes it
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
 
 # (game, options, players): short games, so that a run sees many of them
@@ -327,6 +328,8 @@ class Table:
             self._quiet_since = (version, now)
         if not board.get("can_advance") or now - self._quiet_since[1] < QUIET:
             return
+        if board.get("waiting") and now - self._quiet_since[1] < PATIENCE:
+            return  # the players are being asked: give them (and a restarted box) time before closing
         sent_version, sent_at = self._next_sent
         if sent_version == version and now - sent_at < 2.0:
             return  # sent for this state already (re-sent after 2 s: a kill may have eaten it)

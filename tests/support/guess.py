@@ -69,6 +69,9 @@ class GuessFlow:
         self.actions.append({"player": player, "range": [str(low), str(high)]})
         return f"locked {low}-{high}"
 
+    def waiting_for_players(self) -> bool:
+        return not self.done and not self.revealed
+
     def can_advance(self) -> bool:
         return not self.done
 
