@@ -5,6 +5,7 @@ import gc
 from firmware import protocol
 from firmware.core import ui
 from firmware.core.handset import Handset
+from firmware.core.pairing import Pairing, PairingScreen, SecretFile
 from firmware.esp32 import config as config_module
 from firmware.esp32.link import Link, ticks_add, ticks_diff
 
@@ -12,6 +13,7 @@ BATTERY_MS = 30000  # battery reading (and a screen refresh) this often
 TELEMETRY_MS = 60000
 SEQ_FILE = "seq"  # the first seq of this boot, one block of SEQ_BLOCK per boot (one flash write a boot)
 SEQ_BLOCK = 1000000
+SECRET_FILE = "secret"  # the pairing secret (firmware/core/pairing.py): the broker password once paired
 
 
 def next_seq_block(path=SEQ_FILE):
@@ -36,8 +38,14 @@ def message(screen, lines):
 
 
 class App:
-    def __init__(self, cfg, screen, keys, battery, wifi, clock, rng=None, seq=0):
+    def __init__(self, cfg, screen, keys, battery, wifi, clock, rng=None, seq=0, secret_file=None, urandom=None):
+        """``secret_file``: where the pairing secret is kept (None: in memory only, as in tests)."""
         self.cfg = cfg
+        broker = cfg["broker"]
+        store = SecretFile(secret_file) if secret_file else None
+        self.pairing = Pairing(
+            cfg["box"], cfg["handset"], broker["username"], broker["password"], cfg["name"], store, urandom
+        )
         self.keys = keys
         self.battery = battery
         self.wifi = wifi
@@ -51,12 +59,13 @@ class App:
             clock=clock,
             rng=rng,
             before_connect=wifi.ensure,
+            pairing=self.pairing,
         )
         self.handset = Handset(
             cfg["box"],
             cfg["handset"],
             self.link,
-            screen=screen,
+            screen=PairingScreen(screen, self.pairing),
             layout=cfg["layout"],
             clock_ms=clock,
             name=cfg["name"],
@@ -116,7 +125,7 @@ def run(path="config.json"):  # pragma: no cover - needs the hardware; each part
     battery = Battery(pins["battery"], cfg["battery_divider"])
     wifi = Wifi(cfg["wifi"]["ssid"], cfg["wifi"]["password"])
     message(screen, ["QUIZBOX", "Wi-Fi " + cfg["wifi"]["ssid"][:10], cfg["handset"]])
-    app = App(cfg, screen, keys, battery, wifi, time.ticks_ms, random, next_seq_block())
+    app = App(cfg, screen, keys, battery, wifi, time.ticks_ms, random, next_seq_block(), SECRET_FILE)
     gc.collect()
     while True:
         app.step()

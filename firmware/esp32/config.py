@@ -11,7 +11,9 @@ DEFAULTS = {
     "box": "quizbox",
     "handset": None,  # None: "esp32-" and the last 6 hex digits of the chip's MAC
     "name": None,
-    "broker": {"host": None, "port": 1883, "keepalive": 30},  # host None: "<box>.local" over mDNS
+    # host None: "<box>.local" over mDNS; username None: the handset id; password "": not paired yet
+    # (firmware/core/pairing.py makes a secret and asks the quizmaster for an account)
+    "broker": {"host": None, "port": 1883, "keepalive": 30, "username": None, "password": ""},
     "layout": protocol.LAYOUT_KEYPAD,
     "pins": {
         "sda": 21,
@@ -72,7 +74,22 @@ def parse(text, unique_id=b"", defaults=None, prefix="esp32-"):
     keepalive = cfg["broker"]["keepalive"]
     if not isinstance(keepalive, int) or not 5 <= keepalive <= 300:
         raise ConfigError("keepalive 5-300 s")
+    _check_account(cfg)
     return cfg
+
+
+def _check_account(cfg):
+    """The broker account: a user name that is a non-empty string or null, a password string."""
+    broker = cfg["broker"]
+    user = broker["username"]
+    if user is not None and (not isinstance(user, str) or not user or len(user) > 64 or ":" in user):
+        raise ConfigError("username: text, no ':'")
+    password = broker["password"]
+    if not isinstance(password, str) or len(password) > 64:
+        raise ConfigError("password: text <= 64")
+    for c in password:
+        if not 33 <= ord(c) < 127:
+            raise ConfigError("password: ASCII, no space")
 
 
 def broker_host(cfg):

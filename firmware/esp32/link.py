@@ -4,8 +4,13 @@
 #
 # umqtt.simple sends no pings by itself and cannot tell a PINGRESP from silence, so the socket is
 # wrapped to note when bytes last arrived: no byte for 1.5 keepalives means the link is dead.
+#
+# With a firmware.core.pairing.Pairing, the client logs in with its user name and password (set as
+# umqtt.simple's ``user``/``pswd`` attributes, which its connect() sends); a refused login (umqtt's
+# MQTTException with CONNACK code 4 or 5) sends the pairing request and tries again every RETRY_MS.
 
 from firmware import protocol
+from firmware.core import pairing as pairing_module
 
 BACKOFF_MIN_MS = 1000
 BACKOFF_MAX_MS = 30000
@@ -57,6 +62,7 @@ class Link:
         clock=None,
         rng=None,
         before_connect=None,
+        pairing=None,
     ):
         self.box = box
         self.id = handset_id
@@ -68,6 +74,7 @@ class Link:
         self.clock = clock or ticks_ms
         self.rng = rng
         self.before_connect = before_connect  # e.g. bring Wi-Fi back up; may raise OSError
+        self.pairing = pairing  # firmware.core.pairing.Pairing, or None: anonymous
         self.handset = None  # attached after the Handset is made with this link as its transport
         self.client = None
         self.backoff = BACKOFF_MIN_MS
@@ -99,9 +106,25 @@ class Link:
             if self.before_connect is not None:
                 self.before_connect()
             client = self.make_client(self.id, self.host, self.port, self.keepalive)
+            if self.pairing is not None:
+                client.user, client.pswd = self.pairing.username, self.pairing.password
             client.set_callback(self._on_message)
             client.set_last_will(status, protocol.OFFLINE.encode(), True, 1)
-            client.connect()
+            try:
+                client.connect()
+            except OSError:
+                raise
+            except Exception as err:  # umqtt.simple's MQTTException(code): the broker answered "no"
+                if _connack_code(err) is None:
+                    raise
+                self._close(client)
+                if self.pairing is not None and _connack_code(err) in pairing_module.REFUSED:
+                    self._refused()
+                else:
+                    self._lost()  # e.g. 3, server unavailable: try again with the backoff
+                return False
+            if self.pairing is not None and self.pairing.refusals:
+                self.pairing.accepted()  # paired: the handset's own screen comes back
             client.sock = _Watched(client.sock, self)
             self.client = client
             self.heard = self.pinged = self.clock()
@@ -114,6 +137,32 @@ class Link:
         self.backoff = BACKOFF_MIN_MS
         self.connects += 1
         return True
+
+    def _refused(self):
+        """The login was refused: ask to be paired (if the handset can) and try again in RETRY_MS."""
+        if self.pairing.refused():
+            self._ask()
+        if self.handset is not None:
+            self.handset.disconnected()  # draws the pairing screen
+        self.next_try = ticks_add(self.clock(), pairing_module.RETRY_MS)
+
+    def _ask(self):
+        """One pairing request, sent as the public pairing account; a failure waits for the next try."""
+        client = self.make_client("pair-" + self.id, self.host, self.port, self.keepalive)
+        client.user, client.pswd = pairing_module.PAIRING_USER, pairing_module.PAIRING_PASSWORD
+        try:
+            client.connect()
+            client.publish(self.pairing.topic.encode(), self.pairing.request())
+            client.disconnect()
+        except Exception:  # OSError or umqtt's MQTTException: the box is not there or not ready yet
+            self._close(client)
+
+    @staticmethod
+    def _close(client):
+        try:  # noqa: SIM105 - MicroPython has no contextlib
+            client.sock.close()
+        except (OSError, AttributeError):
+            pass
 
     def _lost(self):
         client, self.client = self.client, None
@@ -158,3 +207,10 @@ class Link:
         except OSError:
             pass
         self.client = None
+
+
+def _connack_code(err):
+    """The CONNACK return code umqtt.simple's MQTTException carries, or None for another error."""
+    if err.args and isinstance(err.args[0], int):
+        return err.args[0]
+    return None

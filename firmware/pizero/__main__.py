@@ -15,7 +15,9 @@ from firmware.pizero.app import build
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m firmware.pizero", description="Quizbox Pi Zero handset")
     parser.add_argument("--config", default="/etc/quizbox/handset.json")
-    parser.add_argument("--state", default="/var/lib/quizbox-handset", help="folder for the seq counter")
+    parser.add_argument(
+        "--state", default="/var/lib/quizbox-handset", help="folder for the seq counter and the pairing secret"
+    )
     parser.add_argument("--simulate", action="store_true", help="mock pins and a dummy display (no hardware)")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import threading
 import time
@@ -11,6 +12,7 @@ from typing import Any
 
 from firmware import protocol
 from firmware.core.handset import Handset
+from firmware.core.pairing import Pairing, PairingScreen, SecretFile
 from firmware.esp32.app import next_seq_block
 from firmware.pizero.display import Screen
 from firmware.pizero.mqtt import Link
@@ -19,24 +21,46 @@ log = logging.getLogger(__name__)
 
 BATTERY_S = 30.0
 TELEMETRY_S = 60.0
+SECRET_FILE = "secret"  # in the --state folder: the pairing secret, the broker password once paired
+
+
+class PrivateSecretFile(SecretFile):
+    """The secret file, readable by its owner only."""
+
+    def save(self, secret: str) -> None:
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(secret)
 
 
 class App:
-    """``keys``: an object with an ``events`` queue of key names; ``battery``: ``percent()`` or None."""
+    """``keys``: an object with an ``events`` queue of key names; ``battery``: ``percent()`` or None;
+    ``state``: the folder keeping the pairing secret (None: in memory only)."""
 
     def __init__(
-        self, cfg: dict[str, Any], host: str, port: int, device: Any, keys: Any, battery: Any, seq: int = 0
+        self,
+        cfg: dict[str, Any],
+        host: str,
+        port: int,
+        device: Any,
+        keys: Any,
+        battery: Any,
+        seq: int = 0,
+        state: Path | None = None,
     ) -> None:
         self.cfg = cfg
         self.keys = keys
         self.battery = battery
         self.lock = threading.RLock()
-        self.link = Link(cfg["box"], cfg["handset"], host, port, cfg["broker"]["keepalive"], self.lock)
+        broker = cfg["broker"]
+        store = PrivateSecretFile(str(state / SECRET_FILE)) if state is not None else None
+        self.pairing = Pairing(cfg["box"], cfg["handset"], broker["username"], broker["password"], cfg["name"], store)
+        self.link = Link(cfg["box"], cfg["handset"], host, port, broker["keepalive"], self.lock, self.pairing)
         self.handset = Handset(
             cfg["box"],
             cfg["handset"],
             self.link,
-            screen=Screen(device),
+            screen=PairingScreen(Screen(device), self.pairing),
             layout=cfg["layout"],
             name=cfg["name"],
             seq=seq,
@@ -106,4 +130,4 @@ def build(cfg: dict[str, Any], state_dir: Path, simulate: bool = False) -> App:
     host, port = config_module.find_broker(cfg)
     state_dir.mkdir(parents=True, exist_ok=True)
     seq = next_seq_block(str(state_dir / "seq"))
-    return App(cfg, host, port, device, keys, battery, seq)
+    return App(cfg, host, port, device, keys, battery, seq, state_dir)

@@ -15,7 +15,8 @@ DEFAULTS: dict[str, Any] = {
     "box": "quizbox",
     "handset": None,  # None: "pizero-" and the last 6 hex digits of the MAC
     "name": None,
-    "broker": {"host": None, "port": 1883, "keepalive": 30},  # host None: found over mDNS
+    # host None: found over mDNS; username None: the handset id; password "": not paired yet
+    "broker": {"host": None, "port": 1883, "keepalive": 30, "username": None, "password": ""},
     "layout": protocol.LAYOUT_KEYPAD,
     "pins": {
         "i2c_port": 1,  # SDA GPIO2 (pin 3), SCL GPIO3 (pin 5)

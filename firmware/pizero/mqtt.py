@@ -4,6 +4,10 @@ Last will ``offline`` (retained) and ``online`` on connect; subscriptions are ma
 (through ``Handset.connected()``), so every reconnect restores them and re-sends an unacked input;
 TCP_NODELAY on the socket (a press must not wait for Nagle); paho's loop reconnects with a bounded
 backoff. paho calls back on its own thread: every call into the handset holds ``lock``.
+
+With a :class:`firmware.core.pairing.Pairing`, the client logs in with its user name and password; a
+refused login sends the pairing request as the public pairing account (a short second connection) and
+paho tries the own account again every ``RETRY_MS`` until the quizmaster has accepted the handset.
 """
 
 from __future__ import annotations
@@ -17,12 +21,16 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware import protocol
+from firmware.core import pairing as pairing_module
 from firmware.core.handset import Handset
+from firmware.core.pairing import Pairing
 
 log = logging.getLogger(__name__)
 
 BACKOFF_MIN_S = 1
 BACKOFF_MAX_S = 30
+PAIR_RETRY_S = pairing_module.RETRY_MS // 1000
+ASK_TIMEOUT_S = 5.0
 
 
 def _nodelay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
@@ -41,6 +49,7 @@ class Link:
         port: int = 1883,
         keepalive: int = 30,
         lock: threading.RLock | None = None,
+        pairing: Pairing | None = None,
     ) -> None:
         self.box = box
         self.id = handset_id
@@ -49,8 +58,12 @@ class Link:
         self.keepalive = keepalive
         self.lock = lock or threading.RLock()
         self.handset: Handset | None = None
+        self.pairing = pairing  # None: anonymous
+        self.asked = 0  # pairing requests sent
         self.status = protocol.status_topic(box, handset_id)
         self.paho = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"handset-{box}-{handset_id}")
+        if pairing is not None:
+            self.paho.username_pw_set(pairing.username, pairing.password)
         self.paho.will_set(self.status, protocol.OFFLINE, qos=1, retain=True)
         self.paho.reconnect_delay_set(BACKOFF_MIN_S, BACKOFF_MAX_S)
         self.paho.on_socket_open = _nodelay
@@ -73,8 +86,15 @@ class Link:
     # -- paho callbacks (paho's thread) ---------------------------------------------------------------------
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if reason.is_failure:
-            log.warning("broker refused the handset: %s", reason)
+            if self.pairing is not None and reason.value in pairing_module.REFUSED:
+                self._refused()
+            else:
+                log.warning("broker refused the handset: %s", reason)
             return
+        if self.pairing is not None and self.pairing.refusals:
+            log.info("paired: logged in as %s", self.pairing.username)
+            self.pairing.accepted()
+            self.paho.reconnect_delay_set(BACKOFF_MIN_S, BACKOFF_MAX_S)
         client.publish(self.status, protocol.ONLINE, qos=1, retain=True)
         with self.lock:
             if self.handset is not None:
@@ -82,6 +102,42 @@ class Link:
                     self.handset.connected()
                 except OSError:
                     log.warning("connection lost while saying hello; paho reconnects")
+
+    def _refused(self) -> None:
+        """Paho's thread, after a refused login: ask to be paired and retry every PAIR_RETRY_S."""
+        assert self.pairing is not None
+        with self.lock:
+            asking = self.pairing.refused()
+            if self.handset is not None:
+                self.handset.disconnected()  # draws the pairing screen
+        if not asking:
+            log.error("broker refused user %s: check the broker username and password", self.pairing.username)
+            return
+        self.paho.reconnect_delay_set(PAIR_RETRY_S, PAIR_RETRY_S)
+        log.info("no broker account yet: asking to be paired, code %s", self.pairing.code())
+        try:
+            self.ask()
+        except OSError as err:
+            log.warning("pairing request not sent: %s", err)
+
+    def ask(self) -> None:
+        """Send one pairing request as the public pairing account; OSError if it could not be sent."""
+        assert self.pairing is not None
+        asking = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"pair-{self.box}-{self.id}")
+        asking.username_pw_set(pairing_module.PAIRING_USER, pairing_module.PAIRING_PASSWORD)
+        asking.connect(self.host, self.port, self.keepalive)
+        asking.loop_start()
+        try:
+            info = asking.publish(self.pairing.topic, self.pairing.request(), qos=1)
+            info.wait_for_publish(ASK_TIMEOUT_S)
+            if not info.is_published():
+                raise OSError("the broker did not take the pairing request")
+            self.asked += 1
+        except RuntimeError as err:  # paho: the pairing login was refused or the connection dropped
+            raise OSError(str(err)) from err
+        finally:
+            asking.disconnect()
+            asking.loop_stop()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         with self.lock:
