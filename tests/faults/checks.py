@@ -52,18 +52,34 @@ class Match:
     player: str
     acked: int = 0  # inputs acked ok
     applied: int = 0  # the player's entries in the log
-    applied_unacked: int = 0  # in the log, never acked (the ack died with a killed appliance)
+    applied_unacked: int = 0  # inputs in the log never acked (the ack died with a killed appliance)
+    host_made: int = 0  # entries the host's *next*, a time limit or the game made for the player (a fold)
     problems: list[str] = field(default_factory=list)
 
 
-def match_player(flow: EngineFlow, log: Sequence[JSON], player: Player) -> Match:
-    """Line up ``player``'s entries in ``log`` with the inputs its handset sent, in order: each entry
-    must be a sent input, later than the one before (inputs the game refused or never got are passed
-    over), and no input acked ok may be passed over. An input applied twice or one from another
-    handset cannot line up. Entries that look alike (two folds) are lined up by a search, not greedily:
-    a fold that never arrived and a later acked one must not be confused."""
+def host_made(setup: GameSetup, log: Sequence[JSON], index: int) -> bool:
+    """Whether ``log[index]`` is what the host's *next*, the time limit or the game itself does at that
+    point: the player to act checks or folds in poker, a missing answerer's lowest token is used up in
+    sQuizz. Such entries carry the player's name but no input of theirs."""
+    flow = fresh_flow(setup)
+    try:
+        flow.restore(log[:index], 0.0)
+    except QuizboxError:
+        return False
+    steps = (flow.host_step(), flow.timeout(), flow.automatic())
+    return any(step is not None and step.to_json() == log[index] for step in steps)
+
+
+def match_player(setup: GameSetup, log: Sequence[JSON], player: Player) -> Match:
+    """Line up ``player``'s entries in ``log`` with the inputs its handset sent, in order: each entry is
+    either a sent input, later than the one before (inputs the game refused or never got are passed
+    over), or what the host's *next* or a time limit does for the player at that point; no input acked
+    ok may be passed over. An input applied twice or one from another handset cannot line up. The
+    search takes the lining-up with the fewest unacked inputs applied; look-alike entries (two folds)
+    are lined up by search, not greedily."""
+    flow = fresh_flow(setup)
     result = Match(player.player)
-    entries = [e for e in log if e.get("player") == player.player]
+    entries = [(i, e) for i, e in enumerate(log) if e.get("player") == player.player]
     with player.changed:
         sent = list(player.sent)
     becomes = [entry_of(flow, player.player, player.id, s) for s in sent]
@@ -73,30 +89,39 @@ def match_player(flow: EngineFlow, log: Sequence[JSON], player: Player) -> Match
         acked_after[j] = acked_after[j + 1] + sent[j].acked
 
     @functools.cache
-    def fits(i: int, j: int) -> bool:
-        """entries[i:] line up with sent[j:]"""
-        if i == len(entries):
-            return acked_after[j] == 0
-        if len(sent) - j < len(entries) - i:
-            return False
-        if becomes[j] == entries[i] and fits(i + 1, j + 1):
-            return True
-        return not sent[j].acked and fits(i, j + 1)
+    def by_host(i: int) -> bool:
+        return host_made(setup, log, entries[i][0])
 
-    if fits(0, 0):
-        result.applied_unacked = result.applied - result.acked
-    else:
+    @functools.cache
+    def fewest(i: int, j: int) -> tuple[int, int] | None:
+        """(unacked inputs, host steps) explaining entries[i:] with sent[j:], fewest unacked first"""
+        if i == len(entries):
+            return (0, 0) if acked_after[j] == 0 else None
+        options = []
+        if j < len(sent) and becomes[j] == entries[i][1] and (rest := fewest(i + 1, j + 1)) is not None:
+            options.append((rest[0] + (not sent[j].acked), rest[1]))
+        if j < len(sent) and not sent[j].acked and (rest := fewest(i, j + 1)) is not None:
+            options.append(rest)
+        if by_host(i) and (rest := fewest(i + 1, j)) is not None:
+            options.append((rest[0], rest[1] + 1))
+        return min(options) if options else None
+
+    found = fewest(0, 0)
+    if found is None:
         wanted = [_show(s) for s in sent if s.acked]
         result.problems.append(
-            f"the log's {len(entries)} entries {entries} do not line up with the {len(sent)} inputs sent, "
-            f"acked ones: {wanted}")
-    fits.cache_clear()
+            f"the log's {len(entries)} entries {[e for _, e in entries]} do not line up with the {len(sent)} "
+            f"inputs sent, acked ones: {wanted}")
+    else:
+        result.applied_unacked, result.host_made = found
+    fewest.cache_clear()
+    by_host.cache_clear()
     return result
 
 
 def match_all(game: StoredGame, players: Iterable[Player], log: Sequence[JSON] | None = None) -> list[Match]:
-    flow = fresh_flow(setup_from_json(game.setup))
-    return [match_player(flow, game.log if log is None else log, p) for p in players]
+    setup = setup_from_json(game.setup)
+    return [match_player(setup, game.log if log is None else log, p) for p in players]
 
 
 def problems(matches: Iterable[Match]) -> list[str]:

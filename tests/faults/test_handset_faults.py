@@ -70,6 +70,8 @@ def _raws(box: Box, count: int) -> list[Raw]:
     raws = [Raw(box.hub.box, f"r{i + 1}", connection_of(box.broker)) for i in range(count)]
     for i, raw in enumerate(raws):
         raw.hello(NAMES[i])
+        # as every handset does on connecting: a retained "online" (its last will says "offline")
+        raw.client.publish(protocol.status_topic(box.hub.box, raw.id), protocol.ONLINE, retain=True)
     return raws
 
 

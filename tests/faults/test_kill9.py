@@ -155,8 +155,13 @@ def test_a_running_time_limit_starts_again_in_full_after_a_restart(tmp_path: Pat
         wait_until(lambda: table.observer.onlines in table.observer.first_board, 5, "the first board")
         assert table.observer.first_board[table.observer.onlines]["remaining"] >= 2.5  # three seconds again
         restarted = time.monotonic()
-        wait_until(lambda: table.observer.board.get("can_advance") and table.observer.board.get("remaining") is None
-                   and table.observer.board["view"].get("phase") != "open", 6, "the time limit closing the question")
+
+        def closed() -> bool:
+            board = table.observer.board
+            return bool(board.get("can_advance") and board.get("remaining") is None
+                        and board["view"].get("phase") != "open")
+
+        wait_until(closed, 6, "the time limit closing the question")
         assert time.monotonic() - restarted >= 2.5
         game = table.app.last_game()
         assert game is not None and game.id == game_id
