@@ -82,6 +82,18 @@ def pairing_topic(box, handset):
     return protocol.box_topic(box, "pairing", handset)
 
 
+def _urandom():
+    """os.urandom (the ESP32's hardware RNG; CPython's), else random bits on a port without it (the
+    WebAssembly build the tests run on, never a handset)."""
+    import os
+
+    if hasattr(os, "urandom"):
+        return os.urandom
+    import random
+
+    return lambda n: bytes(random.getrandbits(8) for _ in range(n))
+
+
 class SecretFile:
     """The secret kept in a file (ESP32: the flash filesystem; Pi Zero: the --state folder)."""
 
@@ -120,9 +132,7 @@ class Pairing:
         else:
             secret = store.load() if store is not None else None
             if secret is None:
-                if urandom is None:
-                    from os import urandom
-                secret = make_secret(urandom)
+                secret = make_secret(urandom or _urandom())
                 if store is not None:
                     store.save(secret)
             self.password = secret

@@ -1,0 +1,92 @@
+"""End to end on a real mosquitto with the generated password file and ACL (as tests/security runs it):
+an unpaired Pi Zero handset is refused, asks to be paired with the code on its screen, the quizmaster
+accepts that code, and the handset logs in with its own account and gets its prompt."""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from luma.core.device import dummy
+
+from appliance.broker import MosquittoBroker
+from appliance.hub import Hub
+from appliance.mqtt import Connection
+from appliance.pairing import Accounts, Pairing, pair_code
+from appliance.session.session import Session
+from firmware.pizero import config
+from firmware.pizero.app import SECRET_FILE, App
+from tests.conftest import _need_mosquitto
+from tests.faults.harness import wait_until
+from tests.firmware.support import shows
+
+pytestmark = pytest.mark.mqtt
+BOX = "pub"
+
+
+class Keys:
+    def __init__(self) -> None:
+        import queue
+
+        self.events: queue.Queue[str] = queue.Queue()
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture
+def hub(tmp_path: Path) -> Iterator[tuple[Hub, MosquittoBroker]]:
+    _need_mosquitto()
+    folder = tmp_path / "mosquitto"
+    folder.mkdir()
+    accounts = Accounts(BOX, folder)
+    password = secrets.token_urlsafe(18)
+    accounts.set_password("appliance", password)
+    pairing = Pairing(accounts)
+    pairing.ensure_service_account()
+    # as root, mosquitto would read the files as user mosquitto, which pytest's 0700 folders keep out
+    with MosquittoBroker(password_file=accounts.passwd, acl_file=accounts.acl, extra_config="user root\n") as broker:
+        accounts.reload = broker.reload
+        conn = Connection("127.0.0.1", broker.port, "appliance", password)
+        made = Hub(BOX, Session(time.monotonic, random.Random(1)), conn, open_join=False, pairing=pairing).start()
+        try:
+            yield made, broker
+        finally:
+            made.stop()
+
+
+def test_an_unpaired_pizero_asks_is_accepted_and_plays(hub: tuple[Hub, MosquittoBroker], tmp_path: Path) -> None:
+    box, broker = hub
+    assert box.pairing is not None
+    state = tmp_path / "state"
+    state.mkdir()
+    cfg = config.parse(json.dumps({"box": BOX, "handset": "pz1", "name": "Ann", "broker": {"keepalive": 5}}))
+    app = App(cfg, "127.0.0.1", broker.port, dummy(width=128, height=64, mode="1"), Keys(), None, 100, state)
+    secret = (state / SECRET_FILE).read_text()
+    thread = threading.Thread(target=app.run, daemon=True)
+    thread.start()
+    try:
+        wait_until(lambda: "pz1" in box.pairing.pending, 10, "pz1's pairing request at the hub")  # type: ignore[union-attr]
+        request = box.pairing.pending["pz1"]
+        assert (request.secret, request.name, request.code) == (secret, "Ann", pair_code(secret))
+        assert not app.handset.online and box.registry.get("pz1") is None
+        with app.lock:
+            assert shows(app.handset.screen, "Pair code " + request.code)
+        box.command({"cmd": "accept", "handset": "pz1", "code": request.code})
+        wait_until(lambda: app.handset.online and app.handset.prompt is not None, 20, "pz1 logs in, gets a prompt")
+        with app.lock:
+            prompt = app.handset.prompt
+            assert prompt["kind"] == "info" and "Ann" in prompt["text"]
+            assert not shows(app.handset.screen, "Pair code " + request.code)
+        assert not app.pairing.waiting and app.link.asked >= 1
+        registered = box.registry.get("pz1")
+        assert registered is not None and registered.name == "Ann"
+    finally:
+        app.stop()
+        thread.join(5)
