@@ -82,7 +82,7 @@ def test_an_unpaired_pizero_asks_is_accepted_and_plays(hub: tuple[Hub, Mosquitto
         wait_until(lambda: app.handset.online and app.handset.prompt is not None, 20, "pz1 logs in, gets a prompt")
         with app.lock:
             prompt = app.handset.prompt
-            assert prompt["kind"] == "info" and "Ann" in prompt["text"]
+            assert prompt is not None and prompt["kind"] == "info" and "Ann" in prompt["text"]
             assert not shows(app.handset.screen, "Pair code " + request.code)
         assert not app.pairing.waiting and app.link.asked >= 1
         registered = box.registry.get("pz1")
