@@ -73,9 +73,20 @@ class SimHandset:
 
     def start(self, wait: float = 10.0) -> SimHandset:
         self.client.start(wait=wait)
+        self._ticking = threading.Event()
+        ticker = threading.Thread(target=self._tick, name=f"tick-{self.id}", daemon=True)
+        ticker.start()
         return self
 
+    def _tick(self) -> None:
+        """The firmware's main-loop tick: an unacked input is sent again (RESEND_MS) as on a device."""
+        while not self._ticking.wait(1.0):
+            with self.changed:
+                self.core.tick()
+
     def stop(self, clean: bool = True) -> None:
+        if hasattr(self, "_ticking"):
+            self._ticking.set()
         if self._timer is not None:
             self._timer.cancel()
         self.client.stop(clean=clean)

@@ -10,8 +10,11 @@ and the admin page; a failed write leaves the database as it was (the transactio
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sqlite3
+import tempfile
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -279,6 +282,8 @@ class Store:
 
 def _plain(exc: sqlite3.Error, path: str) -> str:
     text = str(exc)
+    if "disk I/O error" in text and _read_only_folder(path):
+        text = "read-only"  # a card the kernel turned read-only: SQLite only says "disk I/O error"
     if "full" in text:
         return f"the disk is full: cannot save to {path} (free some space)"
     if "readonly" in text or "read-only" in text:
@@ -286,3 +291,15 @@ def _plain(exc: sqlite3.Error, path: str) -> str:
     if "malformed" in text or "not a database" in text:
         return f"the database {path} is damaged ({text}); restore a backup or move it away"
     return f"database error on {path}: {text}"
+
+
+def _read_only_folder(path: str) -> bool:
+    """Whether the database's folder is on a read-only filesystem now (tries to make a file there)."""
+    folder = Path(path.removeprefix("file:").split("?")[0]).parent
+    try:
+        fd, name = tempfile.mkstemp(dir=folder, prefix=".quizbox-probe-")
+    except OSError as exc:
+        return exc.errno == errno.EROFS
+    os.close(fd)
+    os.unlink(name)
+    return False

@@ -200,9 +200,6 @@ def test_an_sd_card_turning_read_only_refuses_inputs_and_the_box_resumes_after_r
         table.close()
 
 
-@pytest.mark.xfail(strict=True, reason="appliance/store.py reports SQLITE_IOERR on a card the kernel made "
-                   "read-only as 'disk I/O error'; it should probe the folder (EROFS) and say read-only "
-                   "(see docs/reliability.md)")
 def test_a_card_turned_read_only_is_named_read_only(sd_card: Card) -> None:
     with Store(sd_card.mount / "q.db") as store:
         store.save_handset("h1", "Ann", True)
