@@ -31,9 +31,20 @@ def _rows() -> list[dict[str, Any]]:
     return rows
 
 
+def _pairing() -> list[dict[str, Any]]:
+    """Handsets asking for a broker account (the box's own mosquitto with accounts): id, code, name. The
+    quizmaster accepts the one whose screen shows the same code."""
+    admin = services().link.admin_state() or {}
+    asks = admin.get("pairing") or {}
+    if not isinstance(asks, dict):
+        return []
+    return [{"id": str(hid), "code": str(ask.get("code", "")), "name": ask.get("name") or ""}
+            for hid, ask in asks.items() if isinstance(ask, dict)]
+
+
 @bp.get("/")
 def index() -> str:
-    return render_template("handsets/index.html", handsets=_rows())
+    return render_template("handsets/index.html", handsets=_rows(), pairing=_pairing())
 
 
 @bp.route("/<handset_id>/remove", methods=["GET"])
@@ -49,6 +60,9 @@ def act(handset_id: str, action: str) -> BaseResponse:
     if action not in ACTIONS:
         abort(404)
     command: dict[str, Any] = {"cmd": action, "handset": handset_id}
+    code = request.form.get("code", "").strip()
+    if action == "accept" and code:  # a pairing request: the code its screen shows must match
+        command["code"] = code
     if action == "rename":
         name = request.form.get("name", "").strip()
         if not name or len(name) > protocol.MAX_NAME:

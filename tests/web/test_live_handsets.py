@@ -84,3 +84,13 @@ def test_handsets_page_and_actions(admin: FlaskClient, link: FakeLink) -> None:
     assert "1 to 24 characters" in too_long.get_data(as_text=True) and len(link.commands) == 4
     assert admin.get("/handsets/nope/remove").status_code == 404
     assert post(admin, "/handsets/hs-1/explode").status_code == 404
+
+
+def test_a_handset_asking_to_pair_is_listed_with_its_code_and_accepted_with_it(
+        admin: FlaskClient, link: FakeLink) -> None:
+    link.admin["pairing"] = {"esp-3fa2": {"code": "0427", "name": "Dan"}}
+    link.changed()
+    page = admin.get("/handsets/").get_data(as_text=True)
+    assert "Asking to join" in page and "0427" in page and "Accept Dan" in page
+    assert post(admin, "/handsets/esp-3fa2/accept", {"code": "0427"}).status_code == 302
+    assert link.commands[-1] == {"cmd": "accept", "handset": "esp-3fa2", "code": "0427"}
