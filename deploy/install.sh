@@ -159,7 +159,7 @@ if [ "$MODE" = box ]; then
         say "warning: $main_conf does not keep mosquitto's data in /var/lib/mosquitto/ as Debian's does;"
         say "         retained board state may not survive a restart of the broker"
     fi
-    install -d -m 0750 "$(at "$ETC/mosquitto")"
+    install -d -m 2750 "$(at "$ETC/mosquitto")"  # setgid: files pairing rewrites stay in group mosquitto
     python3 "$SRC/deploy/configure.py" --root "${ROOT:-/}" --box-id "$BOX_ID" --box-name "$BOX_NAME"
     # Passwords: the configs for the quizbox user, the broker's files for mosquitto (it reads them
     # after dropping root) and for the quizbox user (pairing writes them).

@@ -26,7 +26,7 @@ BOX_FILES = {
     "etc/quizbox/mosquitto/passwd": (0o640, None),
     "etc/quizbox/mosquitto/acl": (0o640, None),
 }
-BOX_DIRS = {"etc/quizbox": 0o755, "etc/quizbox/mosquitto": 0o750, "var/lib/quizbox": 0o750, "opt/quizbox": 0o755}
+BOX_DIRS = {"etc/quizbox": 0o755, "etc/quizbox/mosquitto": 0o2750, "var/lib/quizbox": 0o750, "opt/quizbox": 0o755}
 
 
 def install(root: Path, *args: str) -> tuple[str, list[list[str]]]:
