@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import tempfile
 import threading
 from dataclasses import replace
 
@@ -17,15 +18,22 @@ log = logging.getLogger(__name__)
 AUTO_ADVANCE_SECONDS = 4.0
 
 
-def demo_config(path: str | None) -> Config:
+def demo_config(path: str | None, data_dir: str) -> Config:
+    """The given config, or the demo's own: box "demo", open join, and a fresh data folder, so each demo
+    starts with the game it is asked for rather than resuming the last one."""
     config = load_config(path) if path else Config()
     if not path:
-        config = replace(config, box=replace(config.box, id="demo", name="Quizbox demo", join="open"))
+        box = replace(config.box, id="demo", name="Quizbox demo", join="open", data_dir=data_dir)
+        config = replace(config, box=box)
     return config
 
 
 def run_demo(args: argparse.Namespace, stop: threading.Event) -> int:
-    config = demo_config(args.config)
+    with tempfile.TemporaryDirectory(prefix="quizbox-demo-") as data_dir:
+        return _run_demo(args, stop, demo_config(args.config, data_dir))
+
+
+def _run_demo(args: argparse.Namespace, stop: threading.Event, config: Config) -> int:
     with Appliance(config, broker_prefer=args.broker) as app:
         app.start()
         assert app.hub is not None and app.broker is not None
