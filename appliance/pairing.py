@@ -52,7 +52,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from appliance.errors import QuizboxError
+from appliance.errors import ConfigError, QuizboxError
 from firmware import protocol
 
 log = logging.getLogger(__name__)
@@ -121,6 +121,11 @@ class PairingError(QuizboxError):
     """Pairing refused (a bad request, no request to accept, a wrong code) or the files cannot be written."""
 
 
+
+class PasswdFileError(PairingError, ConfigError):
+    """The password file does not read as ``user:hash`` lines: pairing cannot work, and for the
+    installer (deploy/configure.py, which shares this code) it is a broken configuration."""
+
 # -- the password file -------------------------------------------------------------------------------------
 
 
@@ -157,7 +162,7 @@ def parse_passwd(text: str) -> dict[str, str]:
             continue
         user, sep, hashed = line.partition(":")
         if not sep or not user or not hashed:
-            raise PairingError(f"password file line {number} is not user:hash: {line[:40]!r}")
+            raise PasswdFileError(f"password file line {number} is not user:hash: {line[:40]!r}")
         accounts[user] = hashed
     return accounts
 

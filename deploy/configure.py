@@ -34,9 +34,6 @@ Until pairing does it from the admin page, a handset gets its broker account by 
 from __future__ import annotations
 
 import argparse
-import base64
-import hashlib
-import hmac
 import json
 import os
 import secrets
@@ -50,14 +47,20 @@ sys.path.insert(0, str(HERE.parent))
 
 from appliance.config import Config, parse_config  # noqa: E402  (after the path set-up above)
 from appliance.errors import ConfigError  # noqa: E402
+
+# the password file's format is the pairing code's: one implementation for the installer and the appliance
+from appliance.pairing import (  # noqa: E402
+    APPLIANCE_USER,
+    WEB_USER,
+    format_passwd,
+    hash_password,
+    parse_passwd,
+    verify_password,
+)
 from firmware import protocol  # noqa: E402
 
-APPLIANCE_USER = "appliance"
-WEB_USER = "web"
 # Handset ids that can never be handsets' broker accounts: they are the two accounts above.
 RESERVED_IDS = (APPLIANCE_USER, WEB_USER)
-ITERATIONS = 101  # mosquitto_passwd's own default for $7$ hashes
-SALT_BYTES = 12
 
 HANDSET_CONFIG = "etc/quizbox/handset.json"
 CONFIG = "etc/quizbox/quizbox.toml"
@@ -65,50 +68,6 @@ WEB_CONFIG = "etc/quizbox/web.toml"
 PASSWD = "etc/quizbox/mosquitto/passwd"
 ACL = "etc/quizbox/mosquitto/acl"
 
-
-# -- mosquitto password file ------------------------------------------------------------------------
-
-
-def hash_password(password: str, salt: bytes | None = None, iterations: int = ITERATIONS) -> str:
-    """A mosquitto 2.0 ``$7$`` hash: PBKDF2-HMAC-SHA512, 64-byte key, base64 salt and key."""
-    salt = secrets.token_bytes(SALT_BYTES) if salt is None else salt
-    key = hashlib.pbkdf2_hmac("sha512", password.encode(), salt, iterations, 64)
-    return f"$7${iterations}${base64.b64encode(salt).decode()}${base64.b64encode(key).decode()}"
-
-
-def verify_password(password: str, hashed: str) -> bool:
-    """True if ``hashed`` (a ``$7$`` or ``$6$`` line part) is ``password``'s hash."""
-    parts = hashed.split("$")
-    try:
-        if len(parts) == 5 and parts[1] == "7":
-            iterations, salt, key = int(parts[2]), base64.b64decode(parts[3]), base64.b64decode(parts[4])
-            got = hashlib.pbkdf2_hmac("sha512", password.encode(), salt, iterations, len(key))
-        elif len(parts) == 4 and parts[1] == "6":  # mosquitto 1.x: SHA512(password + salt)
-            salt, key = base64.b64decode(parts[2]), base64.b64decode(parts[3])
-            got = hashlib.sha512(password.encode() + salt).digest()
-        else:
-            return False
-    except ValueError:
-        return False
-    return hmac.compare_digest(got, key)
-
-
-def parse_passwd(text: str) -> dict[str, str]:
-    """``user -> hash`` in file order; blank lines and ``#`` comments are dropped."""
-    accounts: dict[str, str] = {}
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        user, sep, hashed = line.partition(":")
-        if not sep or not user or not hashed:
-            raise ConfigError(f"password file line {number} is not user:hash: {line[:40]!r}")
-        accounts[user] = hashed
-    return accounts
-
-
-def format_passwd(accounts: dict[str, str]) -> str:
-    return "".join(f"{user}:{hashed}\n" for user, hashed in accounts.items())
 
 
 def set_account(accounts: dict[str, str], user: str, password: str) -> bool:
