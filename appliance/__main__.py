@@ -1,5 +1,5 @@
 """``python -m appliance ...`` is ``quizbox ...``."""
 
-from appliance.cli import main
+from appliance.box.cli import main
 
 raise SystemExit(main())

@@ -38,16 +38,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from appliance.broker import MosquittoBroker, RunningBroker  # noqa: E402
-from appliance.cards import cards_for_game, seed_shipped  # noqa: E402
+from appliance.box.store import Store  # noqa: E402
+from appliance.decks.deal import cards_for_game, seed_shipped  # noqa: E402
+from appliance.edge.broker import MosquittoBroker, RunningBroker  # noqa: E402
+from appliance.edge.hub import Hub  # noqa: E402
+from appliance.edge.mqtt import Client, Connection  # noqa: E402
+from appliance.edge.pairing import Accounts, Pairing, request_payload  # noqa: E402
 from appliance.errors import MalformedInput  # noqa: E402
 from appliance.games.numbers import format_plain, parse_number  # noqa: E402
-from appliance.hub import Hub  # noqa: E402
-from appliance.mqtt import Client, Connection  # noqa: E402
-from appliance.pairing import Accounts, Pairing, request_payload  # noqa: E402
 from appliance.session.flow import flow_factory  # noqa: E402
 from appliance.session.session import Session, setup_from_json  # noqa: E402
-from appliance.store import Store  # noqa: E402
 from firmware import protocol  # noqa: E402
 from firmware.core import bot  # noqa: E402
 

@@ -2,7 +2,7 @@
 
     python bench/latency.py [--sizes 8 64 256] [--spread 1.0] [--samples 400]
 
-For N simulated handsets (appliance/sim.py: the firmware's handset core over its own paho client each)
+For N simulated handsets (appliance/box/sim.py: the firmware's handset core over its own paho client each)
 playing a buzzer round, every question: the quizmaster arms (an admin command over MQTT, as the admin page
 sends it), every handset buzzes once at a random moment within ``--spread`` seconds, and the bench notes
 per press the time until the handset gets its ack (input -> ack) and until the TV's retained board state
@@ -39,9 +39,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from appliance.broker import start_broker  # noqa: E402
-from appliance.mqtt import Client, Connection  # noqa: E402
-from appliance.sim import SimHandset  # noqa: E402
+from appliance.box.sim import SimHandset  # noqa: E402
+from appliance.edge.broker import start_broker  # noqa: E402
+from appliance.edge.mqtt import Client, Connection  # noqa: E402
 from firmware import protocol  # noqa: E402
 
 TIMEOUT = 30.0  # seconds to wait for an ack or a board state before counting the input lost

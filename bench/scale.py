@@ -3,7 +3,7 @@
     python bench/scale.py [--sizes 8 32 64 128 256] [--questions 3] [--idle 5]
 
 For each N, the appliance (hub, session, buzzer flow, clock pings; its own process, as on the box) and N
-simulated handsets (appliance/sim.py, one paho client each) play ``--questions`` questions in which every
+simulated handsets (appliance/box/sim.py, one paho client each) play ``--questions`` questions in which every
 handset presses once at a random moment within one second of the arming. Printed per N:
 
 * all acked: seconds from the first press until the last handset has its ack (median and worst question);
@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from latency import Appliance, Tv, question, release, seat_everyone, start_handsets  # noqa: E402
 
-from appliance.broker import start_broker  # noqa: E402
-from appliance.mqtt import Connection  # noqa: E402
+from appliance.edge.broker import start_broker  # noqa: E402
+from appliance.edge.mqtt import Connection  # noqa: E402
 
 
 def measure(conn: Connection, n: int, questions: int, idle: float, rng: random.Random) -> dict[str, float]:

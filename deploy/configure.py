@@ -45,11 +45,10 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from appliance.config import Config, parse_config  # noqa: E402  (after the path set-up above)
-from appliance.errors import ConfigError  # noqa: E402
+from appliance.box.config import Config, parse_config  # noqa: E402  (after the path set-up above)
 
 # the password file's format is the pairing code's: one implementation for the installer and the appliance
-from appliance.pairing import (  # noqa: E402
+from appliance.edge.pairing import (  # noqa: E402
     APPLIANCE_USER,
     WEB_USER,
     format_passwd,
@@ -57,6 +56,7 @@ from appliance.pairing import (  # noqa: E402
     parse_passwd,
     verify_password,
 )
+from appliance.errors import ConfigError  # noqa: E402
 from firmware import protocol  # noqa: E402
 
 # Handset ids that can never be handsets' broker accounts: they are the two accounts above.

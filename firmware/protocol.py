@@ -393,7 +393,7 @@ def _claimed_id(handset, obj):
 # The appliance pings a handset on its time topic with its own clock t0 (ms); the handset answers at
 # once on its clock topic, echoing ping and t0, with its own clock th (ms) when it answered. The
 # appliance notes when the answer arrives (t3) and estimates the handset's clock offset from many
-# such (t0, th, t3) samples (appliance/clocksync.py).
+# such (t0, th, t3) samples (appliance/edge/clocksync.py).
 
 
 def make_ping(ping, t0):

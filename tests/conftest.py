@@ -10,8 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from appliance.broker import EmbeddedBroker, MosquittoBroker, RunningBroker, mosquitto_binary
-from appliance.mqtt import Connection
+from appliance.edge.broker import EmbeddedBroker, MosquittoBroker, RunningBroker, mosquitto_binary
+from appliance.edge.mqtt import Connection
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")

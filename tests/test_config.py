@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from appliance.config import Config, load_config, parse_config
+from appliance.box.config import Config, load_config, parse_config
 from appliance.errors import ConfigError
 
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from appliance.broker import mosquitto_binary
+from appliance.edge.broker import mosquitto_binary
 
 
 def test_the_demo_runs_a_game_and_stops_cleanly(tmp_path: Path) -> None:

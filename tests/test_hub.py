@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from appliance.broker import RunningBroker
-from appliance.hub import Hub
-from appliance.mqtt import Client, Connection
+from appliance.edge.broker import RunningBroker
+from appliance.edge.hub import Hub
+from appliance.edge.mqtt import Client, Connection
 from appliance.session.session import Session
 from firmware import protocol
 from tests.conftest import connection_of

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from appliance.broker import MosquittoBroker
-from appliance.hub import Hub
+from appliance.edge.broker import MosquittoBroker
+from appliance.edge.hub import Hub
 from appliance.session.session import Session
 from firmware import protocol
 from tests.conftest import connection_of

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from appliance.prompts import fit
+from appliance.edge.prompts import fit
 from firmware import protocol
 
 

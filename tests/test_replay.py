@@ -1,4 +1,4 @@
-"""``quizbox replay [--check] FILE`` (appliance.replay): every scenario file, the shared examples, the
+"""``quizbox replay [--check] FILE`` (appliance.box.replay): every scenario file, the shared examples, the
 exit codes (0 agree, 1 disagree, 2 malformed or refused) and readable differences."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from appliance import replay
+from appliance.box import replay
+from appliance.box.replay import EXIT_AGREE, EXIT_DISAGREE, EXIT_MALFORMED, differences, main
 from appliance.errors import IllegalAction
 from appliance.games.base import Engine
-from appliance.replay import EXIT_AGREE, EXIT_DISAGREE, EXIT_MALFORMED, differences, main
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO_FILES = sorted((ROOT / "tests" / "scenarios").glob("*.json"))
@@ -139,7 +139,7 @@ def test_replay_without_check_ignores_expect(tmp_path: Path) -> None:
 def test_python_dash_m_runs_the_driver(tmp_path: Path) -> None:
     path = write(tmp_path, CONFIDENT_MOON)
     done = subprocess.run(
-        [sys.executable, "-m", "appliance.replay", "--check", str(path)],
+        [sys.executable, "-m", "appliance.box.replay", "--check", str(path)],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import time
 
-from appliance.broker import MosquittoBroker
-from appliance.hub import Hub
+from appliance.box.sim import SimHandset
+from appliance.edge.broker import MosquittoBroker
+from appliance.edge.hub import Hub
 from appliance.session.session import Session
-from appliance.sim import SimHandset
 from tests.conftest import connection_of
 from tests.support import guess  # noqa: F401  (registers the test game)
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from appliance.handsets import Handset
+from appliance.box.store import MIGRATIONS, Store, StoreError
+from appliance.edge.handsets import Handset
 from appliance.session.flow import Card, GameSetup
 from appliance.session.session import Session
-from appliance.store import MIGRATIONS, Store, StoreError
 from tests.support import guess  # noqa: F401
 
 CARDS = [Card("c1", {"question": "Legs on a spider?", "answer": "8"}),

@@ -12,11 +12,11 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from appliance.board import Board
-from appliance.broker import MosquittoBroker
-from appliance.config import GpioConfig
-from appliance.hub import Hub
+from appliance.box.config import GpioConfig
+from appliance.box.tv import TV
+from appliance.edge.broker import MosquittoBroker
+from appliance.edge.hub import Hub
 from appliance.session.session import Session
-from appliance.tv import TV
 from tests.conftest import connection_of
 from tests.support import guess  # noqa: F401
 from tests.test_hub import CARDS, Raw

@@ -2,7 +2,7 @@
 
 Settings come from :mod:`web.settings` defaults, the box's TOML config (box id, broker, data folder, web
 host and port) and the instance folder ``<data_dir>/web`` (secret key, admin password, ``web.cfg``).
-``test_config`` overrides all of them; it may carry ``QUIZBOX_CONFIG`` (a :class:`appliance.config.Config`),
+``test_config`` overrides all of them; it may carry ``QUIZBOX_CONFIG`` (a :class:`appliance.box.config.Config`),
 ``LINK`` (an :class:`web.link.ApplianceLink`), ``PHONE_FACTORY`` and ``STORE``.
 """
 
@@ -18,9 +18,9 @@ from typing import Any
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect  # type: ignore[import-untyped]
 
-from appliance.config import Config, load_config
-from appliance.mqtt import Connection
-from appliance.store import Store
+from appliance.box.config import Config, load_config
+from appliance.box.store import Store
+from appliance.edge.mqtt import Connection
 from web.account import Account
 from web.link import MqttLink
 from web.phones import Phones, mqtt_factory

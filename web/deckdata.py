@@ -15,10 +15,10 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from appliance.box.store import Store
 from appliance.decks.io import CSV_COLUMNS, FAMILY_WORDS, card_to_row, csv_column, format_json
 from appliance.decks.model import LABELS, Card, Deck, DeckInfo, DeckType, Problem
 from appliance.decks.validate import InvalidDeck, make_info, parse_cards, parse_document
-from appliance.store import Store
 
 COMMON = ("id", "category", "difficulty", "family", "tags")
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
+from appliance.box.store import StoreError
 from appliance.decks import InvalidDeck, load_deck
 from appliance.decks.io import dump_deck
 from appliance.decks.model import CATEGORIES, DECK_TYPES, DIFFICULTIES, Deck, DeckInfo
-from appliance.store import StoreError
 from web import deckdata
 from web.services import services
 

@@ -1,15 +1,15 @@
 """Put the decks that ship with the box into the store as built-in (read-only on the admin page).
 
-One implementation serves the appliance and the web: :func:`appliance.cards.seed_shipped` (it also
+One implementation serves the appliance and the web: :func:`appliance.decks.deal.seed_shipped` (it also
 refreshes a built-in deck that an upgrade changed)."""
 
 from __future__ import annotations
 
 import logging
 
-from appliance.cards import seed_shipped as _seed
+from appliance.box.store import Store, StoreError
 from appliance.decks import InvalidDeck
-from appliance.store import Store, StoreError
+from appliance.decks.deal import seed_shipped as _seed
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from appliance.mqtt import Client, Connection
+from appliance.edge.mqtt import Client, Connection
 from firmware import protocol
 
 log = logging.getLogger(__name__)

@@ -14,7 +14,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from appliance.tv import join_info as appliance_join_info
+from appliance.box.tv import join_info as appliance_join_info
 from web import results, standings
 from web.catalogue import GAMES
 from web.link import LinkError
@@ -35,7 +35,7 @@ CONTROLS: dict[str, str] = {
 
 
 def join_info() -> dict[str, str]:
-    """How phones join, as the TV shows it (appliance/app.py gives the TV the same): the box's mDNS name
+    """How phones join, as the TV shows it (appliance/box/app.py gives the TV the same): the box's mDNS name
     and the web port, unless ``JOIN_URL``/``JOIN_ADDRESS`` in web.cfg say otherwise (a box without mDNS)."""
     config = current_app.config
     return appliance_join_info(str(config["QUIZBOX_BOX"]), int(config["WEB_PORT"]),

@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from appliance.mqtt import Availability, Client, Connection
+from appliance.edge.mqtt import Availability, Client, Connection
 from firmware import protocol
 from firmware.core.handset import Handset
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from appliance.store import StoredGame
+from appliance.box.store import StoredGame
 from web import standings
 from web.catalogue import GAMES
 

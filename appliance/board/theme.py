@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pygame
 
-from appliance.handsets import PALETTE
+from appliance.edge.handsets import PALETTE
 
 Colour = tuple[int, int, int]
 

@@ -3,7 +3,7 @@ window before the first press is declared, and the quizmaster's arm / right / wr
 
 A buzz input reaches :meth:`BuzzerFlow.handle` with ``age_ms``: how long before it arrived the press
 happened on the appliance clock, which the hub works out from the handset's press stamp and its
-measured clock offset (appliance.clocksync.ClockSync.buzz_data). The press time given to the engine
+measured clock offset (appliance.edge.clocksync.ClockSync.buzz_data). The press time given to the engine
 is then ``now - age_ms``. Without ``age_ms`` (a hub that measures no offsets) the arrival time counts.
 
 The settle window (option ``settle_ms``, default 150 ms): when the first press of a question arrives

@@ -16,11 +16,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from appliance.box.store import Store, StoreError
+from appliance.edge.handsets import Handset
 from appliance.errors import IllegalAction, MalformedInput, QuizboxError
-from appliance.handsets import Handset
 from appliance.session.engine_flow import EngineFlow
 from appliance.session.flow import Card, GameFlow, GameSetup, flow_factory, info
-from appliance.store import Store, StoreError
 
 log = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
 # Pairing on the handset (MicroPython and CPython): the broker account the handset logs in with, and the
-# request it sends while it has none. The appliance side is appliance/pairing.py (its docstring tells the
+# request it sends while it has none. The appliance side is appliance/edge/pairing.py (its docstring tells the
 # whole story); the ESP32 cannot carry that module, so its constants and formats are repeated here and
 # tests/firmware/test_pairing.py checks they agree byte for byte.
 #
@@ -35,7 +35,7 @@ def make_secret(urandom):
 
 
 def pair_code(secret):
-    """The four digits shown while waiting: appliance.pairing.pair_code's."""
+    """The four digits shown while waiting: appliance.edge.pairing.pair_code's."""
     digest = hashlib.sha256(secret.encode()).digest()
     return "{:04d}".format(int.from_bytes(digest[:4], "big") % 10000)
 
@@ -69,7 +69,7 @@ def _json_str(text):
 
 
 def request_payload(handset, secret, name=None):
-    """The request, the same bytes as appliance.pairing.request_payload (MicroPython dicts keep no
+    """The request, the same bytes as appliance.edge.pairing.request_payload (MicroPython dicts keep no
     order, so the JSON is written by hand)."""
     text = '{"v":' + str(protocol.VERSION) + ',"id":' + _json_str(handset) + ',"secret":' + _json_str(secret)
     if name:

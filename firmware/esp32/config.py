@@ -93,7 +93,7 @@ def _check_account(cfg):
 
 
 def broker_host(cfg):
-    """The configured broker host, else the box's mDNS name (appliance.discovery.host_name)."""
+    """The configured broker host, else the box's mDNS name (appliance.edge.discovery.host_name)."""
     host = cfg["broker"]["host"]
     if host:
         return host

@@ -44,12 +44,12 @@ def load(path: str) -> dict[str, Any]:
 
 
 def find_broker(cfg: dict[str, Any], timeout: float = 5.0) -> tuple[str, int]:
-    """The configured broker, else the box's announcement on mDNS (appliance.discovery), else its
+    """The configured broker, else the box's announcement on mDNS (appliance.edge.discovery), else its
     mDNS host name ``<box>.local`` for the resolver to try."""
     host = cfg["broker"]["host"]
     if host:
         return host, cfg["broker"]["port"]
-    from appliance.discovery import find_broker as browse
+    from appliance.edge.discovery import find_broker as browse
 
     found = browse(timeout=timeout, box=cfg["box"])
     if found is not None:

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from appliance.edge.handsets import PALETTE
 from appliance.games import game_module
 from appliance.games.base import Engine
 from appliance.games.squizz.actions import Roll
 from appliance.games.squizz.scenario import card_from_scenario
-from appliance.handsets import PALETTE
 
 JSON = dict[str, Any]
 

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from appliance.clocksync import ClockSync
+from appliance.edge.clocksync import ClockSync
 from appliance.flows.buzzer import BuzzerFlow
 from appliance.session.flow import GameSetup
 from firmware import protocol

@@ -1,4 +1,4 @@
-"""Clock offsets (appliance/clocksync.py): the bounds, the estimate, the ping schedule, a press's age."""
+"""Clock offsets (appliance/edge/clocksync.py): the bounds, the estimate, the ping schedule, a press's age."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from appliance.clocksync import ClockSync, Sample, estimate
+from appliance.edge.clocksync import ClockSync, Sample, estimate
 from firmware import protocol
 
 OFFSET = 5_000_000  # the handset's clock runs this far ahead of the appliance's

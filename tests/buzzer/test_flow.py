@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
+from appliance.box.store import Store
+from appliance.edge.handsets import Handset
 from appliance.errors import ConfigError, IllegalAction, MalformedInput
 from appliance.flows.buzzer import BuzzerFlow
-from appliance.handsets import Handset
 from appliance.session.flow import Card, GameSetup, flow_factory
 from appliance.session.session import Paused, setup_from_json
-from appliance.store import Store
 from tests.buzzer.wiring import CommandSession
 
 PLAYERS = ["Ann", "Bob", "Cat"]

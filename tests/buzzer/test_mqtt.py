@@ -4,7 +4,7 @@ apart arrive scrambled (the first presser has the slowest network) and are still
 they happened.
 
 The hub, session and handset core carry the buzzer's wiring through tests/buzzer/wiring.py (SyncedHub,
-CommandSession, answer_pings) until appliance/hub.py, appliance/session/session.py and
+CommandSession, answer_pings) until appliance/edge/hub.py, appliance/session/session.py and
 firmware/core/handset.py have those lines themselves.
 """
 
@@ -14,8 +14,8 @@ import functools
 import random
 import time
 
-from appliance.broker import MosquittoBroker
-from appliance.sim import SimHandset
+from appliance.box.sim import SimHandset
+from appliance.edge.broker import MosquittoBroker
 from tests.buzzer.wiring import CommandSession, SyncedHub, answer_pings, wait_until
 from tests.conftest import connection_of
 

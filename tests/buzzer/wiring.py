@@ -8,15 +8,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from appliance.clocksync import ClockSync
-from appliance.hub import Hub
+from appliance.box.sim import SimHandset
+from appliance.edge.clocksync import ClockSync
+from appliance.edge.hub import Hub
 from appliance.session.session import Session
-from appliance.sim import SimHandset
 from firmware import protocol
 
 log = logging.getLogger(__name__)
 
-# The buzzer's wiring now lives in appliance/hub.py (clock topic, pings, a press's age, flow commands),
+# The buzzer's wiring now lives in appliance/edge/hub.py (clock topic, pings, a press's age, flow commands),
 # appliance/session/session.py (flow_command) and firmware/core/handset.py (answering pings); these names
 # stay for the tests and benches that import them.
 CommandSession = Session

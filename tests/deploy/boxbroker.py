@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from appliance.broker import free_port, wait_for_port
+from appliance.edge.broker import free_port, wait_for_port
 from tests.deploy.tools import REPO, load_configure, need
 
 BOX = "pub"

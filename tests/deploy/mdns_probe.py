@@ -9,7 +9,7 @@ import time
 
 from zeroconf import AddressResolverIPv4, IPVersion, ServiceInfo, Zeroconf
 
-from appliance import discovery
+from appliance.edge import discovery
 
 LOOPBACK = ["127.0.0.1"]
 

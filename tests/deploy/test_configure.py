@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from appliance.config import parse_config
+from appliance.box.config import parse_config
 from appliance.errors import ConfigError
 from firmware import protocol
 from tests.deploy.tools import REPO, load_configure, need

@@ -1,4 +1,4 @@
-"""appliance.discovery: the records the box announces, how a handset picks a broker from what it hears,
+"""appliance.edge.discovery: the records the box announces, how a handset picks a broker from what it hears,
 and (in a private network namespace, loopback only) a real advertise + find over multicast."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import ifaddr
 import pytest
 from zeroconf import ServiceInfo
 
-from appliance import discovery
+from appliance.edge import discovery
 from firmware import protocol
 from tests.deploy.tools import REPO, need
 

@@ -15,11 +15,11 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from appliance import doctor
-from appliance.broker import free_port
-from appliance.config import Config, parse_config
+from appliance.box import doctor
+from appliance.box.config import Config, parse_config
+from appliance.edge.broker import free_port
+from appliance.edge.mqtt import Connection
 from appliance.errors import ConfigError
-from appliance.mqtt import Connection
 from firmware import protocol
 from tests.deploy.boxbroker import BOX, Box, running_box
 

@@ -14,7 +14,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from appliance.broker import MOSQUITTO_SETTINGS
+from appliance.edge.broker import MOSQUITTO_SETTINGS
 from firmware import protocol
 from tests.deploy.boxbroker import BOX, DEBIAN_MAIN, DROPIN, Box, configure, running_box
 

@@ -1,4 +1,4 @@
-"""appliance.notify: the sd_notify datagrams systemd reads, the watchdog interval, journald priorities."""
+"""appliance.box.notify: the sd_notify datagrams systemd reads, the watchdog interval, journald priorities."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from appliance import notify
+from appliance.box import notify
 
 
 @pytest.fixture
@@ -57,7 +57,7 @@ def test_a_vanished_socket_is_logged_not_raised(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setenv("NOTIFY_SOCKET", str(tmp_path / "gone"))
-    with caplog.at_level(logging.WARNING, logger="appliance.notify"):
+    with caplog.at_level(logging.WARNING, logger="appliance.box.notify"):
         assert not notify.watchdog()
     assert "could not notify systemd" in caplog.text
 
@@ -112,14 +112,14 @@ def test_heartbeat_without_a_watchdog_sends_nothing(
 
 def test_journal_lines_carry_the_syslog_priority_on_every_line() -> None:
     formatter = notify.JournalFormatter()
-    record = logging.LogRecord("appliance.hub", logging.WARNING, __file__, 1, "handset %s refused", ("h1",), None)
-    assert formatter.format(record) == "<4>appliance.hub: handset h1 refused"
+    record = logging.LogRecord("appliance.edge.hub", logging.WARNING, __file__, 1, "handset %s refused", ("h1",), None)
+    assert formatter.format(record) == "<4>appliance.edge.hub: handset h1 refused"
     try:
         raise ValueError("boom")
     except ValueError:
         import sys
 
-        error = logging.LogRecord("appliance.hub", logging.ERROR, __file__, 1, "tick failed", (), sys.exc_info())
+        error = logging.LogRecord("appliance.edge.hub", logging.ERROR, __file__, 1, "tick failed", (), sys.exc_info())
     lines = formatter.format(error).splitlines()
     assert len(lines) > 2 and all(line.startswith("<3>") for line in lines)
     assert lines[-1] == "<3>ValueError: boom"

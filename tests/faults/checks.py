@@ -10,11 +10,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from appliance.box.store import StoredGame
 from appliance.errors import QuizboxError
 from appliance.session.engine_flow import EngineFlow
 from appliance.session.flow import GameSetup, flow_factory
 from appliance.session.session import setup_from_json
-from appliance.store import StoredGame
 from firmware import protocol
 from tests.faults.harness import Player, Sent
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from appliance.broker import MosquittoBroker
+from appliance.edge.broker import MosquittoBroker
 from tests.conftest import _need_mosquitto
 
 FIGURES: dict[str, Any] = {}

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from appliance.cards import cards_for_game, seed_shipped
-from appliance.mqtt import Client, Connection
+from appliance.box.sim import SimHandset
+from appliance.box.store import Store, StoredGame
+from appliance.decks.deal import cards_for_game, seed_shipped
+from appliance.edge.mqtt import Client, Connection
 from appliance.session.flow import flow_factory
-from appliance.sim import SimHandset
-from appliance.store import Store, StoredGame
 from firmware import protocol
 from firmware.core import bot as chooser
 from firmware.core import handset as core

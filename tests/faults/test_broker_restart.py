@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from appliance.broker import MosquittoBroker
+from appliance.edge.broker import MosquittoBroker
 from firmware import protocol
 from tests.faults.checks import match_all, problems
 from tests.faults.harness import GAMES, Table, wait_until

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from appliance.mqtt import Connection
+from appliance.edge.mqtt import Connection
 from appliance.session.flow import Card, GameSetup
 from tests.faults.checks import entry_of, fresh_flow, match_player
 from tests.faults.harness import Player, Sent, cards

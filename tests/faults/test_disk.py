@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from appliance.broker import MosquittoBroker
-from appliance.store import Store, StoreError
+from appliance.box.store import Store, StoreError
+from appliance.edge.broker import MosquittoBroker
 from tests.faults.checks import match_all, problems
 from tests.faults.harness import Player, Table, wait_until
 

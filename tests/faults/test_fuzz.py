@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from appliance.broker import MosquittoBroker
+from appliance.edge.broker import MosquittoBroker
 
 SHARE = 1200
 

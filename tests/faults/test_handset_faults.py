@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from appliance.broker import MosquittoBroker
-from appliance.hub import Hub
+from appliance.box.store import Store
+from appliance.edge.broker import MosquittoBroker
+from appliance.edge.hub import Hub
 from appliance.session.session import Session
-from appliance.store import Store
 from firmware import protocol
 from tests.conftest import connection_of
 from tests.faults.checks import match_all, problems

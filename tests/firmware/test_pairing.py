@@ -1,5 +1,5 @@
 """Pairing on the handset (firmware/core/pairing.py) on the host: the same constants, request bytes and
-pair code as the appliance's appliance/pairing.py, the secret kept across boots, the config's account
+pair code as the appliance's appliance/edge/pairing.py, the secret kept across boots, the config's account
 keys, and the ESP32 link against a fake umqtt.simple broker that refuses a login until it is accepted."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from appliance import pairing as appliance_pairing
+from appliance.edge import pairing as appliance_pairing
 from firmware import protocol as P
 from firmware.core import pairing
 from firmware.core.fb import FrameBuffer

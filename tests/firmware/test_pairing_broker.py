@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from luma.core.device import dummy
 
-from appliance.broker import MosquittoBroker
-from appliance.hub import Hub
-from appliance.mqtt import Connection
-from appliance.pairing import Accounts, Pairing, pair_code
+from appliance.edge.broker import MosquittoBroker
+from appliance.edge.hub import Hub
+from appliance.edge.mqtt import Connection
+from appliance.edge.pairing import Accounts, Pairing, pair_code
 from appliance.session.session import Session
 from firmware.pizero import config
 from firmware.pizero.app import SECRET_FILE, App

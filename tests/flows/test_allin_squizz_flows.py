@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
+from appliance.box.store import Store
+from appliance.edge.handsets import Handset
 from appliance.errors import QuizboxError
-from appliance.handsets import Handset
 from appliance.session.flow import Card, GameSetup
 from appliance.session.session import Session
-from appliance.store import Store
 
 ALLIN_CARDS = [Card("a/1", {"statements": ["I have been on TV", "I can juggle", "I have met a king"]}),
                Card("a/2", {"statements": ["I have a cat", "I can whistle", "I have run a marathon"]})]

@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from appliance.broker import MosquittoBroker
-from appliance.cards import cards_for_game, seed_shipped
-from appliance.hub import Hub
+from appliance.box.sim import SimHandset
+from appliance.box.store import Store
+from appliance.decks.deal import cards_for_game, seed_shipped
+from appliance.edge.broker import MosquittoBroker
+from appliance.edge.hub import Hub
 from appliance.session.flow import flow_factory
 from appliance.session.session import Session, setup_from_json
-from appliance.sim import SimHandset
-from appliance.store import Store
 from tests.conftest import connection_of
 
 GAMES: list[tuple[str, dict[str, Any], int]] = [

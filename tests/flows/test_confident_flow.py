@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from appliance.box.store import Store
+from appliance.edge.handsets import Handset
 from appliance.errors import IllegalAction, QuizboxError
-from appliance.handsets import Handset
 from appliance.session.flow import Card, GameSetup
 from appliance.session.session import Session
-from appliance.store import Store
 
 CARDS = [
     Card("d/1", {"question": "The moon. How many people have walked on it?", "answer": "12", "unit": "people"}),

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from appliance.box.store import Store
+from appliance.edge.handsets import Handset
 from appliance.errors import QuizboxError
-from appliance.handsets import Handset
 from appliance.session.flow import Card, GameSetup
 from appliance.session.session import Session
-from appliance.store import Store
 
 CARDS = [Card(f"e/{i}", {"question": f"Bones in a human body? ({i})", "answer": "206",
                          "hints": ["More than 150.", "Fewer than 250."]}) for i in range(6)]

@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
+from appliance.box.replay import main as replay
 from appliance.errors import MalformedInput
 from appliance.games.allin import AllInEngine, Close, End, Read, Split
 from appliance.games.allin.scenario import ADAPTER, parse_step
 from appliance.games.base import HOST
-from appliance.replay import main as replay
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 FILES = sorted(SCENARIOS.glob("allin-*.json"))

@@ -16,13 +16,13 @@ from typing import Any
 
 import pytest
 
+from appliance.box.replay import main as replay
 from appliance.errors import MalformedInput, QuizboxError
 from appliance.games.base import HOST
 from appliance.games.poker.actions import AllIn, Bet, Call, Check, EndGame, EnterRange, Fold, Raise, Reveal
 from appliance.games.poker.engine import PokerEngine
 from appliance.games.poker.refusals import CheckFacingBet
 from appliance.games.poker.scenario import ADAPTER, parse_card, parse_step
-from appliance.replay import main as replay
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 FILES = sorted(SCENARIOS.glob("poker-*.json"))

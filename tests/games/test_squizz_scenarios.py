@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
+from appliance.box.replay import main as replay
 from appliance.errors import DeckError, MalformedInput
 from appliance.games.squizz import Answer, Close, SquizzEngine
 from appliance.games.squizz.scenario import ADAPTER, parse_step
-from appliance.replay import main as replay
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 FILES = sorted(SCENARIOS.glob("squizz-*.json"))

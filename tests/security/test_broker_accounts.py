@@ -18,10 +18,11 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from appliance.broker import MosquittoBroker
-from appliance.hub import Hub
-from appliance.mqtt import Connection
-from appliance.pairing import (
+from appliance.box.sim import SimHandset
+from appliance.edge.broker import MosquittoBroker
+from appliance.edge.hub import Hub
+from appliance.edge.mqtt import Connection
+from appliance.edge.pairing import (
     MAX_PENDING,
     PAIRING_PASSWORD,
     PAIRING_USER,
@@ -31,7 +32,6 @@ from appliance.pairing import (
     request_payload,
 )
 from appliance.session.session import Session
-from appliance.sim import SimHandset
 from firmware import protocol
 from tests.conftest import _need_mosquitto
 from tests.faults.harness import wait_until

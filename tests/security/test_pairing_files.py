@@ -1,4 +1,4 @@
-"""appliance.pairing without a broker: the password hashes are mosquitto_passwd's, the ACL is the
+"""appliance.edge.pairing without a broker: the password hashes are mosquitto_passwd's, the ACL is the
 installer's (plus the pairing account), the files keep the group mosquitto reads them as, and every bad
 pairing request or acceptance is refused with nothing written."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from appliance.pairing import (
+from appliance.edge.pairing import (
     MAX_PENDING,
     PAIRING_USER,
     Accounts,

@@ -6,7 +6,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from appliance.mqtt import Availability
+from appliance.edge.mqtt import Availability
 from web.link import LinkError, Result
 
 JSON = dict[str, Any]

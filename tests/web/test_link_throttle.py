@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from appliance.broker import MosquittoBroker
-from appliance.hub import Hub
-from appliance.mqtt import Connection
+from appliance.edge.broker import MosquittoBroker
+from appliance.edge.hub import Hub
+from appliance.edge.mqtt import Connection
 from appliance.session.session import Session
 from tests.conftest import connection_of
 from web.link import LinkError, MqttLink

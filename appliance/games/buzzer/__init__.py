@@ -4,7 +4,7 @@
 * :mod:`~appliance.games.buzzer.engine`: :class:`BuzzerEngine`, the pure rules engine;
 * :mod:`~appliance.games.buzzer.views`: what the TV and each handset may show.
 
-The handsets' clock offsets and the settle window live outside the engine (appliance/clocksync.py,
+The handsets' clock offsets and the settle window live outside the engine (appliance/edge/clocksync.py,
 appliance/flows/buzzer.py): a press reaches the engine with its time already on the appliance clock.
 """
 

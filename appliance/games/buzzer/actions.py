@@ -2,7 +2,7 @@
 
 Times are whole milliseconds on the appliance's game clock. A press enters already corrected: the
 session turns the handset's own press stamp into appliance time with the handset's measured clock
-offset (appliance/clocksync.py) before it becomes a :class:`Press`, so the engine never sees a
+offset (appliance/edge/clocksync.py) before it becomes a :class:`Press`, so the engine never sees a
 handset clock and replays exactly from its log.
 """
 

@@ -21,13 +21,13 @@ from appliance.errors import QuizboxError
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] == "replay":
-        from appliance.replay import main as replay_main
+        from appliance.box.replay import main as replay_main
 
         code: int = replay_main(args_list[1:])
         return code
     parser = _parser()
     args = parser.parse_args(args_list)
-    from appliance.notify import configure_logging
+    from appliance.box.notify import configure_logging
 
     configure_logging(args.verbose)  # journald priorities under systemd, plain lines in a terminal
     try:
@@ -98,15 +98,16 @@ def _wait(seconds: float) -> None:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from appliance.demo import run_demo
+    from appliance.box.demo import run_demo
 
     return run_demo(args, stop_event(args.seconds))
 
 
 def _run(args: argparse.Namespace) -> int:
-    from appliance import discovery, notify
-    from appliance.app import Appliance
-    from appliance.config import load_config
+    from appliance.box import notify
+    from appliance.box.app import Appliance
+    from appliance.box.config import load_config
+    from appliance.edge import discovery
 
     config = load_config(args.config)
     stop = stop_event()
@@ -130,7 +131,7 @@ def _run(args: argparse.Namespace) -> int:
 def _watchdog(app: object, stop: threading.Event) -> None:
     """systemd's watchdog is fed only while the hub's clock thread runs and its lock is not stuck, so a
     hung appliance is restarted (Restart=on-failure in quizbox.service)."""
-    from appliance.notify import Heartbeat
+    from appliance.box.notify import Heartbeat
 
     heart = Heartbeat()
     if heart.interval is None:
@@ -145,7 +146,7 @@ def _watchdog(app: object, stop: threading.Event) -> None:
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from appliance.doctor import main as doctor_main
+    from appliance.box.doctor import main as doctor_main
 
     return doctor_main(args)
 
@@ -161,8 +162,8 @@ def _web(args: argparse.Namespace) -> int:
 
 
 def _handset_sim(args: argparse.Namespace) -> int:
-    from appliance.mqtt import Connection
-    from appliance.sim import SimHandset, start_bots
+    from appliance.box.sim import SimHandset, start_bots
+    from appliance.edge.mqtt import Connection
 
     connection = Connection(args.host, args.port)
     bots = start_bots(args.box, connection, args.count, seed=args.seed)

@@ -26,9 +26,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from appliance.config import Config, load_config
+from appliance.box.config import Config, load_config
+from appliance.edge.mqtt import Connection
 from appliance.errors import ConfigError
-from appliance.mqtt import Connection
 from firmware import protocol
 
 SERVICE_USER = "quizbox"

@@ -8,10 +8,10 @@ import tempfile
 import threading
 from dataclasses import replace
 
-from appliance.app import Appliance
-from appliance.config import Config, load_config
+from appliance.box.app import Appliance
+from appliance.box.config import Config, load_config
+from appliance.box.sim import SimHandset, start_bots
 from appliance.errors import QuizboxError
-from appliance.sim import SimHandset, start_bots
 
 log = logging.getLogger(__name__)
 

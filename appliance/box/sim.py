@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from appliance.mqtt import Availability, Client, Connection
+from appliance.edge.mqtt import Availability, Client, Connection
 from firmware import protocol
 from firmware.core import bot
 from firmware.core.handset import Handset

@@ -17,15 +17,15 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from appliance.clocksync import ClockSync
+from appliance.box.store import Store, StoreError
+from appliance.edge.clocksync import ClockSync
+from appliance.edge.handsets import Handset, Registry
+from appliance.edge.mqtt import Availability, Client, Connection
+from appliance.edge.pairing import Pairing, pairing_wildcard
+from appliance.edge.prompts import fit
 from appliance.errors import QuizboxError
-from appliance.handsets import Handset, Registry
-from appliance.mqtt import Availability, Client, Connection
-from appliance.pairing import Pairing, pairing_wildcard
-from appliance.prompts import fit
 from appliance.session.flow import Card, GameSetup
 from appliance.session.session import Session
-from appliance.store import Store, StoreError
 from firmware import protocol
 
 log = logging.getLogger(__name__)
@@ -280,7 +280,7 @@ class Hub:
         self.client.publish(protocol.ack_topic(self.box, handset_id), ack)
         self._publish_changes()
 
-    # -- pairing and identity (appliance/pairing.py: the topic is the identity) ---------------------------
+    # -- pairing and identity (appliance/edge/pairing.py: the topic is the identity) ---------------------------
 
     def _may_speak(self, handset_id: str) -> bool:
         """With broker accounts, a message on a handset's topics counts only if that id has an account (the

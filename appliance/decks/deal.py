@@ -8,6 +8,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from appliance.box.store import Store
 from appliance.decks import (
     AllInCard,
     CardFilter,
@@ -24,7 +25,6 @@ from appliance.decks import pool as deck_pool
 from appliance.errors import DeckError, MalformedInput
 from appliance.games.numbers import format_plain
 from appliance.session.flow import Card
-from appliance.store import Store
 
 DECK_TYPE: dict[str, str] = {
     "confident": "estimation", "poker": "estimation", "allin": "allin", "squizz": "squizz",

@@ -82,7 +82,7 @@ def mosquitto_binary() -> str | None:
 class MosquittoBroker:
     """A private mosquitto on a free loopback port with a generated config; a context manager.
 
-    With ``password_file`` and ``acl_file`` (appliance.pairing writes both) it runs as the box's broker
+    With ``password_file`` and ``acl_file`` (appliance.edge.pairing writes both) it runs as the box's broker
     does: no anonymous clients, each account limited by the ACL; :meth:`reload` has it re-read them."""
 
     def __init__(self, port: int | None = None, extra_config: str = "", binary: str | None = None,

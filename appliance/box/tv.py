@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from appliance.board import Board
-from appliance.mqtt import Client, Connection
+from appliance.edge.mqtt import Client, Connection
 from firmware import protocol
 
 log = logging.getLogger(__name__)

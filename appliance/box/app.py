@@ -13,16 +13,16 @@ from pathlib import Path
 from typing import Any
 
 from appliance.board import Board
-from appliance.broker import RunningBroker, start_broker
-from appliance.cards import cards_for_game, seed_shipped
-from appliance.config import Config
-from appliance.hub import Hub
-from appliance.mqtt import Connection
-from appliance.pairing import DEFAULT_DIR, Accounts, Pairing, PairingError
+from appliance.box.config import Config
+from appliance.box.store import Store
+from appliance.box.tv import TV, join_info
+from appliance.decks.deal import cards_for_game, seed_shipped
+from appliance.edge.broker import RunningBroker, start_broker
+from appliance.edge.hub import Hub
+from appliance.edge.mqtt import Connection
+from appliance.edge.pairing import DEFAULT_DIR, Accounts, Pairing, PairingError
 from appliance.session.flow import Card
 from appliance.session.session import Session
-from appliance.store import Store
-from appliance.tv import TV, join_info
 
 log = logging.getLogger(__name__)
 

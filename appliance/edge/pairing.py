@@ -96,7 +96,7 @@ topic read quizbox/{box}/handset/+/prompt
 topic read quizbox/{box}/handset/+/ack
 topic read quizbox/{box}/handset/+/time
 
-# A handset without an account yet (appliance/pairing.py): the public pairing account may only ask for
+# A handset without an account yet (appliance/edge/pairing.py): the public pairing account may only ask for
 # one, on quizbox/{box}/pairing/<handset id>; it reads nothing.
 user {pairing}
 topic write quizbox/{box}/pairing/+

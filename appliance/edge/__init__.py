@@ -1,0 +1,1 @@
+"""The MQTT edge: the broker, the connection, the hub and who is at the table."""
