@@ -21,9 +21,9 @@ import pytest
 
 from appliance.box.app import Appliance
 from appliance.box.config import BoxConfig, BrokerConfig, Config
-from appliance.store import Store
+from appliance.box.store import Store
 from appliance.edge.broker import MosquittoBroker
-from appliance.hub import Hub
+from appliance.edge.hub import Hub
 from tests.conftest import connection_of
 from tests.web.fakes import ClientFactory, FakeLink
 from web import ServerThread, create_app
