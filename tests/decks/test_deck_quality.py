@@ -52,20 +52,42 @@ ESTIMATION_TOPICS: dict[str, str] = {
     "estimation-games-words": "games, words and books",
 }
 REQUIRED_TOPICS = (
-    "music", "film and TV", "sport", "food and drink", "nature and animals", "the human body", "geography",
-    "history", "science and space", "money and business",
+    "music",
+    "film and TV",
+    "sport",
+    "food and drink",
+    "nature and animals",
+    "the human body",
+    "geography",
+    "history",
+    "science and space",
+    "money and business",
 )
 SINCE_2000_TAG = "since-2000"  # on a film and TV card about something from after 2000
 
 # Answers most adults know exactly make ties, not estimates (issue 21 names the first three).
 KNOWN_EXACTLY = (
-    "baker's dozen", "rings on the olympic flag", "wives did king henry viii", "squares are on a chessboard",
-    "teeth are in a full adult set", "bones are there in an adult human skeleton", "hearts does an octopus",
-    "colours are there in a rainbow", "keys are there on a standard piano", "strings does a violin have",
-    "battle of hastings", "players does a rugby union team", "holes are on a standard golf course",
-    "books are there in the main harry potter", "pints are there in an imperial gallon",
-    "pounds are there in one stone", "opposite faces always add up", "how many dalmatians are in the title",
-    "events make up a decathlon", "maximum break in snooker", "highest score possible with three darts",
+    "baker's dozen",
+    "rings on the olympic flag",
+    "wives did king henry viii",
+    "squares are on a chessboard",
+    "teeth are in a full adult set",
+    "bones are there in an adult human skeleton",
+    "hearts does an octopus",
+    "colours are there in a rainbow",
+    "keys are there on a standard piano",
+    "strings does a violin have",
+    "battle of hastings",
+    "players does a rugby union team",
+    "holes are on a standard golf course",
+    "books are there in the main harry potter",
+    "pints are there in an imperial gallon",
+    "pounds are there in one stone",
+    "opposite faces always add up",
+    "how many dalmatians are in the title",
+    "events make up a decathlon",
+    "maximum break in snooker",
+    "highest score possible with three darts",
 )
 
 _STOP_WORDS = frozenset(
@@ -111,7 +133,10 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 def similar_pairs(
-    texts: list[tuple[str, str]], *, words_at_least: float, ratio_at_least: float | None = None,
+    texts: list[tuple[str, str]],
+    *,
+    words_at_least: float,
+    ratio_at_least: float | None = None,
     also: Callable[[int, int], bool] = lambda i, j: True,
 ) -> list[tuple[str, str, str, str]]:
     """Pairs of (key, text) whose content words overlap (Jaccard) or, when ``ratio_at_least`` is given, whose
@@ -125,8 +150,11 @@ def similar_pairs(
         close = jaccard(sets[i], sets[j]) >= words_at_least
         if not close and ratio_at_least is not None:
             matcher = difflib.SequenceMatcher(None, flat[i], flat[j], autojunk=False)
-            close = matcher.real_quick_ratio() >= ratio_at_least and matcher.quick_ratio() >= ratio_at_least \
+            close = (
+                matcher.real_quick_ratio() >= ratio_at_least
+                and matcher.quick_ratio() >= ratio_at_least
                 and matcher.ratio() >= ratio_at_least
+            )
         if close:
             found.append((texts[i][0], texts[i][1], texts[j][0], texts[j][1]))
     return found
@@ -201,8 +229,11 @@ def test_the_year_detector_counts_the_ways_a_year_question_is_written() -> None:
 
 
 def test_no_estimation_answer_is_one_most_adults_know_exactly(decks: list[Deck]) -> None:
-    known = [(c.id, c.question) for c in cards_of(decks, EstimationCard)
-             if any(phrase in c.question.lower() for phrase in KNOWN_EXACTLY)]
+    known = [
+        (c.id, c.question)
+        for c in cards_of(decks, EstimationCard)
+        if any(phrase in c.question.lower() for phrase in KNOWN_EXACTLY)
+    ]
     assert known == []
 
 
@@ -292,8 +323,9 @@ def test_no_two_squizz_cards_are_near_duplicates(decks: list[Deck]) -> None:
     texts = [(c.id, c.prompt) for c in cards]
     names = [{plain(p.text) for p in c.propositions} for c in cards]
     # The same prompt may come back with other propositions (docs/decks.md), not with two of the same.
-    repeats = similar_pairs(texts, words_at_least=0.8, ratio_at_least=0.9,
-                            also=lambda i, j: len(names[i] & names[j]) >= 2)
+    repeats = similar_pairs(
+        texts, words_at_least=0.8, ratio_at_least=0.9, also=lambda i, j: len(names[i] & names[j]) >= 2
+    )
     assert repeats == [], listing(repeats)
 
 
@@ -312,8 +344,13 @@ def test_at_least_200_all_in_cards_and_600_statements_ship(decks: list[Deck]) ->
 
 
 def test_an_adults_all_in_deck_of_at_least_40_cards_ships(decks: list[Deck]) -> None:
-    adult = [d.id for d in decks if d.type == "allin" and len(d.cards) >= ALLIN_ADULT_DECK_MIN_CARDS
-             and all(isinstance(c, AllInCard) and not c.family for c in d.cards)]
+    adult = [
+        d.id
+        for d in decks
+        if d.type == "allin"
+        and len(d.cards) >= ALLIN_ADULT_DECK_MIN_CARDS
+        and all(isinstance(c, AllInCard) and not c.family for c in d.cards)
+    ]
     assert adult != [], f"no All In deck of {ALLIN_ADULT_DECK_MIN_CARDS}+ cards with every card not family"
 
 
