@@ -89,6 +89,8 @@ KNOWN_EXACTLY = (
     "events make up a decathlon",
     "maximum break in snooker",
     "highest score possible with three darts",
+    "how long is a marathon",
+    "celsius and fahrenheit scales show the same number",
 )
 
 _STOP_WORDS = frozenset(
