@@ -388,7 +388,10 @@ def test_the_near_duplicate_check_finds_rewordings_and_spares_different_question
         ("f", "I have swam in the sea at night."),
         ("g", "I have slept in an airport."),
     ]
-    pairs = lambda found: [(a, b) for a, _, b, _ in found]  # noqa: E731
+
+    def pairs(found: list[tuple[str, str, str, str]]) -> list[tuple[str, str]]:
+        return [(a, b) for a, _, b, _ in found]
+
     assert pairs(similar_pairs(texts, words_at_least=0.6)) == [("a", "b"), ("c", "d")]
     assert pairs(similar_pairs(texts, words_at_least=0.9)) == [("a", "b")]
     assert pairs(similar_pairs(texts, words_at_least=0.6, ratio_at_least=0.9)) == [("a", "b"), ("c", "d"), ("e", "f")]
