@@ -184,6 +184,11 @@ class Store:
                 [(game_id, first_seq + i, json.dumps(a), now) for i, a in enumerate(actions)],
             )
 
+    def update_seats(self, game_id: int, seats: dict[str, str]) -> None:
+        """A seat moved to another handset mid-game (player -> handset id): a resume seats it there."""
+        with self._tx() as db:
+            db.execute("UPDATE games SET seats=? WHERE id=?", (json.dumps(seats), game_id))
+
     def truncate_actions(self, game_id: int, keep: int) -> None:
         """Drop every action from seq ``keep`` on (undo)."""
         with self._tx() as db:

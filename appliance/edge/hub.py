@@ -368,14 +368,29 @@ class Hub:
                 s.pause()
             elif name == "resume":
                 s.resume()
-            elif name == "end":
+            elif name == "end":  # abandon: no winner
                 s.end_game()
+            elif name == "finish":  # finish now and score, by the game's stopped rule
+                s.finish_now()
+            elif name == "seat":  # a seat moves to another handset (quizmaster, or the player's seat code)
+                message = self._move_seat(command)
+                self._publish_changes()
+                return {"ok": True, "msg": message}
             elif name == "lobby":
                 s.to_lobby()
             else:
                 raise protocol.ProtocolError(f"unknown command {name!r}")
             self._publish_changes()
             return {"ok": True, "msg": f"{name}: done"}
+
+    def _move_seat(self, command: Mapping[str, Any]) -> str:
+        player = command.get("player")
+        if not isinstance(player, str):
+            raise protocol.ProtocolError("seat needs a player")
+        code = command.get("code")
+        current = self.registry.get(self.session.seats.get(player, ""))
+        return self.session.move_seat(player, self._handset(command), current,
+                                      None if code is None else str(code))
 
     def _save(self, handset: Handset) -> None:
         if self.store is None:

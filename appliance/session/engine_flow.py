@@ -21,6 +21,10 @@ from appliance.games.base import HOST, JSON, Action, Engine
 from appliance.session.flow import Card, GameSetup
 
 SKIP = "flow:skip"
+STOP = "flow:stop"
+"""The quizmaster's "finish now and score": a question still being played is taken back (as a skip
+takes back its card: poker's bets and ante of that hand go back to their owners), then the game's own
+end action scores the game by its stopped rule (most points or chips wins, ties share)."""
 
 MAX_SECONDS = 3600
 
@@ -101,6 +105,12 @@ class EngineFlow:
     def end_of_deck(self) -> Action | None:
         """The action that ends the game when the cards run out (rules: most points wins), or None."""
         return None
+
+    def stop_action(self) -> Action | None:
+        """The host action that ends the game early and scores it by the game's stopped rule (rules.md
+        Estimation poker 12, Confident 7, All In 6: most chips or points wins, ties share); by default
+        the deck-ran-out end, which is that rule."""
+        return self.end_of_deck()
 
     # -- the flow contract ------------------------------------------------------------------------------
 
@@ -192,6 +202,31 @@ class EngineFlow:
         self.history.append({"kind": SKIP, "player": HOST})
         self.deal_next(now)
 
+    def can_finish(self) -> bool:
+        """Whether "finish now and score" can end this game now."""
+        return not self.engine.finished and self.stop_action() is not None
+
+    def finish_now(self, now: float) -> None:
+        """End the game now, scored by its stopped rule; a question still open is void (taken back)."""
+        end = self.stop_action()
+        if end is None or self.engine.finished:
+            raise IllegalAction(f"{self.game or 'this game'} cannot be finished and scored now")
+        self.history.append({"kind": STOP, "player": HOST})
+        self._void_open_question(end)
+        self.apply(end, now)
+
+    @property
+    def stopped(self) -> bool:
+        """Whether the quizmaster finished the game early ("finish now and score")."""
+        return any(entry.get("kind") == STOP for entry in self.history)
+
+    def _void_open_question(self, end: Action) -> None:
+        if self.engine.can(end):
+            return
+        deal_at = self._last_deal()
+        if deal_at is not None:
+            self._take_back(deal_at)
+
     def _last_deal(self) -> int | None:
         return max((i for i, a in enumerate(self.engine.log) if self.is_deal(a)), default=None)
 
@@ -217,6 +252,8 @@ class EngineFlow:
             self.now = max(self.now, now)
         view = self.engine.public_view()
         view["cards_left"] = max(0, len(self.cards) - self.dealt)
+        if self.stopped:
+            view["stopped"] = True  # finished early by the quizmaster, scored as it stood
         return view
 
     def log(self) -> list[JSON]:
@@ -232,6 +269,11 @@ class EngineFlow:
                 if deal_at is None:
                     raise MalformedInput("the stored log skips a card before any was dealt")
                 self._take_back(deal_at)
+            elif entry.get("kind") == STOP:
+                end = self.stop_action()
+                if end is None:
+                    raise MalformedInput("the stored log stops a game that cannot be stopped")
+                self._void_open_question(end)
             else:
                 action = self.engine.action_from_json(entry)
                 self.engine.apply(action)

@@ -12,6 +12,7 @@ import json
 import logging
 import math
 import random
+import secrets
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -78,6 +79,7 @@ class Session:
         self.message = ""  # a line for the board and admin (errors, hints for the quizmaster)
         self.message_until: float | None = None  # an informational message fades; errors stay
         self._store_failed = False
+        self.seat_codes: dict[str, str] = {}  # player -> the code that retakes their seat from another handset
 
     # -- time ------------------------------------------------------------------------------------------
 
@@ -103,6 +105,44 @@ class Session:
     def player_of(self, handset_id: str) -> str | None:
         return self._player_by_handset.get(handset_id)
 
+    def _new_seat_codes(self) -> None:
+        """Fresh seat codes (4 digits, not the game's RNG: they are no part of the game)."""
+        self.seat_codes = {player: f"{secrets.randbelow(10_000):04d}" for player in self.seats}
+
+    def move_seat(self, player: str, handset: Handset, current: Handset | None, code: str | None = None) -> str:
+        """Seats belong to players: ``player``'s seat goes to ``handset`` (the quizmaster's move, or the
+        player's own with the seat code the TV shows while their handset is offline). The game is the
+        player's, so nothing they entered is lost; the old handset goes back to waiting."""
+        if self.flow is None or self.state != PLAYING:
+            raise IllegalAction("no game is running: seats are set when a game starts")
+        if player not in self.seats:
+            raise MalformedInput(f"{player!r} has no seat in this game (seats: {', '.join(self.seats)})")
+        if not handset.accepted:
+            raise IllegalAction(f"handset {handset.name} is not at the table yet")
+        holder = self.player_of(handset.id)
+        if holder == player:
+            return f"{player} is already on {handset.name}"
+        if holder is not None:
+            raise IllegalAction(f"{handset.name} already holds {holder}'s seat")
+        if code is not None:
+            typed = "".join(str(code).split())
+            if current is not None and current.online:
+                raise IllegalAction(f"{player}'s handset is online: ask the quizmaster to move the seat")
+            if typed != self.seat_codes.get(player):
+                raise IllegalAction(f"wrong seat code for {player}")
+        old = self.seats[player]
+        self.seats = {p: (handset.id if p == player else hid) for p, hid in self.seats.items()}
+        self.seat_codes[player] = f"{secrets.randbelow(10_000):04d}"  # a code retakes a seat once
+        self.forget(old)
+        self.forget(handset.id)
+        if self.store is not None and self.game_id is not None:
+            try:
+                self.store.update_seats(self.game_id, dict(self.seats))
+            except StoreError as exc:  # the move stands in memory; a restart would seat the old handset
+                self._store_trouble(exc)
+        self._changed()
+        return f"{player}'s seat is now on {handset.name}"
+
     def start_game(self, setup: GameSetup, seats: Mapping[str, str]) -> None:
         """Start ``setup`` with ``seats`` (player -> handset id); refuses bad set-ups, changing nothing."""
         if self.state == PLAYING and self.flow is not None and not self.flow.finished:
@@ -118,6 +158,7 @@ class Session:
         if self.store is not None:
             game_id = self.store.create_game(setup.game, setup_json(setup), dict(seats))
         self.flow, self.setup, self.seats, self.game_id = flow, setup, dict(seats), game_id
+        self._new_seat_codes()
         self._stored = self._marked = 0
         self.state = PLAYING
         self.message = ""
@@ -143,6 +184,7 @@ class Session:
             log.error("%s", self.message)
             return False
         self.flow, self.setup, self.seats, self.game_id = flow, setup, dict(stored.seats), stored.id
+        self._new_seat_codes()
         self._stored = len(stored.log)
         self._marked = flow.cards_dealt
         self.state = RESULTS if flow.finished else PLAYING
@@ -207,6 +249,20 @@ class Session:
         self.state = RESULTS
         self._changed()
 
+    def finish_now(self) -> None:
+        """The quizmaster's "finish now and score": the game ends by its own stopped rule (most points or
+        chips wins, ties share; a question still open is void) and is stored as finished, with winners.
+        :meth:`end_game` is the other ending: abandoned, no winner."""
+        flow = self._running()
+        finish = getattr(flow, "finish_now", None)
+        if finish is None:
+            raise IllegalAction(f"{self.setup.game if self.setup else 'this game'} cannot be finished and scored")
+        self._unpause()
+        finish(self.game_time())
+        self.state = RESULTS
+        self._persist()
+        self._changed()
+
     def to_lobby(self) -> None:
         """Back to the lobby; a game still running is stored as abandoned (it must not come back after
         a restart)."""
@@ -214,6 +270,7 @@ class Session:
             self.end_game()
         self._unpause()
         self.state, self.flow, self.setup, self.seats = LOBBY, None, None, {}
+        self.seat_codes = {}
         self._changed()
 
     def _unpause(self) -> None:
@@ -362,6 +419,9 @@ class Session:
             return info("Hello!", f"Ask the quizmaster to accept {handset.id}", wait=True)
         player = self.player_of(handset.id)
         if self.flow is None or player is None:
+            if self.state == PLAYING and self.seats:
+                return info(self.box_name, f"You are {handset.name}, not seated in this game. To take back "
+                            "your seat, ask the quizmaster or use the seat code on the TV.", wait=True)
             return info(self.box_name, f"You are {handset.name}. Waiting for the next game.", wait=True)
         if self.paused_at is not None:
             return info("Paused", "The quizmaster paused the game.", wait=True)
@@ -397,6 +457,8 @@ class Session:
     def board_state(self, handsets: Iterable[Handset], colour: Callable[[str], str]) -> JSON:
         players = []
         seated = {hid: p for p, hid in self.seats.items()}
+        handsets = list(handsets)
+        online = {h.id for h in handsets if h.accepted and h.online}
         for handset in handsets:
             if not handset.accepted:
                 continue
@@ -427,9 +489,29 @@ class Session:
             "can_advance": bool(flow is not None and self.state == PLAYING and flow.can_advance()),
             # players are being asked for something: *next* would stop waiting for them
             "waiting": bool(flow is not None and self.state == PLAYING and flow.waiting_for_players()),
-            "message": self.message if self.message_until is None or self.clock() < self.message_until else "",
+            "message": self._message_now(),
+            # the ending the quizmaster chose: "stopped" (finish now and score), "abandoned" (no winner)
+            "ending": self._ending(),
+            # seats whose handset is offline, with the code that retakes them from another handset
+            "seat_codes": {p: self.seat_codes[p] for p, hid in self.seats.items()
+                           if self.state == PLAYING and hid not in online and p in self.seat_codes},
             "version": self.version,
         }
+
+    def _message_now(self) -> str:
+        if self.message_until is not None and self.clock() >= self.message_until:
+            return ""
+        if self.message.startswith("undid ") and not (self.state == PLAYING and self.flow is not None
+                                                     and self.flow.waiting_for_players()):
+            return ""  # an undo's note is about the entries being made: it goes once they close
+        return self.message
+
+    def _ending(self) -> str | None:
+        if self.state != RESULTS or self.flow is None:
+            return None
+        if not self.flow.finished:
+            return "abandoned"
+        return "stopped" if getattr(self.flow, "stopped", False) else "finished"
 
 
 def setup_json(setup: GameSetup) -> JSON:

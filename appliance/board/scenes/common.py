@@ -67,8 +67,12 @@ def footer(canvas: Canvas, board: Board, area: Rect) -> Rect:
     parts = []
     if board.message:
         parts.append(board.message)
-    if board.can_advance and not board.paused:
+    waiting = board.raw.get("waiting") is True  # players are still answering: NEXT would cut them off
+    if board.can_advance and not board.paused and not waiting:
         parts.append("Quizmaster: press NEXT")
+    codes = board.raw.get("seat_codes")
+    if isinstance(codes, dict) and codes:  # a seat whose handset is offline: retake it from any phone
+        parts.extend(f"{name}: seat code {code}" for name, code in codes.items())
     if not parts:
         return Rect(area.left, area.top, area.width, area.height - canvas.u(24))
     strip_height = canvas.u(64)

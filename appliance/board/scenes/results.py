@@ -30,6 +30,9 @@ ENDINGS = {
     "target": "Target reached!",
 }
 
+STOPPED = "Finished early by the quizmaster: scored as it stood."
+ABANDONED = "Game abandoned by the quizmaster: no winner."
+
 
 def winners(board: Board) -> list[str]:
     return [as_text(w) for w in as_list(board.view.get("winners")) if as_text(w)]
@@ -62,6 +65,10 @@ def _winner_banner(canvas: Canvas, board: Board, box: Rect, names: list[str]) ->
 def draw_winners(canvas: Canvas, board: Board) -> None:
     names = winners(board)
     ending = ENDINGS.get(as_text(board.view.get("ending")), "")
+    if board.view.get("stopped") is True:
+        ending = STOPPED  # the quizmaster's "finish now and score"
+    elif board.raw.get("ending") == "abandoned":
+        ending = ABANDONED
     area = header(canvas, f"{game_title(board.game)} · game over", ending)
     area = footer(canvas, board, area)
     banner = Rect(area.left, area.top, area.width, round(area.height * 0.38))

@@ -81,3 +81,16 @@ class Close(Action):
     def by(cls, reason: CloseReason) -> Self:
         """The host's close (``player`` is always :data:`HOST`)."""
         return cls(HOST, reason.value)
+
+
+@dataclass(frozen=True)
+class End(Action):
+    """The host stops the game between questions (the quizmaster's "finish now and score"): the totals
+    are revealed and scored as at the end (rules.md sQuizz 6: most points; tie: more correct answers;
+    still tied: shared). An unplayed read is simply not played."""
+
+    kind: ClassVar[str] = "end"
+
+    @classmethod
+    def now(cls) -> Self:
+        return cls(HOST)
