@@ -130,6 +130,8 @@ def history() -> str:
 
 @bp.get("/<int:game_id>")
 def result(game_id: int) -> str:
+    if game_id > 2 ** 63 - 1:  # beyond SQLite's integers: no such game (not a server error)
+        abort(404)
     game = services().store.game(game_id)
     if game is None:
         abort(404)

@@ -15,7 +15,7 @@ from flask import Blueprint, Response, current_app, flash, redirect, render_temp
 from werkzeug.wrappers import Response as BaseResponse
 
 from appliance.box.tv import join_info as appliance_join_info
-from web import results, standings
+from web import answercard, controls, results, standings
 from web.catalogue import GAMES
 from web.link import LinkError
 from web.mirror import board_png
@@ -29,7 +29,8 @@ CONTROLS: dict[str, str] = {
     "resume": "Resume",
     "skip": "Skip this card",
     "undo": "Undo last input",
-    "end": "End the game",
+    "finish": "Finish now and score",
+    "end": "Abandon the game",
     "lobby": "Back to the lobby",
 }
 
@@ -54,6 +55,9 @@ def state() -> dict[str, Any]:
     view = board.get("view") if isinstance(board.get("view"), dict) else None
     seats = [str(p) for p in board.get("seats", []) if isinstance(p, str)]
     standing = standings.read(board.get("game"), view, seats)
+    scene = board.get("scene", "lobby")
+    playing = scene == "playing"
+    step = controls.next_step(board.get("game"), view, standing.step or "Next", bool(board.get("waiting")))
     return {
         "version": link.version(),
         "online": link.appliance_online(),
@@ -69,8 +73,13 @@ def state() -> dict[str, Any]:
         "winners": results.winners(view),
         "points_name": standing.points_name,
         "points": standing.points,
-        "turn": standing.turn,
-        "step": standing.step or "Next",
+        # a game that is over waits for nobody (an abandoned game's view still names its last question)
+        "turn": standing.turn if playing else "",
+        "step": step.label if playing else "Next",
+        "confirm_next": step.confirm if playing else "",
+        "ending": controls.ending_text(board.get("ending")),
+        "answer_card": answercard.read(services().store, admin) if playing else None,
+        "seat_codes": board.get("seat_codes") if isinstance(board.get("seat_codes"), dict) else {},
         "last": admin.get("last") if isinstance(admin.get("last"), dict) else None,
         "message": board.get("message", ""),
     }
@@ -96,12 +105,26 @@ def board_image() -> Response:
     return Response(board_png({**(board or {}), "join": join_info()}), mimetype="image/png")
 
 
+def _confirm_question(name: str) -> str:
+    """What the quizmaster is asked before ``name`` runs: the endings always; Next while players are
+    still answering (it cuts them off)."""
+    if name in controls.ENDINGS:
+        return controls.ENDINGS[name][1]
+    if name == "next":
+        return str(state()["confirm_next"])
+    return ""
+
+
 @bp.post("/command")
 def command() -> BaseResponse:
     name = request.form.get("cmd", "")
     if name not in CONTROLS:
         flash(f"Unknown control {name!r}.")
         return redirect(url_for("live.page"))
+    question = _confirm_question(name)
+    if question and request.form.get("confirmed") != "yes":
+        label = controls.ENDINGS[name][0] if name in controls.ENDINGS else state()["step"]
+        return BaseResponse(render_template("live/confirm.html", cmd=name, label=label, question=question))
     try:
         result = services().link.command({"cmd": name}, timeout=float(current_app.config["COMMAND_TIMEOUT"]))
     except LinkError as exc:
@@ -109,3 +132,34 @@ def command() -> BaseResponse:
     else:
         flash(f"{CONTROLS[name]}: {'done' if result.ok else 'refused'}{': ' + result.msg if not result.ok else ''}")
     return redirect(url_for("live.page"))
+
+
+@bp.get("/seats")
+def seats() -> str:
+    """Seats belong to players: move one to another handset or phone (a player whose phone died, a
+    handset with a flat battery), mid-question or mid-hand; nothing they entered is lost."""
+    s = state()
+    handsets = [h for h in s["admin"].get("handsets", []) if isinstance(h, dict) and h.get("accepted")]
+    players = {str(p.get("handset")): p for p in s["board"].get("players", []) if isinstance(p, dict)}
+    seated = {hid for hid, p in players.items() if p.get("seated")}
+    holders = {str(p.get("name")): hid for hid, p in players.items() if p.get("seated")}
+    rows = []
+    for player in s["board"].get("seats", []):
+        hid = holders.get(str(player), "")
+        handset = next((h for h in handsets if h.get("id") == hid), None)
+        rows.append({"player": player, "handset": handset, "code": s["seat_codes"].get(player)})
+    free = [h for h in handsets if h.get("id") not in seated]
+    return render_template("live/seats.html", s=s, rows=rows, free=free)
+
+
+@bp.post("/seats")
+def move_seat() -> BaseResponse:
+    player, handset = request.form.get("player", ""), request.form.get("handset", "")
+    try:
+        result = services().link.command({"cmd": "seat", "player": player, "handset": handset},
+                                         timeout=float(current_app.config["COMMAND_TIMEOUT"]))
+    except LinkError as exc:
+        flash(str(exc))
+    else:
+        flash(result.msg if result.ok else f"Move seat: refused: {result.msg}")
+    return redirect(url_for("live.seats"))

@@ -1,5 +1,6 @@
 """The TV's picture for the admin page: the board renderer (``appliance.board.compose.render``, the same
-code the TV runs) draws the retained board state into a PNG, once per board change."""
+code the TV runs) draws the retained board state into a PNG, once per board change: the settled frame
+of the scene's animation, as the TV shows it once the animation has run."""
 
 from __future__ import annotations
 
@@ -16,9 +17,9 @@ _lock = threading.Lock()
 _cache: dict[str, bytes] = {}
 
 
-def board_png(board: Mapping[str, Any] | None) -> bytes:
-    """The board as a PNG (cached for the last state; pygame drawing is serialised)."""
-    key = json.dumps(board, sort_keys=True, default=str)
+def board_png(board: Mapping[str, Any] | None, size: tuple[int, int] = SIZE) -> bytes:
+    """The board as a PNG at ``size`` (cached for the last state; pygame drawing is serialised)."""
+    key = json.dumps([board, size], sort_keys=True, default=str)
     with _lock:
         cached = _cache.get(key)
         if cached is not None:
@@ -27,9 +28,11 @@ def board_png(board: Mapping[str, Any] | None) -> bytes:
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         import pygame
 
-        from appliance.board.compose import render
+        from appliance.board.compose import moment, render
 
-        surface = render(dict(board or {}), SIZE)
+        state = dict(board or {})
+        # the settled frame (the end of the scene's animation), not its first: a reveal's answer and points
+        surface = render(state, size, moment(state)[1])
         out = io.BytesIO()
         pygame.image.save(surface, out, "board.png")
         data = out.getvalue()

@@ -13,7 +13,7 @@ from web.services import services
 
 PUBLIC_ENDPOINTS = frozenset({"static", "auth.login", "auth.setup"})
 """Endpoints anyone may open; every other endpoint needs the admin's login, except the phone pages."""
-PUBLIC_BLUEPRINTS = frozenset({"phone"})
+PUBLIC_BLUEPRINTS = frozenset({"phone", "tv"})  # tv: the public board only (web.tv)
 
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -70,9 +70,23 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(413)
     def too_big(exc: HTTPException) -> tuple[str, int]:
-        limit = app.config["MAX_CONTENT_LENGTH"] // (1024 * 1024)
+        # the deck file's own limit, as the import form says it (the request may be a little bigger:
+        # the form around the file)
+        from appliance.decks.validate import MAX_FILE_BYTES
+
+        limit = MAX_FILE_BYTES // 1_000_000  # 5 MB, as decimal as the form says it
         return render_template("error.html", title="File too big",
-                               text=f"Uploads are limited to {limit} MB.", code=413), 413
+                               text=f"A deck file is at most {limit} MB.", code=413), 413
+
+    @app.errorhandler(500)
+    def server_error(exc: Exception) -> tuple[str, int]:
+        return render_template("error.html", title="Something went wrong",
+                               text="The box could not show this page. Go back and try again; nothing was "
+                                    "changed.", code=500), 500
+
+    @app.get("/help")
+    def help_page() -> str:
+        return render_template("help.html")
 
     @app.errorhandler(404)
     def not_found(exc: HTTPException) -> tuple[str, int]:

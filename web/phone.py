@@ -15,6 +15,7 @@ from flask import Blueprint, Response, current_app, redirect, render_template, r
 from werkzeug.wrappers import Response as BaseResponse
 
 from firmware import protocol
+from web.link import LinkError
 from web.phoneforms import data_from_form
 from web.phones import PhoneHandset, PhoneRefused, PhoneRemoved, PhonesFull
 from web.phoneview import controls, private_lines
@@ -36,10 +37,28 @@ def _phone() -> PhoneHandset | None:
         return None
 
 
+def _retake(phone: PhoneHandset) -> list[str]:
+    """The seats this phone could take back with a seat code: while a game runs, this phone holds no
+    seat, and a seat's handset is offline (the TV shows that seat's code)."""
+    board = services().link.board() or {}
+    codes = board.get("seat_codes")
+    if board.get("scene") != "playing" or not isinstance(codes, dict) or not codes:
+        return []
+    players = board.get("players")
+    if not isinstance(players, list):
+        players = []
+    if any(isinstance(p, dict) and p.get("handset") == phone.id and p.get("seated") for p in players):
+        return []
+    return [str(name) for name in codes]
+
+
 def _screen(phone: PhoneHandset) -> dict[str, Any]:
     """The phone's screen with the controls its prompt offers and the player's own facts."""
     screen = phone.screen()
-    return {**screen, "controls": controls(screen["prompt"]), "private": private_lines(screen["prompt"])}
+    retake = _retake(phone)
+    version = f"{screen['version']}-{'-'.join(retake)}" if retake else screen["version"]
+    return {**screen, "version": version, "retake": retake,
+            "controls": controls(screen["prompt"]), "private": private_lines(screen["prompt"])}
 
 
 def _clean_name(text: str) -> str:
@@ -118,9 +137,45 @@ def answer() -> str | BaseResponse | tuple[str, int]:
     return redirect(url_for("phone.play"))
 
 
+@bp.post("/phone/seat")
+def retake_seat() -> BaseResponse:
+    """A player takes their seat back on this phone with the seat code the TV shows (their old handset
+    or phone is offline); the box checks the code, this phone can only ever ask for itself."""
+    phone = _phone()
+    if phone is None:
+        return redirect(url_for("phone.join"))
+    prompt = phone.screen()["prompt"] or {}
+    shown = prompt.get("id")
+    player, code = request.form.get("player", ""), "".join(request.form.get("code", "").split())
+    if not services().joins.allow(request.remote_addr or "?"):
+        phone.refuse("Too many tries; wait a few minutes.", shown)
+    elif not code.isdigit():
+        phone.refuse("Seat code: type the 4 digits the TV shows.", shown)
+    else:
+        try:
+            result = services().link.command({"cmd": "seat", "player": player, "handset": phone.id, "code": code},
+                                             timeout=float(current_app.config["COMMAND_TIMEOUT"]))
+        except LinkError as exc:
+            phone.refuse(str(exc), shown)
+        else:
+            if not result.ok:
+                phone.refuse(f"Seat code: {result.msg}", shown)
+    return redirect(url_for("phone.play"))
+
+
+@bp.get("/phone/leave")
+def confirm_leave() -> str | BaseResponse:
+    phone = _phone()
+    if phone is None:
+        return redirect(url_for("phone.join"))
+    return render_template("phone/leave.html", name=phone.name)
+
+
 @bp.post("/phone/leave")
 def leave() -> BaseResponse:
     phone = _phone()
+    if request.form.get("confirmed") != "yes":  # leaving needs the confirmation page's own button
+        return redirect(url_for("phone.confirm_leave"))
     if phone is not None:
         services().phones.leave(phone.id)
     session.pop("phone", None)

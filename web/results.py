@@ -39,6 +39,17 @@ def when(timestamp: float | None) -> str:
     return datetime.fromtimestamp(timestamp, UTC).astimezone().strftime("%Y-%m-%d %H:%M")
 
 
+def ending(game: StoredGame) -> str:
+    """How the game ended, in words: the quizmaster's two endings are told apart from a full game."""
+    if game.status == "abandoned":
+        return "Abandoned by the quizmaster: no winner"
+    if game.status == "finished" and isinstance(game.result, dict) and game.result.get("stopped") is True:
+        return "Finished early by the quizmaster: scored as it stood"
+    if game.status == "finished":
+        return "Played to the end"
+    return "Still running"
+
+
 def summary(game: StoredGame) -> dict[str, Any]:
     players = [str(p) for p in game.setup.get("players", [])]
     kind, numbers = points(game.game, game.result, players)
@@ -47,6 +58,7 @@ def summary(game: StoredGame) -> dict[str, Any]:
         "game": game.game,
         "name": GAMES[game.game].name if game.game in GAMES else game.game,
         "status": game.status,
+        "ending": ending(game),
         "started": when(game.started),
         "ended": when(game.ended),
         "players": players,

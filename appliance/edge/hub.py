@@ -500,6 +500,9 @@ class Hub:
             # handsets asking to be paired: id -> the code on its screen and its name
             "pairing": self.pairing.requests() if self.pairing is not None else {},
             "last": self._last_result,
+            # which of the stored game's cards is on the table: the admin page shows its answer card
+            # from the store (never on this topic: no answer travels over MQTT)
+            "card": {"game_id": self.session.game_id, "index": self.session.current_card()},
         }
         text = json.dumps(admin, sort_keys=True)
         if text != self._admin_sent:

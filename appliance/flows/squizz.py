@@ -15,7 +15,7 @@ from typing import Any
 from appliance.errors import ConfigError, MalformedInput
 from appliance.games.base import HOST, JSON, Action, Engine
 from appliance.games.numbers import format_compact, parse_number
-from appliance.games.squizz.actions import Answer, Close, CloseReason, Roll
+from appliance.games.squizz.actions import Answer, Close, CloseReason, End, Roll
 from appliance.games.squizz.card import LETTERS, TARGETS
 from appliance.games.squizz.card import Card as Deal
 from appliance.games.squizz.engine import SquizzEngine
@@ -53,6 +53,9 @@ class SquizzFlow(EngineFlow):
 
     def is_deal(self, action: Action) -> bool:
         return isinstance(action, Roll)
+
+    def stop_action(self) -> Action | None:
+        return End.now()  # rules.md sQuizz 6, on the reads played so far
 
     def ready_for_card(self) -> bool:
         return self.engine.phase == Phase.ROLL

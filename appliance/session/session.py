@@ -321,6 +321,12 @@ class Session:
         self._changed()
         return self.message
 
+    def current_card(self) -> int | None:
+        """The index (in the set-up's cards) of the card on the table, or None."""
+        if self.flow is None or self.state != PLAYING or self.flow.cards_dealt == 0:
+            return None
+        return self.flow.cards_dealt - 1
+
     def flow_commands(self) -> tuple[str, ...]:
         """The running game's own quizmaster commands (the buzzer's arm/right/wrong/close), if any."""
         commands: tuple[str, ...] = getattr(self.flow, "commands", ())

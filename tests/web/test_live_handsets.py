@@ -57,7 +57,9 @@ def test_the_board_picture_is_the_tv_renderer_as_png(admin: FlaskClient, link: F
 def test_controls_are_sent_as_admin_commands(admin: FlaskClient, link: FakeLink) -> None:
     _playing(link)
     for name in ("next", "pause", "resume", "skip", "undo", "end", "lobby"):
-        assert post(admin, "/live/command", {"cmd": name}).status_code == 302
+        # the endings are confirmed first (tests/web/test_live_controls.py)
+        data = {"cmd": name, **({"confirmed": "yes"} if name == "end" else {})}
+        assert post(admin, "/live/command", data).status_code == 302
     assert [c["cmd"] for c in link.commands] == ["next", "pause", "resume", "skip", "undo", "end", "lobby"]
     post(admin, "/live/command", {"cmd": "start"})
     assert len(link.commands) == 7  # only the listed controls are sent from here

@@ -140,6 +140,10 @@ def test_removed_and_leaving_phones_must_join_again(admin: FlaskClient, app: Fla
     assert phone_clients.latest(handset_id).stopped
     assert client.get("/phone").location == "/join"
     other, other_id = _join(app, "Bob")
-    assert post(other, "/phone/leave", page="/phone").location == "/join"
+    # leaving asks first (issue 20): the first press only opens the confirmation, the phone stays
+    assert post(other, "/phone/leave", page="/phone").location == "/phone/leave"
+    assert "Yes, leave" in other.get("/phone/leave").get_data(as_text=True)
+    assert services(app).phones.get(other_id) is not None
+    assert post(other, "/phone/leave", {"confirmed": "yes"}, page="/phone").location == "/join"
     assert services(app).phones.get(other_id) is None
     assert other.get("/phone").location == "/join"

@@ -1,0 +1,119 @@
+"""The quizmaster's controls say what they do now and ask before they cut players off or end the game;
+the Live page's answer card comes from the store; the TV in a browser; help, print view and error pages
+(issue 20)."""
+
+from __future__ import annotations
+
+import io
+import re
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from appliance.box.store import Store
+from appliance.session.session import setup_json
+from tests.web.conftest import post
+from tests.web.fakes import FakeLink
+from tests.web.tables import answer, start
+
+
+def _waiting(link: FakeLink) -> None:
+    """Confident? with Ann's range in and Bob, Cat still answering."""
+    flow = start("confident", {"target": 4})
+    answer(flow, "Ann", {"bottom": "8", "top": "8"})
+    link.board_state.update({"scene": "playing", "game": "confident", "can_advance": True, "waiting": True,
+                             "seats": ["Ann", "Bob", "Cat"], "view": flow.board()})
+    link.changed()
+
+
+def test_next_names_who_it_cuts_off_and_asks_first(admin: FlaskClient, link: FakeLink) -> None:
+    _waiting(link)
+    page = admin.get("/live/").get_data(as_text=True)
+    assert ">Close entries: Bob, Cat have not answered</button>" in page
+    asked = post(admin, "/live/command", {"cmd": "next"}, page="/live/")
+    assert asked.status_code == 200 and link.commands == []  # nothing sent before the confirmation
+    text = asked.get_data(as_text=True)
+    assert "Bob, Cat are still answering" in text and 'name="confirmed" value="yes"' in text
+    assert post(admin, "/live/command", {"cmd": "next", "confirmed": "yes"}, page="/live/").status_code == 302
+    assert link.commands == [{"cmd": "next"}]
+
+
+def test_next_with_nobody_waiting_is_not_asked(admin: FlaskClient, link: FakeLink) -> None:
+    _waiting(link)
+    link.board_state["waiting"] = False
+    link.changed()
+    assert post(admin, "/live/command", {"cmd": "next"}, page="/live/").status_code == 302
+    assert link.commands == [{"cmd": "next"}]
+
+
+def test_both_endings_are_confirmed(admin: FlaskClient, link: FakeLink) -> None:
+    _waiting(link)
+    page = admin.get("/live/").get_data(as_text=True)
+    assert 'value="finish">Finish now and score</button>' in page and ">Abandon the game</button>" in page
+    for cmd, words in (("finish", "scored as it stands"), ("end", "no winner")):
+        asked = post(admin, "/live/command", {"cmd": cmd}, page="/live/")
+        assert asked.status_code == 200 and words in asked.get_data(as_text=True)
+    assert link.commands == []
+    post(admin, "/live/command", {"cmd": "finish", "confirmed": "yes"}, page="/live/")
+    assert link.commands == [{"cmd": "finish"}]
+
+
+def test_a_game_over_shows_its_ending_and_waits_for_nobody(admin: FlaskClient, link: FakeLink) -> None:
+    _waiting(link)  # abandoned mid-question: the view still names the players who had not answered
+    link.board_state.update({"scene": "results", "can_advance": False, "waiting": False, "ending": "abandoned"})
+    link.changed()
+    page = admin.get("/live/").get_data(as_text=True)
+    assert "Game over" in page and "Abandoned by the quizmaster: no winner" in page
+    assert "Waiting for" not in page
+
+
+def test_the_answer_card_comes_from_the_stored_game(admin: FlaskClient, link: FakeLink, store: Store) -> None:
+    flow = start("confident", {"target": 4})
+    game_id = store.create_game("confident", setup_json(flow.setup), {"Ann": "hs-1"})
+    card = flow.setup.cards[0].fields
+    _waiting(link)
+    link.admin["card"] = {"game_id": game_id, "index": 0}
+    link.changed()
+    page = admin.get("/live/").get_data(as_text=True)
+    assert 'aria-label="Answer card"' in page
+    assert f"Answer: <strong>{card['answer']}</strong>" in page
+    board = json_text(link.board_state)
+    assert f'"answer": "{card["answer"]}"' not in board  # the TV's state has no answer
+
+
+def json_text(state: object) -> str:
+    import json
+
+    return json.dumps(state)
+
+
+def test_the_tv_in_a_browser_needs_no_login_and_shows_the_board(setup_done: Flask, link: FakeLink) -> None:
+    app_client = setup_done.test_client()  # not logged in
+    _waiting(link)
+    page = app_client.get("/tv")
+    assert page.status_code == 200 and 'id="tv"' in page.get_data(as_text=True)
+    image = app_client.get("/tv/board.png")
+    assert image.mimetype == "image/png" and image.data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert app_client.get("/tv/version").get_data(as_text=True) == str(link.version())
+    assert app_client.get("/live/").status_code == 302  # the Live page still needs the login
+
+
+def test_help_is_linked_from_every_admin_page(admin: FlaskClient) -> None:
+    for url in ("/live/", "/games/new", "/handsets/", "/decks/", "/games/", "/password"):
+        page = admin.get(url).get_data(as_text=True)
+        assert 'href="/help"' in page, url
+    assert "Finish now and score" in admin.get("/help").get_data(as_text=True)
+
+
+def test_a_huge_game_id_is_a_styled_not_found(admin: FlaskClient) -> None:
+    response = admin.get("/games/" + "9" * 40)
+    assert response.status_code == 404 and "There is no such page" in response.get_data(as_text=True)
+
+
+def test_the_413_page_says_the_forms_limit(admin: FlaskClient) -> None:
+    form = admin.get("/decks/import").get_data(as_text=True)
+    limit = re.search(r"at most (\d+) MB", form)
+    assert limit is not None
+    big = post(admin, "/decks/import", {"file": (io.BytesIO(b"x" * (7 * 1024 * 1024)), "big.csv"), "name": "Big"},
+               page="/decks/import")
+    assert big.status_code == 413 and f"at most {limit.group(1)} MB" in big.get_data(as_text=True)
