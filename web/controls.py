@@ -65,18 +65,24 @@ def next_step(game: str | None, view: JSON | None, step: str, waiting: bool) -> 
     if not names:
         return NextStep(step or "Next")
     if game == "poker" and phase == "betting":
-        label = f"Close betting: {names[0]} has not acted (checks if possible, else folds)"
+        label = f"Close betting: {names[0]} has not acted"
+        then = f"{names[0]} checks if they can, else folds"
     elif game == "poker":
-        label = f"Start betting: {_who(names, 'has', 'have')} no range (folded)"
+        label = f"Start betting: {_who(names, 'has', 'have')} no range"
+        then = f"{_who(names, 'is', 'are')} folded for this question"
     elif game == "allin" and phase == "reading":
         label = f"Pass the card on: {names[0]} has not read"
+        then = "the card passes on unread"
     elif game == "allin":
-        label = f"Close the splits: {_who(names, 'has', 'have')} not split (sitting out)"
+        label = f"Close the splits: {_who(names, 'has', 'have')} not split"
+        then = f"{_who(names, 'sits', 'sit')} this card out"
     elif game == "squizz":
-        label = f"Close answers: {_who(names, 'has', 'have')} not answered (wrong)"
+        label = f"Close answers: {_who(names, 'has', 'have')} not answered"
+        then = f"{_who(names, 'is', 'are')} wrong and {'loses' if len(names) == 1 else 'lose'} the lowest token"
     else:
         label = f"{step or 'Close entries'}: {_who(names, 'has', 'have')} not answered"
-    return NextStep(label, f"{_who(names, 'is', 'are')} still answering. {label}?")
+        then = f"{_who(names, 'has', 'have')} no range this question and {'scores' if len(names) == 1 else 'score'} 0"
+    return NextStep(label, f"{_who(names, 'is', 'are')} still answering. If you go on now, {then}.")
 
 
 ENDINGS: dict[str, tuple[str, str]] = {

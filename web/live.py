@@ -124,7 +124,8 @@ def command() -> BaseResponse:
     question = _confirm_question(name)
     if question and request.form.get("confirmed") != "yes":
         label = controls.ENDINGS[name][0] if name in controls.ENDINGS else state()["step"]
-        return BaseResponse(render_template("live/confirm.html", cmd=name, label=label, question=question))
+        return Response(render_template("live/confirm.html", cmd=name, label=label, question=question),
+                        mimetype="text/html")
     try:
         result = services().link.command({"cmd": name}, timeout=float(current_app.config["COMMAND_TIMEOUT"]))
     except LinkError as exc:
