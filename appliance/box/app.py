@@ -109,12 +109,14 @@ class Appliance(contextlib.ExitStack):
             log.error("pairing is off: %s", exc)
         return self.pairing
 
-    def run_board(self, stop: threading.Event, display: str | None = None) -> Board:
-        """Show the board (from the retained public state) on the main thread until ``stop`` is set."""
+    def run_board(self, stop: threading.Event, display: str | None = None,
+                  join: Mapping[str, str] | None = None) -> Board:
+        """Show the board (from the retained public state) on the main thread until ``stop`` is set;
+        ``join``: how phones join, when not the box's mDNS name (the demo's real address)."""
         assert self.hub is not None
         cfg = self.config
         board = Board((cfg.board.width, cfg.board.height), display or cfg.board.display, cfg.board.sound)
-        join = join_info(cfg.box.id, cfg.web.port)
+        join = dict(join) if join is not None else join_info(cfg.box.id, cfg.web.port)
         with TV(cfg.box.id, self.connection, board, self.hub.command, join, gpio=cfg.gpio):
             board.run(stop)
         return board

@@ -21,6 +21,9 @@ from firmware.core.handset import Handset
 
 log = logging.getLogger(__name__)
 
+Chooser = Callable[[dict[str, Any] | None, random.Random], dict[str, Any] | None]
+"""A bot's input for a prompt (``firmware.core.bot.choose``: legal random inputs)."""
+
 
 class _Transport:
     """The firmware core's transport interface over an appliance MQTT client."""
@@ -49,8 +52,10 @@ class SimHandset:
         bot_seed: int | None = None,
         think: tuple[float, float] = (0.2, 1.0),
         layout: str = protocol.LAYOUT_KEYPAD,
+        chooser: Chooser | None = None,
     ) -> None:
         self.box = box
+        self.chooser: Chooser = chooser or bot.choose  # the demo's people (appliance.box.people)
         self.id = handset_id
         self.rng = random.Random(bot_seed) if bot_seed is not None else None
         self.think = think
@@ -139,7 +144,7 @@ class SimHandset:
             prompt = self.core.prompt
             if prompt is None or prompt.get("id") != prompt_id or self.rng is None:
                 return
-            data = bot.choose(prompt, self.rng)
+            data = self.chooser(prompt, self.rng)
             if data is not None:
                 try:
                     self.core.submit(data)
@@ -182,13 +187,16 @@ def _ms() -> int:
 
 
 def start_bots(
-    box: str, connection: Connection, count: int, seed: int = 1, think: tuple[float, float] = (0.3, 1.5)
+    box: str, connection: Connection, count: int, seed: int = 1, think: tuple[float, float] = (0.3, 1.5),
+    chooser: Callable[[int], Chooser] | None = None,
 ) -> list[SimHandset]:
+    """``count`` bots; ``chooser(i)`` gives bot ``i`` its way of playing (default: random legal inputs)."""
     names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
     bots = []
     for i in range(count):
         name = names[i] if i < len(names) else f"Bot{i + 1}"
         bots.append(
-            SimHandset(box, f"sim{i + 1:02d}", connection, name=name, bot_seed=seed + i, think=think).start()
+            SimHandset(box, f"sim{i + 1:02d}", connection, name=name, bot_seed=seed + i, think=think,
+                       chooser=chooser(i) if chooser is not None else None).start()
         )
     return bots
