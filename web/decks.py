@@ -134,9 +134,10 @@ def _card_page(deck: Deck, card_id: str | None) -> Page:
             if request.form.get("then") == "another":
                 return redirect(url_for("decks.new_card", deck_id=deck.id))
             return redirect(url_for("decks.show", deck_id=deck.id))
+    builtin = deckdata.is_builtin(services().store, deck.id)
     return render_template("decks/card.html", deck=deck, card=card, values=values, errors=errors,
                            general=general, fields=deckdata.FIELDS[deck.type], categories=CATEGORIES,
-                           difficulties=DIFFICULTIES), (400 if errors or general else 200)
+                           difficulties=DIFFICULTIES, builtin=builtin), (400 if errors or general else 200)
 
 
 @bp.route("/<deck_id>/cards/new", methods=["GET", "POST"])
@@ -156,12 +157,15 @@ def card(deck_id: str, card_id: str) -> Page:
     return _card_page(deck, card_id)
 
 
-@bp.post("/<deck_id>/cards/<card_id>/delete")
-def delete_card(deck_id: str, card_id: str) -> BaseResponse:
+@bp.route("/<deck_id>/cards/<card_id>/delete", methods=["GET", "POST"])
+def delete_card(deck_id: str, card_id: str) -> Page:
     deck = _deck_or_404(deck_id)
     _editable(deck)
-    if card_id not in {c.id for c in deck.cards}:
+    card = deck.card(card_id) if card_id in {c.id for c in deck.cards} else None
+    if card is None:
         abort(404)
+    if request.method == "GET":  # a delete asks first
+        return render_template("decks/delete_card.html", deck=deck, card=card, text=deckdata.card_text(card))
     deckdata.save(services().store, deckdata.without_card(deck, card_id))
     flash(f"Card {card_id} deleted.")
     return redirect(url_for("decks.show", deck_id=deck.id))
@@ -201,14 +205,16 @@ def import_deck() -> Page:
             data = upload.read()
             fmt = "json" if upload.filename.lower().endswith(".json") or data.lstrip()[:1] == b"{" else "csv"
             try:
-                deck = _read(data, fmt, form.get("name", "").strip() or _stem(upload.filename))
+                typed = form.get("name", "").strip()
+                deck = _read(data, fmt, typed or _stem(upload.filename), named=bool(typed))
                 problems = _save_import(deck, form.get("replace") == "on")
             except InvalidDeck as exc:
                 problems = [str(p) for p in exc.problems]
             except StoreError as exc:
                 problems = [f"Nothing was saved: {exc}"]
             if not problems:
-                flash(f"Imported {len(deck.cards)} cards into {deck.info.name!r}.")
+                count = len(deck.cards)
+                flash(f"Imported {count} card{'' if count == 1 else 's'} into {deck.info.name!r}.")
                 return redirect(url_for("decks.show", deck_id=deck.id))
     return render_template("decks/import.html", problems=problems, form=form), (400 if problems else 200)
 
@@ -217,11 +223,17 @@ def _stem(filename: str) -> str:
     return filename.rsplit("/", 1)[-1].rsplit(".", 1)[0]
 
 
-def _read(data: bytes, fmt: str, name: str) -> Deck:
+def _read(data: bytes, fmt: str, name: str, named: bool = False) -> Deck:
     if fmt == "json":
-        return load_deck(data, "json")
-    deck = load_deck(data, "csv")  # the header names the type; the deck is named from the form below
-    info, errors = deckdata.check_info({"id": deckdata.slug(name), "name": name, "type": deck.type})
+        deck = load_deck(data, "json")
+        if not named:
+            return deck
+        # a name typed in the form imports the file as a deck of that name (and its own id): the same
+        # JSON deck can be imported again beside the first one
+    else:
+        deck = load_deck(data, "csv")  # the header names the type; the deck is named from the form below
+    info, errors = deckdata.check_info({"id": deckdata.slug(name), "name": name, "type": deck.type,
+                                        "description": deck.info.description, "language": deck.info.language})
     if info is None:
         from appliance.decks.model import Problem
 

@@ -16,7 +16,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from firmware import protocol
 from web.link import LinkError
-from web.phoneforms import data_from_form
+from web.phoneforms import data_from_form, player_words
 from web.phones import PhoneHandset, PhoneRefused, PhoneRemoved, PhonesFull
 from web.phoneview import controls, private_lines
 from web.services import services
@@ -130,7 +130,8 @@ def answer() -> str | BaseResponse | tuple[str, int]:
             raise PhoneRefused("that screen is old; look again")
         phone.submit(prompt_id, data_from_form(prompt, request.form))
     except (PhoneRefused, ValueError) as exc:
-        phone.refuse(str(exc), prompt.get("id") if prompt else None)  # shown on the screen now on the phone
+        # shown on the screen now on the phone, in the form's words
+        phone.refuse(player_words(str(exc)), prompt.get("id") if prompt else None)
         status = 400
     if request.headers.get("X-Requested-With") == "fetch":
         return render_template("phone/panel.html", p=_screen(phone)), status

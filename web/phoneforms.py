@@ -10,6 +10,7 @@ Numbers: a phone has a full keyboard, so it also takes what the appliance's own 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,11 +22,22 @@ from web.phoneview import controls
 
 JSON = dict[str, Any]
 
+_FIELD_WORDS = ((re.compile(r"\bbottom above top\b"), "From is above To"),
+                (re.compile(r"\bbottom\b"), "From"), (re.compile(r"\btop\b"), "To"))
+
+
+def player_words(message: str) -> str:
+    """A refusal in the words of the phone's form: the handset core says "bottom above top" (its field
+    names, fine on a keypad's OLED); the phone's fields are labelled From and To."""
+    for pattern, words in _FIELD_WORDS:
+        message = pattern.sub(words, message)
+    return message
+
 
 def number(text: str, what: str) -> str:
     text = text.strip()
     if not text:
-        raise ValueError(f"type the {what}")
+        raise ValueError(f"{what}: type a number")
     try:
         numtext.parse(text)
         return text
@@ -94,8 +106,9 @@ def _range(form: Mapping[str, str]) -> JSON:
             raise ValueError("a copy or your own range, not both: clear one")
         data["copy"] = copy
     else:
-        data["bottom"] = number(bottom, "bottom")
-        data["top"] = number(top, "top")
+        # the words on the phone's form ("From", "To"), not the protocol's field names
+        data["bottom"] = number(bottom, "From")
+        data["top"] = number(top, "To")
     swap = [form.get("swap1", "").strip(), form.get("swap2", "").strip()]
     if any(swap):
         if not all(swap):

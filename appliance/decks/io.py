@@ -272,7 +272,7 @@ def parse_csv(text: str, info: DeckInfo | None = None) -> Deck:
 
 def _records(text: str) -> list[tuple[int, list[str]]]:
     """The CSV records, each with the line it starts on; a broken quote is a located problem."""
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True, delimiter=_delimiter(text))
     records: list[tuple[int, list[str]]] = []
     start = 1
     try:
@@ -282,6 +282,16 @@ def _records(text: str) -> list[tuple[int, list[str]]]:
     except csv.Error as exc:
         raise InvalidDeck([Problem(f"not readable as CSV: {exc}", line=start)]) from None
     return records
+
+
+def _delimiter(text: str) -> str:
+    """The file's separator: a comma, or the semicolon (or tab) a spreadsheet saved it with where the
+    decimal mark is a comma (Excel in most of Europe). Read from the header row, the first row that is
+    not a ``#`` line."""
+    header = next((line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")), "")
+    counts = {sep: header.count(sep) for sep in (",", ";", "\t")}
+    best = max(counts, key=lambda sep: counts[sep])
+    return best if counts[best] > counts[","] else ","
 
 
 def _header_type(columns: list[str], line: int, info: DeckInfo | None) -> DeckType:
@@ -301,9 +311,13 @@ def _header_type(columns: list[str], line: int, info: DeckInfo | None) -> DeckTy
     problems: list[Problem] = []
     for duplicate in sorted({c for c in columns if columns.count(c) > 1}):
         problems.append(Problem(f"column {duplicate!r} appears more than once", line=line))
-    if info is not None:
-        expected = CSV_COLUMNS[info.type]
-        problems += [Problem(f"missing column {c!r}", line=line) for c in expected if c not in columns]
+    closest = info.type if info is not None else max(
+        DECK_TYPES, key=lambda t: len(set(columns) & set(CSV_COLUMNS[t])))  # the type the header is nearest
+    if info is not None or set(columns) & set(CSV_COLUMNS[closest]) - {"id", "category", "difficulty", "family",
+                                                                      "tags", "unit", "source"}:
+        expected = CSV_COLUMNS[closest]
+        kind = "" if info is not None else f" (for {_a(closest)} deck)"
+        problems += [Problem(f"missing column {c!r}{kind}", line=line) for c in expected if c not in columns]
         problems += [Problem(f"unknown column {c!r}", line=line) for c in dict.fromkeys(columns) if c not in expected]
     problems.append(
         Problem(

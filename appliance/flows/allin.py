@@ -112,7 +112,10 @@ class AllInFlow(EngineFlow):
         return {**self._waiting(player), "private": private}
 
     def _reader_prompt(self, legal: JSON) -> JSON:
-        statements = [{"id": str(i), "label": text[: protocol.MAX_NAME]} for i, text in enumerate(legal["statements"])]
+        # whole statements: a phone shows them in full; a prompt over 1 KB is cut by the hub's fit()
+        # (the text that repeats them first), and a hardware handset scrolls its own line
+        statements = [{"id": str(i), "label": f"{i + 1}. {text}"[: protocol.MAX_TEXT]}
+                      for i, text in enumerate(legal["statements"])]
         fields: list[JSON] = [
             {"name": "pick", "label": "Read which?", "options": statements, "required": True},
             {"name": "answer", "label": "Your true answer",

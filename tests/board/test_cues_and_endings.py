@@ -55,3 +55,14 @@ def test_the_admin_picture_is_the_settled_frame() -> None:
     settled = pygame.image.tobytes(render(state, SIZE, animation), "RGB")
     assert first != settled  # the reveal animates: the first frame lacks what the settled one shows
     assert _pixels(board_png(state)) == settled
+
+
+def test_squizz_years_are_written_as_years() -> None:
+    state = board_states()["squizz-reveal"]
+    question = dict(state["view"]["question"])
+    question.update({"prompt": "Year of the first ascent of Everest?", "values": {"A": "1953", "B": "1963",
+                                                                                    "C": "12500"}})
+    shown = texts({**state, "view": {**state["view"], "question": question}})
+    assert "1953" in shown and "1963" in shown and "1,963" not in shown
+    other = {**question, "prompt": "Height in metres?"}
+    assert "12,500" in texts({**state, "view": {**state["view"], "question": other}})  # not a year: grouped

@@ -172,3 +172,16 @@ def test_a_seat_moved_mid_poker_hand_acts_from_the_new_handset(tmp_path: Path) -
     prompt = session.prompt_for(new)[0]
     assert prompt["kind"] == "bet"
     assert _send(session, new, "bet", {"action": "bet", "to": 30}) == "bet to 30"
+
+
+def test_an_undo_note_goes_once_the_entries_close(tmp_path: Path) -> None:
+    cards = [Card(f"c/{i}", {"question": f"Legs? ({i})", "answer": "8"}) for i in range(5)]
+    session, hs, _ = _table(tmp_path, "confident", cards)
+    _send(session, hs["Cat"], "range", {"bottom": "1", "top": "2"})
+    session.undo()
+    board = session.board_state(hs.values(), lambda _: "#fff")
+    assert board["message"] == "undid Cat's last input"  # while Cat answers again
+    for p in PLAYERS:
+        _send(session, hs[p], "range", {"bottom": "7", "top": "9"})
+    session.advance()  # the reveal
+    assert session.board_state(hs.values(), lambda _: "#fff")["message"] == ""

@@ -43,13 +43,13 @@ KINDS: dict[str, Kind] = {
          ({"copy": "Cat", "bottom": "", "top": "", "double": "on"}, {"copy": "Cat", "double": True}),
          ({"bottom": "-1", "top": "3 x 10^2", "swap1": "Bob", "swap2": "Cat"},
           {"bottom": "-1", "top": "300", "swap": ["Bob", "Cat"]})],
-        [({"bottom": "9", "top": "2"}, "bottom above top"),  # rules.md Confident 1
+        [({"bottom": "9", "top": "2"}, "From is above To"),  # rules.md Confident 1, in the form's words
          ({"copy": "Zed"}, "cannot copy that"),
          ({"copy": "Bob", "bottom": "1", "top": "2"}, "a copy or your own range, not both"),
          ({"bottom": "1", "top": "2", "swap1": "Bob", "swap2": "Bob"}, "cannot swap those"),
          ({"bottom": "1", "top": "2", "swap1": "Bob"}, "a swap needs two players"),
-         ({"bottom": "lots", "top": "2"}, "bottom:"),
-         ({"bottom": "", "top": "2"}, "type the bottom")]),
+         ({"bottom": "lots", "top": "2"}, "From: not a number &#39;lots&#39;"),  # the label, not the field name
+         ({"bottom": "", "top": "2"}, "From: type a number")]),
     "bet": Kind(
         {"kind": "bet", "title": "Round 2", "text": "More than 4 legs.", "stack": 180, "to_call": 20, "pot": 70,
          "actions": [{"action": "fold"}, {"action": "call"}, {"action": "raise", "min": 40, "max": 180}]},

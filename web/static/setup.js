@@ -21,6 +21,16 @@
     document.querySelectorAll("fieldset.options").forEach(function (set) {
       set.hidden = !chosen || set.getAttribute("data-game") !== chosen.value;
     });
+    // only the decks the chosen game plays (an estimation deck for Confident?, an All In deck for All In)
+    var kind = chosen ? chosen.getAttribute("data-deck") : null;
+    var deck = document.querySelector("select[name=deck]");
+    if (!deck || !kind) { return; }
+    deck.querySelectorAll("option[data-type]").forEach(function (option) {
+      var other = option.getAttribute("data-type") !== kind;
+      option.hidden = other;
+      option.disabled = other;
+      if (other && option.selected) { deck.value = ""; }
+    });
   }
   document.querySelectorAll("input[name=game]").forEach(function (radio) {
     radio.addEventListener("change", showOptions);

@@ -113,6 +113,14 @@ def _prompt_line(canvas: Canvas, board: Board, q: object, box: Rect) -> None:
     canvas.text(text_box, f"{as_text(qm.get('prompt'))}\n{target}", 56, theme.TEXT, role="title", align="left")
 
 
+def _value(value: object, q: object) -> str:
+    """A proposition's value as the board writes it; a year is a year ("1963", never "1,963")."""
+    prompt = as_text(as_map(q).get("prompt")).strip().lower()
+    if prompt.startswith(("year", "in which year", "what year")) and as_text(value).lstrip("-").isdigit():
+        return as_text(value)
+    return show_number(value)
+
+
 def _texts(q: object) -> dict[str, str]:
     """The propositions' texts by letter (``texts``; ``labels`` in the first version of the view)."""
     qm = as_map(q)
@@ -143,7 +151,7 @@ def draw_reveal(canvas: Canvas, board: Board) -> None:
     for letter, box in zip(LETTERS, columns(cards, 3, canvas.u(28)), strict=True):
         value = values.get(letter)
         _proposition(canvas, box, letter, as_text(labels.get(letter)),
-                     None if value is None else show_number(value), "right" if letter == right else "wrong")
+                     None if value is None else _value(value, q), "right" if letter == right else "wrong")
     answers = as_map(q.get("answers"))
     correct = {as_text(p) for p in as_list(q.get("correct"))}
     names = [n for n in board.in_game() if n in answers]
