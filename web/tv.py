@@ -4,7 +4,7 @@ It draws the same retained board state as the HDMI board, with the same renderer
 (:func:`web.mirror.board_png`, the settled frame of each scene), at 1280x720; the page swaps the picture
 when the board changes (``/tv/version`` is a short poll). The board state is the public one (no
 secret is ever in it: the TV in the room shows the same), so ``/tv`` needs no login, like the phone
-pages; it is served where the admin page is, on the pub's LAN (docs/web.md).
+pages; it is served where the admin page is, on the pub's LAN (docs/quizmaster.md).
 """
 
 from __future__ import annotations

@@ -188,3 +188,13 @@ def test_a_seat_moved_to_another_phone_mid_poker_hand(box: Box, browser: Any, tm
     bets = [e for e in stored.log if e.get("player") == mover]
     assert bets and bets[-1].get("kind") == "bet", bets  # acted as the moved player, from Dan's phone
     assert stored.seats[mover] == next(h.id for h in box.hub.registry if h.name == "Dan")
+
+    # abandon: confirmed, no winner, and Live says so without a stale "Waiting for"
+    admin.goto(box.url + "/live/")
+    admin.click("button[name=cmd][value=end]")
+    expect(admin.locator(".confirm")).to_contain_text("no winner")
+    admin.click("button:has-text('Yes: Abandon the game')")
+    expect(admin.locator(".state .ending")).to_contain_text("Abandoned by the quizmaster: no winner")
+    expect(admin.locator(".live-panel")).not_to_contain_text("Waiting for")
+    expect(admin.locator(".state .turn")).to_have_count(0)  # nobody "to act" in a game that is over
+    assert box.store.games(limit=1)[0].status == "abandoned"
