@@ -6,27 +6,14 @@ from firmware import protocol
 from firmware.core import ui
 from firmware.core.handset import Handset
 from firmware.core.pairing import Pairing, PairingScreen, SecretFile
+from firmware.core.seq import SEQ_BLOCK, next_seq_block  # noqa: F401
 from firmware.esp32 import config as config_module
 from firmware.esp32.link import Link, ticks_add, ticks_diff
 
 BATTERY_MS = 30000  # battery reading (and a screen refresh) this often
 TELEMETRY_MS = 60000
-SEQ_FILE = "seq"  # the first seq of this boot, one block of SEQ_BLOCK per boot (one flash write a boot)
-SEQ_BLOCK = 1000000
+SEQ_FILE = "seq"  # the first seq of this boot (firmware/core/seq.py)
 SECRET_FILE = "secret"  # the pairing secret (firmware/core/pairing.py): the broker password once paired
-
-
-def next_seq_block(path=SEQ_FILE):
-    """A fresh block of seqs each boot, so a rebooted handset never repeats a seq the appliance saw."""
-    try:
-        with open(path) as f:
-            start = int(f.read().strip() or "0")
-    except (OSError, ValueError):
-        start = 0
-    nxt = (start + SEQ_BLOCK) % (protocol.MAX_SEQ - SEQ_BLOCK)
-    with open(path, "w") as f:
-        f.write(str(nxt))
-    return start
 
 
 def message(screen, lines):
@@ -125,7 +112,7 @@ def run(path="config.json"):  # pragma: no cover - needs the hardware; each part
     battery = Battery(pins["battery"], cfg["battery_divider"])
     wifi = Wifi(cfg["wifi"]["ssid"], cfg["wifi"]["password"])
     message(screen, ["QUIZBOX", "Wi-Fi " + cfg["wifi"]["ssid"][:10], cfg["handset"]])
-    app = App(cfg, screen, keys, battery, wifi, time.ticks_ms, random, next_seq_block(), SECRET_FILE)
+    app = App(cfg, screen, keys, battery, wifi, time.ticks_ms, random, next_seq_block(SEQ_FILE), SECRET_FILE)
     gc.collect()
     while True:
         app.step()

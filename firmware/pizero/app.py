@@ -13,7 +13,7 @@ from typing import Any
 from firmware import protocol
 from firmware.core.handset import Handset
 from firmware.core.pairing import Pairing, PairingScreen, SecretFile
-from firmware.esp32.app import next_seq_block
+from firmware.core.seq import next_seq_block
 from firmware.pizero.display import Screen
 from firmware.pizero.mqtt import Link
 

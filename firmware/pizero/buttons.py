@@ -2,7 +2,7 @@
 
 * five buttons: gpiozero Buttons (to ground, pull-ups, gpiozero's bounce time); up/down repeat when held;
 * a 4x4 keypad: rows are outputs driven low one at a time, columns inputs with pull-ups, scanned on a
-  thread and debounced like the ESP32's (firmware.esp32.keys).
+  thread and debounced like the ESP32's (firmware.core.keys).
 
 ``pin_factory`` is gpiozero's (tests: MockFactory); None uses gpiozero's default for the board.
 """
@@ -16,7 +16,7 @@ from typing import Any
 
 from gpiozero import Button, DigitalInputDevice, DigitalOutputDevice
 
-from firmware.esp32.keys import FIVE_NAMES, KEYPAD_MAP, REPEAT_DELAY_MS, REPEAT_MS, REPEATING, Debouncer
+from firmware.core.keys import FIVE_NAMES, KEYPAD_MAP, REPEAT_DELAY_MS, REPEAT_MS, REPEATING, Debouncer
 
 BOUNCE_S = 0.025
 SCAN_S = 0.005

@@ -64,7 +64,7 @@ def test_every_keypad_key_scans_to_its_name(hw: Any) -> None:
 
 
 def test_debounce_ignores_bounce_and_counts_one_press() -> None:
-    from firmware.esp32.keys import DEBOUNCE_MS, Debouncer
+    from firmware.core.keys import DEBOUNCE_MS, Debouncer
 
     d = Debouncer()
     readings = ["5", None, "5", None] + ["5"] * 10 + [None, "5"] + [None] * 10 + ["5"] * 10
@@ -74,7 +74,7 @@ def test_debounce_ignores_bounce_and_counts_one_press() -> None:
 
 
 def test_second_key_while_one_is_held_is_ignored() -> None:
-    from firmware.esp32.keys import Debouncer
+    from firmware.core.keys import Debouncer
 
     d = Debouncer()
     events = [d.update("1", t) for t in range(0, 100, 5)]
@@ -104,7 +104,7 @@ def test_five_buttons_auto_repeat_only_up_and_down(hw: Any) -> None:
     ("mv", "pc"), [(3200, 0), (3300, 0), (3650, 31), (3800, 60), (4150, 97), (4200, 100), (4400, 100)]
 )
 def test_battery_curve(mv: int, pc: int) -> None:
-    from firmware.esp32.battery import percent
+    from firmware.core.battery import percent
 
     assert percent(mv) == pc
 
