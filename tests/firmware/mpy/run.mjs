@@ -3,7 +3,7 @@
 //   node run.mjs ROOT [--mpy DIR] [--heapsize BYTES] [--call EXPR] [--heap]
 //
 // Writes firmware/protocol.py, firmware/core/*.py, firmware/esp32/*.py (or their .mpy from DIR, compiled
-// by mpy-cross), the hardware stubs (machine, network) and the test files into MicroPython's filesystem
+// by mpy-cross), the hardware stubs (machine, network, usocket), umqtt.simple and the test files into MicroPython's filesystem
 // under /lib, then runs `suite.main()` (or EXPR) and prints its output. Exit code: the number of failed
 // tests (capped at 100), 101 when MicroPython raised, 102 on bad arguments.
 // --heap: heap figures of a whole game of prompts (game.py), printed as JSON.
@@ -42,10 +42,13 @@ function files() {
   pkg("firmware", "/lib/firmware");
   pkg("firmware/core", "/lib/firmware/core");
   pkg("firmware/esp32", "/lib/firmware/esp32");
-  for (const stub of ["machine.py", "network.py"]) add(path.join(root, "tests/firmware/stubs", stub), `/lib/${stub}`);
+  for (const stub of ["machine.py", "network.py", "usocket.py"]) add(path.join(root, "tests/firmware/stubs", stub), `/lib/${stub}`);
+  // umqtt.simple as a handset has it (vendored from PyPI for the fault-injection tests)
+  for (const name of ["__init__.py", "simple.py"]) add(path.join(root, "tests/firmware/mpy/umqtt", name), `/lib/umqtt/${name}`);
   add(path.join(root, "tests/firmware/samples.py"), "/lib/samples.py");
   add(path.join(root, "tests/firmware/mpy/suite.py"), "/lib/suite.py");
   add(path.join(root, "tests/firmware/mpy/game.py"), "/lib/game.py");
+  add(path.join(root, "tests/firmware/mpy/faults.py"), "/lib/faults.py");
   return out;
 }
 
