@@ -14,12 +14,13 @@ BODY = 6  # rows 1..6
 
 
 def clean(text):
-    """What the 8x8 font can draw: ASCII, anything else as "?" (one cell per character)."""
+    """What the 8x8 font can draw: ASCII, anything else as "?" (one cell per character). Plain ASCII
+    comes back as it is, without a copy."""
     text = str(text)
-    out = ""
     for ch in text:
-        out += ch if " " <= ch <= "~" else "?"
-    return out
+        if not " " <= ch <= "~":
+            return "".join([c if " " <= c <= "~" else "?" for c in text])
+    return text
 
 
 def wrap(text, width=COLS):
@@ -128,7 +129,18 @@ def draw(fb, handset):
         edit(fb, handset)
     editing = view == "edit" and handset.editor is not None and handset.editor.notice
     if not handset.online and view not in ("idle", "sent") and not editing:
-        text_row(fb, 7, "  no connection", True)  # a notice about the entry goes first
+        why = handset.status or "no connection"  # a notice about the entry goes first
+        text_row(fb, 7, ("  " + why) if len(why) <= 14 else why, True)
+
+
+def error_screen(fb, handset):
+    """Drawn when a screen could not be drawn (a bug): the handset still works and says so."""
+    fb.fill(0)
+    status_bar(fb, handset, "Quizbox")
+    centered(fb, 16, "screen error")
+    centered(fb, 28, "keys still work")
+    kind = handset.prompt.get("kind", "") if handset.prompt else ""
+    centered(fb, 44, kind)
 
 
 def body(fb, lines, first=1):
@@ -139,7 +151,7 @@ def body(fb, lines, first=1):
 def idle(fb, handset):
     centered(fb, 16, "QUIZBOX")
     centered(fb, 26, handset.name or handset.id)
-    centered(fb, 44, "waiting for game" if handset.online else "connecting...")
+    centered(fb, 44, "waiting for game" if handset.online else (handset.status or "connecting") + "...")
 
 
 def info(fb, handset):

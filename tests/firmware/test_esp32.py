@@ -163,23 +163,28 @@ def test_ssd1306_init_and_show(hw: Any) -> None:
 # -- Wi-Fi and the MQTT link ------------------------------------------------------------------------------------
 
 
-def test_wifi_connects_or_gives_up(hw: Any) -> None:
+def test_wifi_joins_without_blocking_and_retries(hw: Any) -> None:
     import network
 
-    from firmware.esp32.wifi import WAIT_MS, Wifi
+    from firmware.esp32.wifi import JOINING, WAIT_MS, Wifi, hostname_for
 
-    slept: list[int] = []
+    clock = Clock()
     network.polls_to_connect = 2
-    wifi = Wifi("Pub", "pw", network, slept.append)
-    wifi.ensure()
-    assert wifi.wlan.isconnected() and wifi.rssi() == -58
-    wifi.ensure()  # already up: nothing to do
-    assert wifi.wlan.connects == 1
-    network.polls_to_connect = None
-    down = Wifi("Pub", "pw", network, slept.append)
-    with pytest.raises(OSError, match="no Wi-Fi Pub"):
-        down.ensure()
-    assert sum(slept) >= WAIT_MS
+    network.ap_up = True
+    wifi = Wifi("Pub", "pw", network, clock, hostname=hostname_for("esp32-A1_b2"))
+    assert network.names[-1] == "qb-esp32-a1-b2"
+    assert [wifi.up() for _ in range(4)] == [False, False, False, True]  # each call returns at once
+    assert wifi.wlan.connects == 1 and wifi.rssi() == -58
+    network.ap_up = False
+    assert not wifi.up() and wifi.status() == JOINING
+    clock.now += WAIT_MS - 1
+    wifi.up()
+    assert wifi.wlan.connects == 2  # the drop started a join at once...
+    clock.now += WAIT_MS
+    wifi.up()
+    assert wifi.wlan.connects == 3  # ...and an unfinished one is restarted after WAIT_MS
+    network.ap_up = True
+    assert [wifi.up() for _ in range(3)][-1]
 
 
 class Sock:
@@ -193,6 +198,9 @@ class Sock:
 
     def close(self) -> None:
         self.dead = True
+
+    def settimeout(self, value: float | None) -> None:
+        pass
 
 
 class Broker:
@@ -370,8 +378,10 @@ def test_app_step_connects_reads_battery_and_sends_telemetry(hw: Any) -> None:
 
     screen = FrameBuffer()
     pad = keys.Keypad(cfg["pins"]["rows"], cfg["pins"]["cols"], hw.Pin)
-    a = app.App(cfg, screen, pad, Battery(), wifi.Wifi("Pub", "", network, lambda ms: None), clock, seq=5000)
-    a.link.make_client = broker.make
+    a = app.App(cfg, screen, pad, Battery(), wifi.Wifi("Pub", "", network, clock), clock, seq=5000)
+    a.link.make_client, a.link.resolve = broker.make, None
+    a.step()  # starts joining Wi-Fi, returns at once
+    assert not a.handset.online and a.handset.status == "joining Wi-Fi"
     a.step()
     assert a.handset.online and a.handset.battery == 42
     [tele] = [P.decode(e[2]) for e in broker.log if e[0] == "pub" and e[1].endswith(b"/telemetry")]

@@ -128,6 +128,18 @@ def test_core_suite_under_micropython(compiled: Path) -> None:
     assert len(passed) == declared and f"{declared} passed, 0 failed" in output, output
 
 
+def test_fault_injection_under_micropython(compiled: Path) -> None:
+    """tests/firmware/mpy/faults.py: the ESP32 app on the real umqtt.simple over a scripted socket and OLED,
+    through every fault a pub has; each must end reconnected and showing the current prompt."""
+    node = _node()
+    done = _run(node, "--mpy", str(compiled), "--call", "__import__('faults').main()")
+    output = done.stdout + done.stderr
+    declared = len(re.findall(r"^@test$", (MPY_DIR / "faults.py").read_text(), re.M))
+    passed = re.findall(r"^PASS (\w+)$", output, re.M)
+    assert done.returncode == 0 and "FAIL" not in output, output
+    assert len(passed) == declared >= 10 and f"{declared} passed, 0 failed" in output, output
+
+
 def test_heap_of_a_whole_game_under_micropython(compiled: Path) -> None:
     node = _node()
     done = _run(node, "--mpy", str(compiled), "--heap")

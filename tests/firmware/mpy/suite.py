@@ -347,6 +347,9 @@ class FakeSock:
     def close(self):
         self.dead = True
 
+    def settimeout(self, value):
+        pass
+
 
 @test
 def esp32_link_reconnects_and_resends_once():
@@ -392,7 +395,8 @@ def esp32_app_step():
     from firmware.esp32 import app, config, keys, wifi
 
     machine.reset_board()
-    network.polls_to_connect = 1
+    network.polls_to_connect = 0
+    network.ap_up = True
     cfg = config.parse('{"wifi": {"ssid": "Pub"}}', machine.unique_id())
     clock = Clock()
     FakeClient.log = []
@@ -402,10 +406,12 @@ def esp32_app_step():
         def percent(self):
             return 55
 
-    w = wifi.Wifi("Pub", "", network, lambda ms: None)
+    w = wifi.Wifi("Pub", "", network, clock)
     pad = keys.Keypad(cfg["pins"]["rows"], cfg["pins"]["cols"], machine.Pin)
     a = app.App(cfg, real_screen(), pad, Bat(), w, clock)
-    a.link.make_client = FakeClient
+    a.link.make_client, a.link.resolve = FakeClient, None
+    a.step()  # starts joining Wi-Fi without waiting
+    eq(a.handset.online, False)
     a.step()
     eq(a.handset.online, True)
     eq(a.handset.battery, 55)

@@ -74,7 +74,7 @@ class I2C:
             raise OSError(19)  # ENODEV: no ACK
         data = bytes(data)
         self.writes.append((addr, data))
-        del self.writes[:-8]
+        del self.writes[:-64]
         if data[0] == 0x40 and len(data) > 2:
             self.frames += 1
             self.frame = data[1:]
