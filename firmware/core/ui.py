@@ -210,7 +210,7 @@ def edit(fb, handset):
         buzz(fb, prompt)
         return
     head = wrap(prompt.get("text") or "")
-    extra = context_lines(form, prompt)
+    extra = context_lines(form, prompt, handset.layout)
     rows = field_rows(form, handset.layout)
     head_rows = min(len(head), 2)  # the question stays in sight; the fields scroll below it
     lines = head[:head_rows] + extra
@@ -265,13 +265,33 @@ def field_rows(form, layout):
     return rows
 
 
-def context_lines(form, prompt):
-    """Facts a form needs in sight: a bet's pot and stack, a split's total."""
+def numbered(field, most=2):
+    """A pick's options with their keypad digits ("1 Fold  2 Call" / "3 Raise 4 All in"), packed into at
+    most ``most`` lines of the screen's width."""
+    lines = []
+    line = ""
+    for i in range(len(field.options)):
+        item = field.key_of(i) + " " + clean(field.options[i][1])[:7]
+        if line and len(line) + 2 + len(item) > COLS:
+            lines.append(line)
+            line = ""
+        line = item if not line else line + ("  " if len(line) + 2 + len(item) <= COLS else " ") + item
+    if line:
+        lines.append(line)
+    return lines[:most]
+
+
+def context_lines(form, prompt, layout=protocol.LAYOUT_KEYPAD):
+    """Facts a form needs in sight: a bet's pot and stack, a split's total; on a keypad, the numbered
+    options of the pick being made."""
+    keypad = layout == protocol.LAYOUT_KEYPAD
     if isinstance(form, forms.BetForm):
         line = "Pot " + str(prompt.get("pot", "?"))
         if prompt.get("to_call"):
             line += " call " + str(prompt["to_call"])
         lines = [line, "Stack " + str(prompt.get("stack", "?"))]
+        if keypad and form.field is form.action:
+            return lines + numbered(form.action)
         entry = allowed.bet_action(prompt, form.action.chosen())
         if entry is not None and entry["action"] in protocol.BET_AMOUNT_ACTIONS:
             high = entry["max"]
@@ -279,6 +299,8 @@ def context_lines(form, prompt):
         return lines
     if isinstance(form, forms.SplitForm):
         return ["Split all " + str(form.total)]
+    if keypad and isinstance(form, forms.ChoiceForm) and isinstance(form.field, fields.PickField):
+        return numbered(form.field)
     return []
 
 

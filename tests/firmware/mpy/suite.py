@@ -116,17 +116,19 @@ def editing_and_cancelling():
 
 @test
 def five_buttons():
-    up2, up3, r = ["up", "up"], ["up", "up", "up"], "right"  # a blank digit scrolls _ 0 1 2 ...
-    keys = up2 + [r] + up3 + [r, r, r] + up3 + [r] + up2  # From 12, To 21
-    eq(typed("r2", keys + ["ok", "ok"], "five"), [{"bottom": "12", "top": "21"}])
-    keys = ["left", "up", r] + up3 + [r, r, r] + up2  # the sign slot: From -2, To 1
+    r = "right"  # digit-wise: a blank digit scrolls _ 1 2 ... 9 0; OK on From goes to To (the round number above)
+    eq(typed("r2", ["up", r, "up", "up", "ok", r, "up", "up", "ok", "ok"], "five"), [{"bottom": "12", "top": "21"}])
+    keys = ["up"] * 3 + [r, r, "up", "up", r] + ["up"] * 5 + ["ok", "ok", "ok"]  # 3.5M to 4M in 16 presses
+    eq(len(keys), 16)
+    eq(typed("r2", keys, "five"), [{"bottom": "3500000", "top": "4000000"}])
+    keys = ["left", "up", r, "up", "up", "ok", "up"]  # the sign slot: From -2, To 1
     eq(typed("r2", keys + ["ok", "ok"], "five"), [{"bottom": "-2", "top": "1"}])
     eq(typed("t1", ["up", "up", r, "down", "ok", "ok"], "five"), [{"answer": "B", "token": 4}])
 
 
 @test
 def other_kinds():
-    eq(typed("b1", ["2", "next", "7", "5", "ok", "ok"]), [{"action": "bet", "to": 75}])
+    eq(typed("b1", ["3", "next", "7", "5", "ok", "ok"]), [{"action": "bet", "to": 75}])  # 3: bet or raise
     eq(typed("b2", ["2", "ok", "ok"]), [{"action": "call"}])
     eq(
         typed("c1", ["3", "next", "2", "next", "2", "ok", "ok"]),
@@ -134,7 +136,7 @@ def other_kinds():
     )
     eq(typed("s1", ["9", "ok", "ok"]), [{"split": {"true": 9, "false": 6}}])
     eq(typed("t1", ["2", "next", "4", "ok", "ok"]), [{"answer": "B", "token": 4}])
-    eq(typed("b1", ["2", "next", "2", "mag", "ok", "ok"]), [])  # 2000 is over the maximum
+    eq(typed("b1", ["3", "next", "2", "mag", "ok", "ok"]), [])  # 2000 is over the maximum
 
 
 @test
