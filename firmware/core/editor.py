@@ -188,8 +188,7 @@ class BetForm(Form):
     def build(self):
         self.entries = allowed.bet_actions(self.prompt)
         options = [(a["action"], bet_label(a)) for a in self.entries]
-        order = [BET_KEYS.get(a["action"], "9") for a in self.entries]
-        options = [o for _, o in sorted(zip(order, options), key=lambda pair: pair[0])]  # listed 1, 2, 3, 4
+        options.sort(key=lambda option: BET_KEYS.get(option[0], "9"))  # listed 1, 2, 3, 4
         self.action = PickField("action", "Action", options, keys=[BET_KEYS.get(o[0], "9") for o in options])
         self.amounts = {}
         for entry in self.entries:

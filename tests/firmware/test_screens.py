@@ -104,11 +104,7 @@ def test_review_locked_and_refused_screens(layout: str) -> None:
     handset, _, fb = make(layout)
     handset.connected()
     show(handset, samples.by_id("r1"))
-    keys = (
-        ["1", "next", "2", "0", "mag", "ok"]
-        if layout == "keypad"
-        else ["up", "ok", "up", "ok"]
-    )
+    keys = ["1", "next", "2", "0", "mag", "ok"] if layout == "keypad" else ["up", "ok", "up", "ok"]
     press(handset, keys)
     assert shows(fb, "Send this?")
     assert shows(fb, "D=send  B=back" if layout == "keypad" else "OK=send  <=back")
