@@ -160,8 +160,9 @@ class Handset:
         return True
 
     # -- the player ------------------------------------------------------------------------------------
-    def press(self, key):
-        """One button press in this handset's layout; returns the seq when it sent an input."""
+    def press(self, key, at=None):
+        """One button press in this handset's layout; returns the seq when it sent an input. ``at``: when
+        the key went down on clock_ms's clock (the port's pin-edge stamp), else now."""
         if key not in editor.LAYOUT_KEYS.get(self.layout, ()):  # a touch handset (a phone) only submits
             raise ValueError("no key " + str(key) + " on a " + self.layout + " handset")
         seq = None
@@ -171,7 +172,7 @@ class Handset:
             data = self.editor.press(key)
             if data is not None:
                 if self.prompt["kind"] == protocol.BUZZ and "pressed" not in data:
-                    data = {"pressed": self.clock_ms()}
+                    data = {"pressed": self.clock_ms() if at is None else at}
                 try:
                     seq = self.submit(data)
                 except ValueError as err:

@@ -108,7 +108,7 @@ class App:
         now = self.clock()
         key = self.keys.poll(now)
         if key is not None:
-            self.handset.press(key)
+            self.handset.press(key, getattr(self.keys, "pressed_ms", None))
         self.link.poll()
         self.handset.tick()
         now = self.clock()

@@ -57,10 +57,38 @@ def test_every_keypad_key_scans_to_its_name(hw: Any) -> None:
             assert pad.scan() == KEYPAD_MAP[r][c]
     hw.pressed.clear()
     assert pad.scan() is None
-    assert all(p.level == 1 for p in (hw.pins[n] for n in rows))  # rows released after a scan
+    assert all(p.level == 0 for p in (hw.pins[n] for n in rows))  # idle: every row low, for the edge interrupt
     from firmware.core.editor import KEYPAD_KEYS
 
     assert sorted(k for row in KEYPAD_MAP for k in row) == sorted(KEYPAD_KEYS)
+
+
+def test_a_press_is_stamped_at_its_pin_edge(hw: Any) -> None:
+    from firmware.esp32.keys import Buttons, Keypad
+
+    us = [0]
+    pins = {"up": 13, "down": 14, "left": 27, "right": 26, "ok": 25}
+    five = Buttons(pins, hw.Pin, clock_us=lambda: us[0])
+    us[0] = 1_000_000
+    hw.grounded.add(25)
+    hw.pins[25].fall()  # the edge interrupt, at 1 s on the microsecond clock
+    got = []
+    for now in range(500, 600, 5):  # the main loop polls every 5 ms on its ms clock
+        us[0] = 1_000_000 + (now - 500) * 1000
+        if five.poll(now) is not None:
+            got.append((now, five.pressed_ms))
+    assert got == [(525, 500)]  # debounced at 525 ms, stamped at the edge: 500 ms
+    hw.grounded.clear()
+    pad = Keypad([12, 15, 16, 17], [18, 19, 23, 5], hw.Pin, clock_us=lambda: us[0])
+    hw.pressed.add((12, 18))
+    us[0] = 2_000_000
+    hw.pins[18].fall()
+    got = []
+    for now in range(1000, 1100, 5):
+        us[0] = 2_000_000 + (now - 1000) * 1000
+        if pad.poll(now) is not None:
+            got.append((now, pad.pressed_ms))
+    assert got == [(1025, 1000)]
 
 
 def test_debounce_ignores_bounce_and_counts_one_press() -> None:

@@ -421,6 +421,77 @@ def esp32_app_step():
     eq(P.parse_telemetry(P.decode(tele[0][2]))["rssi"], -58)
 
 
+class QuietPin:
+    """A pin that allocates nothing, to measure what the scan itself allocates."""
+
+    IN = 1
+    OUT = 2
+    OPEN_DRAIN = 3
+    PULL_UP = 1
+
+    def __init__(self, number, mode=1, pull=None, value=None):
+        self.level = 1
+
+    def value(self, v=None):
+        if v is None:
+            return 1
+        self.level = v
+
+
+def allocated(fn, times):
+    import gc
+
+    gc.collect()
+    before = gc.mem_alloc()
+    for _ in range(times):
+        fn()
+    return gc.mem_alloc() - before
+
+
+LONG = "How many " + "very " * 36 + "long words?"  # 200 characters
+
+
+@test
+def hot_paths_allocate_nothing():
+    from firmware.core import ui
+    from firmware.esp32 import keys
+
+    pad = keys.Keypad([13, 14, 27, 26], [25, 33, 32, 4], QuietPin)
+    five = keys.Buttons({"up": 13, "down": 14, "left": 27, "right": 26, "ok": 25}, QuietPin)
+    eq(allocated(pad.scan, 100), 0)
+    eq(allocated(five.scan, 100), 0)
+    eq(allocated(lambda: pad.poll(1000), 100), 0)
+    eq(len(LONG), 200)
+    # plain ASCII comes back uncopied; MicroPython's str iteration itself makes a few small objects
+    # (224 B for 200 characters, where building the copy a character at a time made 20 KB)
+    cleaning = allocated(lambda: ui.clean(LONG), 10) // 10
+    if cleaning > 2 * len(LONG):
+        raise AssertionError("ui.clean allocates " + str(cleaning) + " bytes")
+
+
+@test
+def a_keypress_on_a_long_question_allocates_little():
+    prompt = P.make_prompt("long", P.RANGE, "Confident?", LONG, unit="m")
+    h, _ = handset(screen=real_screen())
+    show(h, prompt)
+    h.press("1")
+    garbage = allocated(lambda: h.press("2"), 1)
+    print("keypress garbage " + str(garbage))
+    if garbage > 8192:  # 25 KB before: ui.clean built its copy a character at a time
+        raise AssertionError("a keypress allocates " + str(garbage) + " bytes")
+
+
+@test
+def a_clock_ping_does_not_redraw():
+    h, t = handset(screen=real_screen())
+    show(h, samples.by_id("r2"))
+    drawn = []
+    h.render = lambda: drawn.append(1)
+    ping = P.encode(P.make_ping(7, 1000))
+    h.on_message(P.time_topic(BOX, HID), ping)
+    eq(drawn, [])
+
+
 def main():
     failed = 0
     for fn in _tests:

@@ -20,11 +20,23 @@ def reset_board():
     microvolts.clear()
 
 
+IRQ_FALLING = 2
+
+
 class Pin:
     IN = IN
     OUT = OUT
     OPEN_DRAIN = OPEN_DRAIN
     PULL_UP = PULL_UP
+    IRQ_FALLING = IRQ_FALLING
+
+    def irq(self, handler=None, trigger=IRQ_FALLING):
+        self.handler = handler
+
+    def fall(self):
+        """A falling edge on this pin, as the hardware would interrupt."""
+        if getattr(self, "handler", None) is not None:
+            self.handler(self)
 
     def __init__(self, number, mode=IN, pull=None, value=None):
         self.number = number
