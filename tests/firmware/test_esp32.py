@@ -430,3 +430,63 @@ def test_seq_blocks_differ_per_boot(tmp_path: Path) -> None:
     assert [next_seq_block(path) for _ in range(3)] == [0, SEQ_BLOCK, 2 * SEQ_BLOCK]
     Path(path).write_text("garbage")
     assert next_seq_block(path) == 0
+
+
+@pytest.mark.parametrize(
+    ("pins", "layout", "why"),
+    [
+        ({"rows": [13, 14, 27, 35]}, "keypad", "rows: 35 input only"),  # 34-39 cannot drive a row
+        ({"cols": [25, 33, 32, 36]}, "keypad", "cols: 36 input only"),  # ...nor pull up a column
+        ({"rows": [13, 14, 27, 7]}, "keypad", "rows: 7 is flash"),
+        ({"cols": [25, 33, 32, 12]}, "keypad", "cols: 12 strapping"),
+        ({"buttons": {"up": 0, "down": 14, "left": 27, "right": 26, "ok": 25}}, "five", "up: 0 strapping"),
+        ({"buttons": {"up": 13, "down": 14, "left": 27, "right": 26, "ok": 1}}, "five", "ok: 1 is serial"),
+        ({"battery": 26}, "keypad", "battery: ADC1 32-39"),  # ADC2 is Wi-Fi's
+        ({"rows": [13, 14, 27, 24]}, "keypad", "rows: no GPIO 24"),
+        ({"rows": [13, 14, 27, 26], "cols": [25, 33, 13, 4]}, "keypad", "pin 13 used twice"),
+        ({"sda": 34}, "keypad", "pin 34 used twice"),  # the battery's
+        ({"rows": [13, 14, 27]}, "keypad", "rows: 4 pins"),
+    ],
+)
+def test_pins_are_checked_against_the_esp32(pins: dict[str, Any], layout: str, why: str) -> None:
+    import json
+
+    from firmware.esp32 import config
+
+    text = json.dumps({"wifi": {"ssid": "Pub"}, "layout": layout, "pins": pins})
+    with pytest.raises(config.ConfigError) as err:
+        config.parse(text)
+    assert str(err.value) == why and len(why) <= 20  # short enough for the OLED
+
+
+def test_the_default_pins_and_the_example_pass(hw: Any) -> None:
+    from firmware.esp32 import config
+
+    assert config.parse('{"wifi": {"ssid": "Pub"}}')["pins"]["rows"] == [13, 14, 27, 26]
+    assert config.parse('{"wifi": {"ssid": "Pub"}, "layout": "five"}')["layout"] == "five"
+    example = (Path(config.__file__).parent / "config.example.json").read_text()
+    config.parse(example)
+
+
+def test_the_pairing_secret_is_made_with_the_radio_on(hw: Any) -> None:
+    import network
+
+    from firmware.esp32 import app, config, keys, wifi
+
+    cfg = config.parse('{"wifi": {"ssid": "Pub"}}', hw.unique_id())
+    w = wifi.Wifi("Pub", "", network, Clock(), hostname=wifi.hostname_for(cfg["handset"]))
+    radio_on_at_secret = []
+
+    def urandom(n: int) -> bytes:
+        radio_on_at_secret.append(w.wlan.active())  # the ESP32's RNG is only truly random with it on
+        return bytes(range(n))
+
+    pad = keys.Keypad(cfg["pins"]["rows"], cfg["pins"]["cols"], hw.Pin)
+
+    class Battery:
+        def percent(self) -> int:
+            return 50
+
+    app.App(cfg, FrameBuffer(), pad, Battery(), w, Clock(), urandom=urandom)
+    assert radio_on_at_secret and all(radio_on_at_secret)
+    assert network.name == "qb-esp32-123456"  # each handset its own DHCP/mDNS name
