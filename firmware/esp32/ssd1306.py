@@ -65,7 +65,7 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         self.pages = height // 8
         self.buffer = bytearray(width * self.pages)
         super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
-        self._data = bytearray(1 + len(self.buffer))
+        self._frame_parts = (b"\x40", self.buffer)  # "data follows", then the buffer itself: no 1 KB copy
         self._cmd = bytearray(2)
         self._cmd[0] = 0x80
         self.present = self._try(self._init)
@@ -81,9 +81,7 @@ class SSD1306_I2C(framebuf.FrameBuffer):
     def _frame(self):
         for cmd in (0x21, 0, self.width - 1, 0x22, 0, self.pages - 1):  # the whole screen
             self.command(cmd)
-        self._data[0] = 0x40  # data follows
-        self._data[1:] = self.buffer
-        self.i2c.writeto(self.addr, self._data)
+        self.i2c.writevto(self.addr, self._frame_parts)  # one I2C transaction of both parts
 
     def _try(self, send):
         for _ in range(1 + RETRIES):

@@ -55,3 +55,32 @@ def test_pizero_discovery_takes_only_a_quizbox_broker_of_its_box() -> None:
     assert broker_of(_info({"app": "quizbox", "box": "pub1"}, []), None) == ("pub1.local", 1883)
     assert broker_of(_info({"app": "quizbox", "box": "pub2"}, ["192.0.2.9"]), "pub1") is None
     assert broker_of(_info({"app": "homeassistant"}, ["192.0.2.9"]), None) is None
+
+
+def test_the_frozen_manifest_lists_every_device_file() -> None:
+    """firmware/esp32/manifest.py, run as MicroPython's build runs it, freezes exactly the files an ESP32
+    imports: every firmware, core and ESP32 module but the CPython-only screens and boot/main."""
+    calls: list[tuple[str, tuple[object, ...], dict[str, object]]] = []
+
+    def record(name: str):  # type: ignore[no-untyped-def]
+        return lambda *args, **kwargs: calls.append((name, args, kwargs))
+
+    manifest = FIRMWARE / "esp32" / "manifest.py"
+    exec(
+        compile(manifest.read_text(), str(manifest), "exec"), {n: record(n) for n in ("include", "package", "require")}
+    )
+    [package] = [c for c in calls if c[0] == "package"]
+    assert package[1] == ("firmware",)
+    base = (manifest.parent / str(package[2]["base_path"])).resolve()
+    files = set(package[2]["files"])  # type: ignore[call-overload]
+    for name in files:
+        assert (base / "firmware" / name).is_file(), name
+    device = {"__init__.py", "protocol.py"}
+    device |= {"core/" + p.name for p in (FIRMWARE / "core").glob("*.py")} - {"core/fb.py", "core/font8.py"}
+    device |= {"esp32/" + p.name for p in (FIRMWARE / "esp32").glob("*.py")} - {
+        "esp32/boot.py",
+        "esp32/main.py",
+        "esp32/manifest.py",
+    }
+    assert files == device
+    assert ("include", ("$(PORT_DIR)/boards/manifest.py",), {}) in calls  # the port's modules, umqtt.simple

@@ -91,6 +91,19 @@ class I2C:
             self.frames += 1
             self.frame = data[1:]
 
+    def writevto(self, addr, vector):
+        """One transaction of several buffers (the SSD1306 driver's frame: 0x40, then the buffer)."""
+        if self.down or self.failing:
+            self.failing = max(0, self.failing - 1)
+            self.errors += 1
+            raise OSError(19)
+        head, body = bytes(vector[0]), bytes(vector[1])
+        self.writes.append((addr, head + body))
+        del self.writes[:-64]
+        if head == b"\x40":
+            self.frames += 1
+            self.frame = body
+
 
 clock = None  # the tests' clock (a callable giving ms), for the watchdog
 
