@@ -3,8 +3,9 @@
 # re-subscribes and re-sends an unacked input with the same seq). It is the core's transport.
 #
 # Nothing here waits without a bound, and nothing the network does escapes as a crash:
-# * each connection cycle resolves the box's address once (mDNS for "<box>.local"); no answer shows
-#   "box not found" and retries with the backoff;
+# * each connection cycle resolves the box's address once: "<box>.local" by an mDNS query of our own
+#   (firmware/core/mdns.py) whose answer is read without blocking, so keys are scanned meanwhile; no
+#   answer within LOOKUP_MS shows "box not found" and retries with the backoff;
 # * umqtt.simple opens its own socket, so it is handed a socket factory (its module's `socket` name) that
 #   sets CONNECT_TIMEOUT_S before the TCP connect and the CONNACK wait, and returns the socket wrapped;
 # * the wrapper keeps a timeout where umqtt.simple's wait_msg() calls setblocking(True) (which would mean
@@ -22,11 +23,14 @@
 # MQTTException with CONNACK code 4 or 5) sends the pairing request and tries again every RETRY_MS.
 
 from firmware import protocol
+from firmware.core import mdns
 from firmware.core import pairing as pairing_module
 
 BACKOFF_MIN_MS = 1000
 BACKOFF_MAX_MS = 30000
 CONNECT_TIMEOUT_S = 4  # the TCP connect, then the CONNACK
+LOOKUP_MS = 3000  # an mDNS lookup gives up after this long...
+ASK_MS = 1000  # ...asking again this often
 READ_TIMEOUT_S = 2  # the rest of a packet once its first byte came; a SUBACK
 
 # what the screen says while there is no link (handset.status)
@@ -122,6 +126,59 @@ def _getaddrinfo(host, port):
     return usocket.getaddrinfo(host, port)[0][-1]
 
 
+class Lookup:
+    """Finds ``host`` ("<box>.local") without blocking: an mDNS query now and every ASK_MS, the answer
+    read when it comes (poll()); OSError after LOOKUP_MS with no answer."""
+
+    def __init__(self, host, port, clock, socket_module=None, group=mdns.GROUP):
+        """``group``: where queries go (the mDNS multicast group; tests: a responder's own address)."""
+        if socket_module is None:
+            import usocket as socket_module
+        self.host = host
+        self.port = port
+        self.clock = clock
+        self.net = socket_module
+        self.sock = socket_module.socket(socket_module.AF_INET, socket_module.SOCK_DGRAM)
+        self.sock.setblocking(False)
+        self.group = socket_module.getaddrinfo(group[0], group[1])[0][-1]
+        self.qid = clock() & 0xFFFF
+        self.started = clock()
+        self.asked = None
+        self.queries = 0
+
+    def poll(self):
+        """The box's socket address once it answered, else None; OSError when it will not."""
+        now = self.clock()
+        while True:
+            try:
+                packet = self.sock.recvfrom(512)[0]
+            except OSError:
+                break  # EAGAIN: nothing waiting
+            ip = mdns.answer(packet, self.host)
+            if ip is not None:
+                self.close()
+                return self.net.getaddrinfo(ip, self.port)[0][-1]
+        if ticks_diff(now, self.started) >= LOOKUP_MS:
+            self.close()
+            raise OSError("no mDNS answer for " + self.host)
+        if self.asked is None or ticks_diff(now, self.asked) >= ASK_MS:
+            self.asked = now
+            self.queries += 1
+            try:  # noqa: SIM105 - MicroPython has no contextlib
+                self.sock.sendto(mdns.query(self.host, self.qid), self.group)
+            except OSError:
+                pass  # e.g. no route yet: the next ask tries again
+        return None
+
+    def close(self):
+        if self.sock is not None:
+            try:  # noqa: SIM105 - MicroPython has no contextlib
+                self.sock.close()
+            except OSError:
+                pass
+            self.sock = None
+
+
 class Link:
     def __init__(
         self,
@@ -138,7 +195,8 @@ class Link:
         resolve=None,
     ):
         """``make_client(id, host, port, keepalive)``: an umqtt.simple-like client (tests); None: the real
-        one. ``resolve(host, port)``: the socket address (None: getaddrinfo; with a fake client, none).
+        one. ``resolve(host, port)``: the socket address (None: an mDNS Lookup for "<box>.local", else
+        getaddrinfo; with a fake client, none).
         ``wifi``: up() says whether Wi-Fi is connected and reconnects it without blocking; status() is
         what the screen says meanwhile."""
         self.box = box
@@ -153,6 +211,7 @@ class Link:
         else:
             self.make_client = make_client
             self.resolve = resolve
+        self.lookup = None  # the mDNS lookup under way
         self.sockets = _Sockets(self)
         self.clock = clock or ticks_ms
         self.rng = rng
@@ -202,11 +261,38 @@ class Link:
         if self.handset is not None:
             self.handset.set_status(text)
 
-    def connect(self):
-        """One connection attempt; True on success. On failure the next try waits (backoff)."""
-        status = protocol.status_topic(self.box, self.id).encode()
+    def find(self):
+        """Start a connection attempt: the mDNS lookup of the box (answered over the next polls), or the
+        connection itself when no lookup is needed."""
         self.address = None
-        if self.resolve is not None:
+        if self.resolve is not _getaddrinfo or not self.host.endswith(".local"):
+            self.connect()  # an address, a DNS name, or the tests' own resolver: resolved in connect()
+            return
+        if self.handset is None or self.handset.status != NOT_FOUND:
+            self._status(FINDING)  # (a box not found stays so while the lookups go on)
+        try:
+            self.lookup = Lookup(self.host, self.port, self.clock)
+        except OSError:
+            self._lost(NOT_FOUND)
+
+    def _poll_lookup(self):
+        try:
+            address = self.lookup.poll()
+        except OSError:
+            self.lookup = None
+            self._lost(NOT_FOUND)
+            return
+        if address is not None:
+            self.lookup = None
+            self.address = address
+            self.connect(address)
+
+    def connect(self, address=None):
+        """One connection attempt; True on success. On failure the next try waits (backoff). ``address``:
+        the box's socket address already looked up."""
+        status = protocol.status_topic(self.box, self.id).encode()
+        self.address = address
+        if address is None and self.resolve is not None:
             self._status(FINDING)
             try:
                 self.address = self.resolve(self.host, self.port)
@@ -285,6 +371,9 @@ class Link:
             pass
 
     def _lost(self, why=NO_ANSWER):
+        if self.lookup is not None:
+            self.lookup.close()
+            self.lookup = None
         client, self.client = self.client, None
         if client is not None:
             self._close(client)
@@ -303,7 +392,7 @@ class Link:
         """Call from the main loop: read messages, ping, notice a dead link, reconnect when due. Never
         raises, never blocks longer than a socket timeout."""
         if self.wifi is not None and not self.wifi.up():
-            if self.client is not None:
+            if self.client is not None or self.lookup is not None:
                 self._lost(self.wifi.status())
                 self.backoff = BACKOFF_MIN_MS  # the box is not to blame: try it as soon as Wi-Fi is back
                 self.next_try = self.clock()
@@ -311,9 +400,12 @@ class Link:
                 self._status(self.wifi.status())
             return
         now = self.clock()
+        if self.lookup is not None:
+            self._poll_lookup()
+            return
         if self.client is None:
             if ticks_diff(now, self.next_try) >= 0:
-                self.connect()
+                self.find()
             return
         try:
             self.client.check_msg()

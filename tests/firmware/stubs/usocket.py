@@ -8,6 +8,7 @@
 
 AF_INET = 2
 SOCK_STREAM = 1
+SOCK_DGRAM = 2
 world = None
 
 
@@ -19,6 +20,8 @@ class socket:
     def __init__(self, af=AF_INET, type=SOCK_STREAM, proto=0):
         self.timeout = None  # seconds; None: blocking, 0: non-blocking
         self.closed = False
+        self.type = type
+        self.inbox = []  # datagrams waiting (UDP)
         world.opened(self)
 
     def settimeout(self, value):
@@ -39,6 +42,16 @@ class socket:
         data = bytes(data if n is None else data[:n])
         world.write(self, data)
         return len(data)
+
+    def sendto(self, data, addr):
+        return world.sendto(self, bytes(data), addr)
+
+    def recvfrom(self, n):
+        if self.inbox:
+            return self.inbox.pop(0)
+        if self.timeout is None:
+            return world.recvfrom(self, n)
+        raise OSError(11)  # EAGAIN
 
     def close(self):
         if not self.closed:
