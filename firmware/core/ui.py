@@ -275,7 +275,7 @@ def numbered(field, most=2):
         if line and len(line) + 2 + len(item) > COLS:
             lines.append(line)
             line = ""
-        line = item if not line else line + ("  " if len(line) + 2 + len(item) <= COLS else " ") + item
+        line = item if not line else line + "  " + item
     if line:
         lines.append(line)
     return lines[:most]

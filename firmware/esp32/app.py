@@ -114,7 +114,10 @@ class App:
         now = self.clock()
         if ticks_diff(now, self.next_battery) >= 0:
             self.next_battery = ticks_add(now, BATTERY_MS)
-            self.handset.battery = self.battery.percent()
+            try:
+                self.handset.battery = self.battery.percent()
+            except OSError:
+                self.handset.battery = None  # the ADC did not answer: shown as unknown
             self.handset.render()
         refresh = getattr(self.screen, "refresh", None)
         if refresh is not None:
