@@ -490,3 +490,36 @@ def test_the_pairing_secret_is_made_with_the_radio_on(hw: Any) -> None:
     app.App(cfg, FrameBuffer(), pad, Battery(), w, Clock(), urandom=urandom)
     assert radio_on_at_secret and all(radio_on_at_secret)
     assert network.name == "qb-esp32-123456"  # each handset its own DHCP/mDNS name
+
+
+def test_a_buzz_carries_the_time_of_the_pin_edge(hw: Any) -> None:
+    import network
+
+    from firmware.esp32 import app, config, keys, wifi
+
+    network.polls_to_connect = 0
+    network.ap_up = True
+    cfg = config.parse('{"wifi": {"ssid": "Pub"}}', hw.unique_id())
+    broker, clock = Broker(), Clock()
+    us = [0]
+    pad = keys.Keypad(cfg["pins"]["rows"], cfg["pins"]["cols"], hw.Pin, clock_us=lambda: us[0])
+
+    class Battery:
+        def percent(self) -> int:
+            return 42
+
+    a = app.App(cfg, FrameBuffer(), pad, Battery(), wifi.Wifi("Pub", "", network, clock), clock, seq=10)
+    a.link.make_client, a.link.resolve = broker.make, None
+    a.step()
+    a.step()
+    broker.clients[-1].deliver(P.prompt_topic(cfg["box"], "esp32-123456"), P.encode(samples.by_id("z1")))
+    clock.now = 5000
+    us[0] = 5_000_000
+    hw.pressed.add((13, 25))  # "1" goes down at 5000 ms...
+    hw.pins[25].fall()
+    for _ in range(12):  # ...the loop sees it 5 ms later and debounces it for 25 ms
+        clock.now += 5
+        us[0] += 5000
+        a.step()
+    [buzz] = broker.inputs()
+    assert buzz["data"] == {"pressed": 5000}  # the edge's time, not the debounced poll's (5030)
