@@ -28,8 +28,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 MPY = ROOT / "tests" / "firmware" / "mpy"
-GOAL_STATE = 40 * 1024
-GOAL_STEP = 24 * 1024
+GOAL_STATE = 40 * 1000  # KB as docs/hardware.md counts them, 1000 bytes
+GOAL_STEP = 24 * 1000
 APP = "import firmware.esp32.app, firmware.esp32.link, firmware.esp32.ssd1306, firmware.esp32.keys, umqtt.simple"
 
 
@@ -56,7 +56,7 @@ def measure(mpy: Path, rounds: int, text_len: int) -> dict[str, int]:
 
 
 def kb(n: int) -> str:
-    return f"{n / 1024:.1f} KB"
+    return f"{n / 1000:.1f} KB"
 
 
 def main() -> None:

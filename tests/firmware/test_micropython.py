@@ -175,7 +175,7 @@ def test_heap_of_the_whole_esp32_app_through_a_game(compiled: Path) -> None:
     state = heap["live_bytes"] - heap["imported_bytes"]
     _record(esp32_app_heap=dict(heap, state_bytes=state))
     assert heap["steps"] > 250
-    assert state <= 40 * 1024 and heap["step_bytes"] <= 24 * 1024, heap
+    assert state <= 40_000 and heap["step_bytes"] <= 24_000, heap
     code, state_kb, step_kb = documented("Heap of the whole ESP32 app", "KB")
     figures = ((code, heap["firmware_bytes"]), (state_kb, state), (step_kb, heap["step_bytes"]))
     assert all(near(doc * 1000, measured) for doc, measured in figures), "update docs/hardware.md"
