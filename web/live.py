@@ -85,15 +85,21 @@ def state() -> dict[str, Any]:
     }
 
 
+def _state() -> dict[str, Any]:
+    s = state()
+    s["returning"] = _returning(s) if s["scene"] == "playing" else []
+    return s
+
+
 @bp.get("/")
 def page() -> str:
-    return render_template("live/page.html", s=state(), controls=CONTROLS)
+    return render_template("live/page.html", s=_state(), controls=CONTROLS)
 
 
 @bp.get("/panel")
 def panel() -> str | Response:
     since = request.args.get("v", "")
-    s = state()
+    s = _state()
     if since == str(s["version"]):
         return Response(status=204)  # the clock, if any, counts down in the page (live.js)
     return render_template("live/panel.html", s=s, controls=CONTROLS)
@@ -135,6 +141,21 @@ def command() -> BaseResponse:
     return redirect(url_for("live.page"))
 
 
+def _returning(s: dict[str, Any]) -> list[dict[str, str]]:
+    """Players who seem to be back on another handset: a seat whose handset is offline (it has a seat
+    code) and an unseated handset named like the player ("Chloe-2" joining while Chloe's seat waits).
+    The quizmaster gives the seat with one confirmed press (the player can also type the code)."""
+    players = [p for p in s["board"].get("players", []) if isinstance(p, dict)]
+    free = [p for p in players if not p.get("seated") and p.get("online")]
+    out = []
+    for player in s["seat_codes"]:
+        for handset in free:
+            name = str(handset.get("name", ""))
+            if name == player or name.rsplit("-", 1)[0] == player:
+                out.append({"player": str(player), "handset": str(handset.get("handset")), "name": name})
+    return out
+
+
 @bp.get("/seats")
 def seats() -> str:
     """Seats belong to players: move one to another handset or phone (a player whose phone died, a
@@ -163,4 +184,4 @@ def move_seat() -> BaseResponse:
         flash(str(exc))
     else:
         flash(result.msg if result.ok else f"Move seat: refused: {result.msg}")
-    return redirect(url_for("live.seats"))
+    return redirect(url_for("live.page" if request.form.get("back") == "live" else "live.seats"))

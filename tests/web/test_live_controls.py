@@ -117,3 +117,16 @@ def test_the_413_page_says_the_forms_limit(admin: FlaskClient) -> None:
     big = post(admin, "/decks/import", {"file": (io.BytesIO(b"x" * (7 * 1024 * 1024)), "big.csv"), "name": "Big"},
                page="/decks/import")
     assert big.status_code == 413 and f"at most {limit.group(1)} MB" in big.get_data(as_text=True)
+
+
+def test_a_player_back_on_another_phone_gets_the_seat_with_one_press(admin: FlaskClient, link: FakeLink) -> None:
+    _waiting(link)
+    link.board_state.update({
+        "players": [{"name": "Cat", "handset": "hs-3", "colour": "#fff", "online": False, "seated": True},
+                    {"name": "Cat-2", "handset": "phone-x", "colour": "#fff", "online": True, "seated": False}],
+        "seat_codes": {"Cat": "1234"}})
+    link.changed()
+    page = admin.get("/live/").get_data(as_text=True)
+    assert "Give Cat's seat to Cat-2" in page
+    done = post(admin, "/live/seats", {"player": "Cat", "handset": "phone-x", "back": "live"}, page="/live/")
+    assert done.location == "/live/" and link.commands == [{"cmd": "seat", "player": "Cat", "handset": "phone-x"}]
