@@ -102,7 +102,7 @@ def test_range_with_boosts(phone: Phone, phone_box: PhoneBox) -> None:
     _expect()(page.locator("input[name=top]")).to_be_focused()
     page.keyboard.type("2")
     page.click("button:has-text('Lock in')")
-    phone.says("bottom above top")  # the handset core refuses (rules.md Confident 1)
+    phone.says("From is above To")  # the handset core refuses (rules.md Confident 1), in the form's words
     assert phone.sent() == []
     page.fill("input[name=bottom]", "1")
     page.fill("input[name=top]", "2.5k")
