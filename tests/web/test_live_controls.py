@@ -130,3 +130,16 @@ def test_a_player_back_on_another_phone_gets_the_seat_with_one_press(admin: Flas
     assert "Give Cat's seat to Cat-2" in page
     done = post(admin, "/live/seats", {"player": "Cat", "handset": "phone-x", "back": "live"}, page="/live/")
     assert done.location == "/live/" and link.commands == [{"cmd": "seat", "player": "Cat", "handset": "phone-x"}]
+
+
+def test_results_say_the_ending_and_have_a_print_view(admin: FlaskClient, store: Store) -> None:
+    flow = start("confident", {"target": 4})
+    stopped = store.create_game("confident", setup_json(flow.setup), {"Ann": "hs-1"})
+    store.finish_game(stopped, {"winners": ["Ann"], "scores": {"Ann": 3}, "stopped": True})
+    abandoned = store.create_game("confident", setup_json(flow.setup), {"Ann": "hs-1"})
+    store.finish_game(abandoned, {"scores": {"Ann": 0}}, status="abandoned")
+    page = admin.get(f"/games/{stopped}").get_data(as_text=True)
+    assert "Finished early by the quizmaster: scored as it stood" in page and "?print=1" in page
+    assert "Abandoned by the quizmaster: no winner" in admin.get(f"/games/{abandoned}").get_data(as_text=True)
+    printed = admin.get(f"/games/{stopped}?print=1").get_data(as_text=True)
+    assert '<body class="admin print">' in printed and "Winner" in printed
