@@ -185,3 +185,20 @@ def test_an_undo_note_goes_once_the_entries_close(tmp_path: Path) -> None:
         _send(session, hs[p], "range", {"bottom": "7", "top": "9"})
     session.advance()  # the reveal
     assert session.board_state(hs.values(), lambda _: "#fff")["message"] == ""
+
+
+def test_the_buzzer_round_finishes_and_scores_too(tmp_path: Path) -> None:
+    cards = [Card(f"b/{i}", {"question": f"Q{i}", "answer": "8", "hints": ["a", "b"]}) for i in range(3)]
+    session, hs, store = _table(tmp_path, "buzzer", cards)
+    session.advance()  # the buzzers are armed: a question is being played
+    session.finish_now()
+    view = session.flow.board()  # type: ignore[union-attr]
+    assert view["finished"] and view["stopped"] and sorted(view["winners"]) == sorted(PLAYERS)
+    assert _stored(store, session)[0] == "finished"
+
+
+def test_finish_now_is_refused_when_no_game_runs(tmp_path: Path) -> None:
+    session, hs, _ = _table(tmp_path, "poker", ESTIMATES, {"stack": 100, "ante": 10})
+    session.end_game()
+    with pytest.raises(IllegalAction, match="no game is running"):
+        session.finish_now()
