@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from appliance.edge.accounts import client_id, private_client_id
 from appliance.edge.mqtt import Availability, Client, Connection
 from firmware import protocol
 from firmware.core import bot
@@ -59,8 +60,12 @@ class SimHandset:
         self.acks: list[dict[str, Any]] = []
         self._transport = _Transport()
         self.core = Handset(box, handset_id, self._transport, layout=layout, clock_ms=_ms, name=name)
+        # with an account: the client id a real handset derives from its password (the broker binds the
+        # account to it); else one nobody can guess (docs/security.md)
+        own = connection.username and connection.password
         self.client = Client(
-            client_id=f"sim-{box}-{handset_id}",
+            client_id=client_id(connection.username, connection.password) if own
+            else private_client_id(f"sim-{box}-{handset_id}"),
             connection=connection,
             on_message=self._message,
             availability=Availability(protocol.status_topic(box, handset_id)),

@@ -105,7 +105,10 @@ class Link:
         try:
             if self.before_connect is not None:
                 self.before_connect()
-            client = self.make_client(self.id, self.host, self.port, self.keepalive)
+            # a client id nobody can derive from the board (pairing.client_id): a guest using it would
+            # knock the handset off
+            own_id = self.pairing.client_id() if self.pairing is not None else self.id
+            client = self.make_client(own_id, self.host, self.port, self.keepalive)
             if self.pairing is not None:
                 client.user, client.pswd = self.pairing.username, self.pairing.password
             client.set_callback(self._on_message)
@@ -148,7 +151,7 @@ class Link:
 
     def _ask(self):
         """One pairing request, sent as the public pairing account; a failure waits for the next try."""
-        client = self.make_client("pair-" + self.id, self.host, self.port, self.keepalive)
+        client = self.make_client(self.pairing.pairing_client_id(), self.host, self.port, self.keepalive)
         client.user, client.pswd = pairing_module.PAIRING_USER, pairing_module.PAIRING_PASSWORD
         try:
             client.connect()
