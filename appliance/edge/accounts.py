@@ -200,7 +200,7 @@ def _harmless(command: Mapping[str, Any], error: str) -> bool:
     name = command.get("command")
     if name in ("createRole", "createClient") and "already exists" in error:
         return True
-    return name in ("deleteRole", "deleteClient") and "not found" in error
+    return name in ("deleteRole", "deleteClient", "getClient") and "not found" in error
 
 
 class Dynsec:

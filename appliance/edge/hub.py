@@ -394,7 +394,7 @@ class Hub:
         handset_id, code = str(command.get("handset", "")), command.get("code")
         request = self.pairing.pending.get(handset_id)
         known = self.registry.get(handset_id)
-        if known is None and request is None:
+        if known is None and request is None and handset_id not in self.pairing.conflicts:
             raise protocol.ProtocolError(f"no handset {handset_id!r}")
         self.pairing.accept(handset_id, None if code is None else str(code))  # the code typed, required
         if known is None:

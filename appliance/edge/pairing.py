@@ -287,8 +287,10 @@ class PairingDesk:
         self.prefix = protocol.box_topic(box, "pairing") + "/"
         self.bucket = _Bucket(RATE, BURST, clock)
         self.connected = threading.Event()
+        # MQTT 5: "retain as published" shows a request published with the retain flag even to a client
+        # that was already subscribed, so it is never read and is cleared at once
         paho = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=private_client_id(f"quizbox-{box}-pairing"),
-                           protocol=mqtt.MQTTv311)
+                           protocol=mqtt.MQTTv5)
         paho.username_pw_set(username, password)
         if tls:
             import ssl
@@ -313,7 +315,9 @@ class PairingDesk:
         if reason.is_failure:
             log.error("pairing desk: the broker refused the appliance's account: %s", reason)
             return
-        client.subscribe(pairing_wildcard(self.box), qos=0)
+        from paho.mqtt.subscribeoptions import SubscribeOptions
+
+        client.subscribe(pairing_wildcard(self.box), options=SubscribeOptions(qos=0, retainAsPublished=True))
         self.connected.set()
 
     def _message(self, client: Any, userdata: object, msg: Any) -> None:

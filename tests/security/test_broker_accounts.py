@@ -18,7 +18,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from appliance.box.sim import SimHandset
-from appliance.edge.accounts import BrokerAccounts, Dynsec, PahoTransport, client_id
+from appliance.edge.accounts import client_id
 from appliance.edge.broker import MosquittoBroker
 from appliance.edge.hub import Hub
 from appliance.edge.mqtt import Connection
@@ -33,8 +33,8 @@ from appliance.edge.pairing import (
 )
 from appliance.session.session import Session
 from firmware import protocol
-from tests.conftest import _need_mosquitto
 from tests.faults.harness import wait_until
+from tests.security.dynsec_box import dynsec_box
 from tests.support import guess  # noqa: F401  (registers the test game)
 from tests.test_hub import CARDS
 
@@ -112,7 +112,9 @@ class Box:
         wait_until(lambda: handset in self.pairing.pending, 5, f"{handset}'s pairing request at the hub")
         # the quizmaster types the code the handset's screen shows
         self.hub.command({"cmd": "accept", "handset": handset, "code": pair_code(secret)})
-        assert Login(self.broker, handset, secret, client_id(handset, secret)).rc == 0  # at once: no reload
+        works = Login(self.broker, handset, secret, client_id(handset, secret))
+        works.close()
+        assert works.rc == 0  # at once: no reload
         self.passwords[handset] = secret
         return secret
 
@@ -125,17 +127,8 @@ class Box:
 
 @pytest.fixture
 def box() -> Iterator[Box]:
-    _need_mosquitto()
-    passwords = {"appliance": secrets.token_urlsafe(18), "web": secrets.token_urlsafe(18)}
-    # the box's broker: accounts in the dynamic security plugin, the appliance its admin (as installed);
-    # as root, "user root" keeps mosquitto able to save its file in the temporary folder
-    with MosquittoBroker(admin=("appliance", passwords["appliance"]), box=BOX,
-                         extra_config="user root\n") as broker:
-        transport = PahoTransport("127.0.0.1", broker.port, "appliance", passwords["appliance"])
-        accounts = BrokerAccounts(BOX, Dynsec(transport))
-        accounts.setup(web_password=passwords["web"])  # what the installer's --sync-accounts does
-        pairing = Pairing(accounts)
-        pairing.ensure_service_account()
+    with dynsec_box(BOX) as made_box:
+        broker, pairing, passwords = made_box.broker, made_box.pairing, made_box.passwords
         conn = Connection("127.0.0.1", broker.port, "appliance", passwords["appliance"])
         hub = Hub(BOX, Session(time.monotonic, random.Random(1)), conn, open_join=False, pairing=pairing).start()
         assert hub.desk is not None and hub.desk.connected.wait(5)
@@ -148,7 +141,6 @@ def box() -> Iterator[Box]:
             for login in made.logins:
                 login.close()
             hub.stop()
-            transport.close()
 
 
 def test_strangers_wrong_passwords_and_unpaired_handsets_cannot_log_in(box: Box) -> None:
