@@ -65,8 +65,8 @@ from appliance.edge.accounts import (  # noqa: E402
     BrokerAccounts,
     Dynsec,
     appliance_role_in_file,
+    installer_transport,
     is_handset_account,
-    mosquitto_rr_transport,
 )
 from appliance.errors import ConfigError  # noqa: E402
 from firmware import protocol  # noqa: E402
@@ -293,10 +293,10 @@ def migrate(root: Path, dynsec: Path, appliance_user: str) -> list[str]:
 
 
 def broker_accounts(root: Path, port: int | None = None) -> tuple[BrokerAccounts, Config]:
-    """The box's accounts, reached as the appliance through its own mosquitto (mosquitto_rr)."""
+    """The box's accounts, reached as the appliance through its own mosquitto."""
     config = box_config(root)
     b = config.broker
-    transport = mosquitto_rr_transport(b.host, port or b.port, b.username, b.password)
+    transport = installer_transport(b.host, port or b.port, b.username, b.password)
     return BrokerAccounts(config.box.id, Dynsec(transport), appliance_user=b.username), config
 
 
@@ -315,8 +315,12 @@ def wait_for_broker(host: str, port: int, timeout: float) -> None:
 def sync_accounts(root: Path, port: int | None = None, timeout: float = 15.0) -> list[str]:
     """Every role with its rights, the admin page's and the pairing account's passwords, every handset's
     role (the broker runs with the plugin)."""
-    accounts, config = broker_accounts(root, port)
+    config = box_config(root)
     wait_for_broker(config.broker.host, port or config.broker.port, timeout)
+    try:
+        accounts, _ = broker_accounts(root, port)
+    except AccountsError as exc:
+        raise ConfigError(str(exc)) from exc
     web = read_toml(root / WEB_CONFIG).get("broker", {}).get("password")
     if not isinstance(web, str) or not web:
         raise ConfigError(f"/{WEB_CONFIG} has no [broker] password: run the installer")
@@ -402,7 +406,7 @@ def main(argv: list[str] | None = None) -> int:
             lines = configure(Path(args.root), args.box_id, args.box_name)
         for line in lines:
             print(f"configure: {line}")
-    except (ConfigError, protocol.ProtocolError) as exc:
+    except (ConfigError, AccountsError, protocol.ProtocolError) as exc:
         print(f"configure: {exc}", file=sys.stderr)
         return 2
     return 0

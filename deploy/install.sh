@@ -222,9 +222,9 @@ run systemctl enable "${enable[@]}" || say "warning: systemctl enable ${enable[*
 start_units "${restart[@]}"
 if [ "$MODE" = box ]; then
     # the broker runs: give every account its rights and passwords (the appliance repeats it at start)
-    if ! run python3 -B "$SRC/deploy/configure.py" --root "${ROOT:-/}" --sync-accounts; then
+    if ! run "$(at "$VENV")/bin/python" -B "$SRC/deploy/configure.py" --root "${ROOT:-/}" --sync-accounts; then
         say "FAILED: the broker's accounts were not set up (is mosquitto running? see above);"
-        say "        after a fix: sudo python3 -B $SRC/deploy/configure.py --sync-accounts"
+        say "        after a fix: sudo $VENV/bin/python -B $SRC/deploy/configure.py --sync-accounts"
         failed+=(mosquitto.service)
     fi
 fi

@@ -410,6 +410,21 @@ class PahoTransport:
             self.paho.loop_stop()
 
 
+def installer_transport(host: str, port: int, username: str, password: str) -> Transport:
+    """paho when it is there (the installer runs ``--sync-accounts`` with the box's venv), else
+    ``mosquitto_rr`` (mosquitto-clients) for the system's bare python3."""
+    try:
+        import paho.mqtt.client  # noqa: F401
+    except ImportError:
+        return mosquitto_rr_transport(host, port, username, password)
+    transport = PahoTransport(host, port, username, password)
+
+    def send(payload: bytes) -> bytes:
+        return transport(payload)
+
+    return send
+
+
 def mosquitto_rr_transport(host: str, port: int, username: str, password: str, timeout: int = 5) -> Transport:
     """Commands through ``mosquitto_rr`` (mosquitto-clients), for the installer: no Python packages needed.
     The password goes in a private options file, not on the command line."""
