@@ -38,7 +38,9 @@ from typing import Any
 
 from appliance.errors import ConfigError, QuizboxError
 from firmware import protocol
-from firmware.core.pairing import PAIRING_PASSWORD, PAIRING_USER, client_id  # noqa: F401  (re-exported)
+from firmware.core.pairing import PAIRING_PASSWORD as PAIRING_PASSWORD
+from firmware.core.pairing import PAIRING_USER as PAIRING_USER
+from firmware.core.pairing import client_id as client_id
 
 log = logging.getLogger(__name__)
 

@@ -18,10 +18,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from appliance.box.store import Store, StoreError
+from appliance.edge.accounts import private_client_id
 from appliance.edge.clocksync import ClockSync
 from appliance.edge.handsets import Handset, Registry
 from appliance.edge.mqtt import Availability, Client, Connection
-from appliance.edge.pairing import Pairing, PairingDesk, private_client_id
+from appliance.edge.pairing import Pairing, PairingDesk
 from appliance.edge.prompts import fit
 from appliance.errors import QuizboxError
 from appliance.session.flow import Card, GameSetup
