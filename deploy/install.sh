@@ -9,7 +9,9 @@
 #
 # For tests and image builds: QUIZBOX_ROOT=/tmp/x (or --root /tmp/x) puts every file under that
 # folder, and --dry-run (implied by a root) prints the commands that change the running system
-# (apt-get, useradd, chown, pip, systemctl) instead of running them.
+# (apt-get, useradd, chown, pip, systemctl) instead of running them; --build with a root really makes
+# the venv and installs the code there (as the calling user, pygame from its wheel), so a test can
+# start `quizbox run` from what was installed.
 set -euo pipefail
 
 usage() {
@@ -22,6 +24,7 @@ Options:
   --box-name NAME    the name on the TV on a first install (default: Quizbox)
   --root DIR         install under DIR (same as QUIZBOX_ROOT=DIR); implies --dry-run
   --dry-run          print system-changing commands instead of running them
+  --build            with --root: really build the venv under the root
   -h, --help         this text
 EOF
 }
@@ -30,6 +33,7 @@ ARGS=("$@")
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ROOT=${QUIZBOX_ROOT:-}
 DRY_RUN=0
+BUILD=0
 MODE=box
 BOX_ID=quizbox
 BOX_NAME=Quizbox
@@ -41,6 +45,7 @@ while [ $# -gt 0 ]; do
         --box-name) BOX_NAME=${2:?--box-name needs a value}; shift ;;
         --root) ROOT=${2:?--root needs a folder}; shift ;;
         --dry-run) DRY_RUN=1 ;;
+        --build) BUILD=1 ;;
         -h|--help) usage; exit 0 ;;
         *) echo "install: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
@@ -137,7 +142,17 @@ run chown "$APP_USER:$APP_USER" "$(at "$DATA")"
 # -- code: a venv that also sees the system's python3-lgpio --------------------------------------------
 # Built by the service user from a copy of the checkout, so the owner's checkout gets no root-owned
 # build/, *.egg-info or __pycache__ (python3 -B below, for the same reason).
-as_app() { run runuser -u "$APP_USER" -- env HOME="$DATA" PIP_CACHE_DIR="$DATA/.cache/pip" "$@"; }
+as_app() {
+    if [ "$BUILD" = 1 ] && [ -n "$ROOT" ]; then
+        "$@"  # a test's build under its root: the calling user, who owns the root
+    else
+        run runuser -u "$APP_USER" -- env HOME="$DATA" PIP_CACHE_DIR="$DATA/.cache/pip" "$@"
+    fi
+}
+pygame_source=(--no-binary pygame)
+if [ "$BUILD" = 1 ] && [ -n "$ROOT" ]; then
+    pygame_source=()  # kmsdrm matters on the Pi's TV only; a test build takes the wheel
+fi
 run install -d -o "$APP_USER" -g "$APP_USER" -m 0755 "$(at "$OPT")"
 if [ ! -x "$(at "$VENV")/bin/python" ]; then
     as_app python3 -m venv --system-site-packages "$(at "$VENV")"
@@ -149,9 +164,11 @@ install -d -m 0755 "$STAGE"
 tar -C "$SRC" --exclude=./.git --exclude=./.venv --exclude=./build --exclude='*.egg-info' \
     --exclude=__pycache__ --exclude=.pytest_cache --exclude=.mypy_cache -cf - . | tar -C "$STAGE" -xf -
 run chown -R "$APP_USER:$APP_USER" "$STAGE"
-as_app "$(at "$VENV")/bin/pip" install --quiet --upgrade pip
+if [ "$BUILD" = 0 ] || [ -z "$ROOT" ]; then
+    as_app "$(at "$VENV")/bin/pip" install --quiet --upgrade pip
+fi
 if [ "$MODE" = box ]; then
-    as_app "$(at "$VENV")/bin/pip" install --upgrade --no-binary pygame "$STAGE"
+    as_app "$(at "$VENV")/bin/pip" install --upgrade "${pygame_source[@]}" "$STAGE"
 else
     as_app "$(at "$VENV")/bin/pip" install --upgrade "${STAGE}[pizero]"
 fi
