@@ -73,11 +73,16 @@ die() { printf 'install: %s\n' "$*" >&2; exit 1; }
 at() { printf '%s%s' "$ROOT" "$1"; }
 
 # Run a command that changes the running system, or print it in a dry run.
+# In a dry run, QUIZBOX_DRY_RUN_FAIL (a whole command) makes that command fail, to rehearse what the
+# installer does when, say, a unit does not start.
 run() {
     if [ "$DRY_RUN" = 1 ]; then
         printf 'would run:'
         printf ' %q' "$@"
         printf '\n'
+        if [ -n "${QUIZBOX_DRY_RUN_FAIL:-}" ] && [ "$*" = "${QUIZBOX_DRY_RUN_FAIL}" ]; then
+            return 1
+        fi
     else
         "$@"
     fi

@@ -26,13 +26,14 @@ BOX_FILES = {
 BOX_DIRS = {"etc/quizbox": 0o755, "var/lib/quizbox": 0o750, "opt/quizbox": 0o755, "var/lib/mosquitto": 0o755}
 
 
-def install(root: Path, *args: str) -> tuple[str, list[list[str]]]:
-    """Run the installer into ``root``: its output and the commands it would have run, split into words."""
+def install(root: Path, *args: str, fail: str = "") -> tuple[str, list[list[str]]]:
+    """Run the installer into ``root``: its output and the commands it would have run, split into words
+    (``fail``: a command that fails in the dry run)."""
     out = subprocess.run(
         ["bash", str(INSTALL), *args], capture_output=True, text=True, timeout=120,
-        env={**os.environ, "QUIZBOX_ROOT": str(root)},
+        env={**os.environ, "QUIZBOX_ROOT": str(root), "QUIZBOX_DRY_RUN_FAIL": fail},
     )
-    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.returncode == (1 if fail else 0), out.stdout + out.stderr
     commands = [shlex.split(line.removeprefix("would run: ")) for line in out.stdout.splitlines()
                 if line.startswith("would run: ")]
     return out.stdout, commands
@@ -127,6 +128,15 @@ def test_a_second_run_upgrades_in_place_and_keeps_data_and_settings(tmp_path: Pa
     assert tree(tmp_path) == before
     assert configure.read_toml(tmp_path / "etc/quizbox/web.toml")["box"]["name"] == "The Lion"
     assert ["systemctl", "restart", "quizbox.service"] in commands
+
+
+def test_a_unit_that_fails_is_reported_and_the_install_goes_on(tmp_path: Path) -> None:
+    """Before: a failed unit aborted the installer before it printed the admin address (issue 17)."""
+    out, commands = install(tmp_path, fail="systemctl restart quizbox.service")
+    restarts = [c[2] for c in commands if c[:2] == ["systemctl", "restart"]]
+    assert restarts == ["mosquitto.service", "quizbox.service", "quizbox-web.service"], "it went on"
+    assert "FAILED: quizbox.service is not running. See why: sudo journalctl -b -u quizbox.service" in out
+    assert "http://quizbox.local/" in out
 
 
 def test_a_pi_zero_handset_gets_only_the_handset(tmp_path: Path) -> None:
