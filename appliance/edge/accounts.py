@@ -337,6 +337,29 @@ class BrokerAccounts:
         return had
 
 
+class MemoryAccounts:
+    """Handset accounts kept in memory, with :class:`BrokerAccounts`' interface: for a broker without the
+    plugin where handset accounts only have to be pretended (the fuzz bench, the pairing rules' tests)."""
+
+    def __init__(self, appliance_user: str = APPLIANCE_USER) -> None:
+        self.appliance_user = appliance_user
+        self.made: dict[str, str] = {}
+
+    def setup(self, web_password: str | None = None) -> list[str]:
+        return sorted(self.made)
+
+    def has(self, handset: str) -> bool:
+        return handset in self.made
+
+    def add_handset(self, handset: str, secret: str) -> None:
+        if not is_handset_account(handset, self.appliance_user):
+            raise AccountsError(f"{handset!r} cannot be a handset's broker account")
+        self.made[handset] = secret
+
+    def remove_handset(self, handset: str) -> bool:
+        return self.made.pop(handset, None) is not None
+
+
 # -- transports ------------------------------------------------------------------------------------------
 
 

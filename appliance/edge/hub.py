@@ -294,6 +294,15 @@ class Hub:
         ACL lets account <id> alone publish there) or is a phone the admin page speaks for."""
         return self.pairing is None or self.pairing.may_speak(handset_id)
 
+    def _forget_request(self, handset_id: str) -> bool:
+        """Drop a pairing request (or conflict) of an id that is not at the table; False if it is."""
+        if self.pairing is None or self.registry.get(handset_id) is not None:
+            return False
+        if handset_id not in self.pairing.pending and handset_id not in self.pairing.conflicts:
+            return False
+        self.pairing.remove(handset_id)
+        return True
+
     def _pairing_changed(self) -> None:
         # requests are listed in the admin state (bounded, see Pairing), not in the registry or the store
         # until the quizmaster accepts one, so a flood of requests from the public account costs nothing
@@ -338,6 +347,8 @@ class Hub:
                     raise protocol.ProtocolError("a name cannot be empty")
                 handset.name = self.registry.unique_name(new, exclude=handset.id)
                 self._save(handset)
+            elif name == "remove" and self._forget_request(str(command.get("handset", ""))):
+                pass  # only asking to be paired (or two devices claiming the id): the request is gone
             elif name == "remove":
                 handset = self._handset(command)
                 if s.player_of(handset.id) is not None and s.state == "playing":

@@ -49,14 +49,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from appliance.edge.accounts import (  # noqa: F401  (the names pairing has always exported)
-    APPLIANCE_USER,
-    PAIRING_PASSWORD,
-    PAIRING_USER,
-    PHONE_PREFIX,
-    WEB_USER,
+from appliance.edge.accounts import APPLIANCE_USER as APPLIANCE_USER  # the names pairing has always exported
+from appliance.edge.accounts import PAIRING_PASSWORD as PAIRING_PASSWORD
+from appliance.edge.accounts import PAIRING_USER as PAIRING_USER
+from appliance.edge.accounts import PHONE_PREFIX as PHONE_PREFIX
+from appliance.edge.accounts import WEB_USER as WEB_USER
+from appliance.edge.accounts import (
     AccountsError,
     BrokerAccounts,
+    MemoryAccounts,
     is_handset_account,
     private_client_id,
 )
@@ -116,7 +117,7 @@ class Pairing:
     """Handsets asking for an account, and what accepting or removing one does to the broker's accounts.
     Thread-safe (the pairing desk adds requests; the hub's admin commands accept and remove)."""
 
-    def __init__(self, accounts: BrokerAccounts, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, accounts: BrokerAccounts | MemoryAccounts, clock: Callable[[], float] = time.monotonic) -> None:
         self.accounts = accounts
         self.clock = clock
         self.pending: dict[str, Request] = {}

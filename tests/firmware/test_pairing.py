@@ -70,7 +70,7 @@ def test_pair_code_is_the_appliances(secret: str) -> None:
 def test_a_made_secret_is_accepted_by_the_appliance(tmp_path: Path) -> None:
     secret = pairing.make_secret(os.urandom)
     assert pairing.is_secret(secret) and secret != pairing.make_secret(os.urandom)
-    hub = appliance_pairing.Pairing(MemoryAccounts())  # type: ignore[arg-type]
+    hub = appliance_pairing.Pairing(MemoryAccounts())
     made = hub.request(HID, pairing.request_payload(HID, secret, "Ann"))
     assert (made.secret, made.name, made.code) == (secret, "Ann", pairing.pair_code(secret))
 

@@ -1,18 +1,18 @@
 """The box's broker for tests: a real mosquitto with the dynamic security plugin, set up as the installer
-and the appliance do (appliance/edge/accounts.py), and a :class:`MemoryAccounts` for the pairing rules'
-own tests (the same interface as BrokerAccounts, kept in a set)."""
-
+and the appliance do (appliance/edge/accounts.py); :class:`MemoryAccounts` for the pairing rules' own tests."""
 from __future__ import annotations
 
 import contextlib
 import secrets
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from appliance.edge.accounts import APPLIANCE_USER, BrokerAccounts, Dynsec, PahoTransport, is_handset_account
+from appliance.edge.accounts import BrokerAccounts, Dynsec, MemoryAccounts, PahoTransport
 from appliance.edge.broker import MosquittoBroker
 from appliance.edge.pairing import Pairing
 from tests.conftest import _need_mosquitto
+
+__all__ = ["DynsecBox", "MemoryAccounts", "dynsec_box"]
 
 
 @dataclass
@@ -38,24 +38,3 @@ def dynsec_box(box: str) -> Iterator[DynsecBox]:
             yield DynsecBox(broker, accounts, pairing, passwords)
         finally:
             transport.close()
-
-
-@dataclass
-class MemoryAccounts:
-    """Handset accounts in a set, for the pairing rules' tests that need no broker."""
-
-    appliance_user: str = APPLIANCE_USER
-    made: dict[str, str] = field(default_factory=dict)
-
-    def setup(self, web_password: str | None = None) -> list[str]:
-        return sorted(self.made)
-
-    def has(self, handset: str) -> bool:
-        return handset in self.made
-
-    def add_handset(self, handset: str, secret: str) -> None:
-        assert is_handset_account(handset)
-        self.made[handset] = secret
-
-    def remove_handset(self, handset: str) -> bool:
-        return self.made.pop(handset, None) is not None

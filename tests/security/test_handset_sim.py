@@ -33,7 +33,11 @@ def test_handset_sim_pairs_with_its_own_accounts_and_plays(tmp_path: Path) -> No
              "-n", "2", "--state", str(tmp_path / "sim")],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout or []], daemon=True).start()
+        def read() -> None:
+            for line in proc.stdout or []:
+                lines.put(line)
+
+        threading.Thread(target=read, daemon=True).start()
         try:
             codes: dict[str, str] = {}
             deadline = time.monotonic() + 20
@@ -44,7 +48,7 @@ def test_handset_sim_pairs_with_its_own_accounts_and_plays(tmp_path: Path) -> No
                     codes[found.group(1)] = found.group(2)
             assert set(codes) == {"sim01", "sim02"}, codes
             for handset, code in codes.items():
-                wait_until(lambda h=handset: h in made.pairing.pending, 10, f"{handset}'s request")
+                wait_until(lambda: handset in made.pairing.pending, 10, f"{handset}'s request")  # noqa: B023
                 hub.command({"cmd": "accept", "handset": handset, "code": code})
             wait_until(lambda: all((h := hub.registry.get(s)) is not None and h.online for s in codes), 20,
                        "both simulated handsets logged in with their own accounts")
