@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request, session, url_for
+from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
 from firmware import protocol
@@ -145,22 +145,21 @@ def retake_seat() -> BaseResponse:
     phone = _phone()
     if phone is None:
         return redirect(url_for("phone.join"))
-    prompt = phone.screen()["prompt"] or {}
-    shown = prompt.get("id")
     player, code = request.form.get("player", ""), "".join(request.form.get("code", "").split())
+    # the answer is a flash on the page, not a notice on the prompt: the phone's prompt may change
+    # (the box sends the seat's screen) while the request is on its way
     if not services().joins.allow(request.remote_addr or "?"):
-        phone.refuse("Too many tries; wait a few minutes.", shown)
+        flash("Too many tries; wait a few minutes.")
     elif not code.isdigit():
-        phone.refuse("Seat code: type the 4 digits the TV shows.", shown)
+        flash("Seat code: type the 4 digits the TV shows.")
     else:
         try:
             result = services().link.command({"cmd": "seat", "player": player, "handset": phone.id, "code": code},
                                              timeout=float(current_app.config["COMMAND_TIMEOUT"]))
         except LinkError as exc:
-            phone.refuse(str(exc), shown)
+            flash(str(exc))
         else:
-            if not result.ok:
-                phone.refuse(f"Seat code: {result.msg}", shown)
+            flash(f"You have {player}'s seat again." if result.ok else f"Seat code: {result.msg}")
     return redirect(url_for("phone.play"))
 
 

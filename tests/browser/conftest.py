@@ -85,7 +85,9 @@ def box(mosquitto: MosquittoBroker, box_id: str, tmp_path: Path) -> Iterator[Box
     with Appliance(config, rng=random.Random(7)) as appliance:
         appliance.start()
         assert appliance.hub is not None and appliance.store is not None
-        app = create_app({"QUIZBOX_CONFIG": config, "STORE": appliance.store, "PHONE_POLL_MS": 400})
+        # every phone of a test is a browser context on 127.0.0.1: one address for the whole table
+        app = create_app({"QUIZBOX_CONFIG": config, "STORE": appliance.store, "PHONE_POLL_MS": 400,
+                          "PHONES_PER_ADDRESS": 8, "JOINS_PER_ADDRESS": 30})
         server = ServerThread(app).start()
         services: Services = app.extensions[KEY]
         deadline = time.monotonic() + 10
