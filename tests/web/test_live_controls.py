@@ -143,3 +143,26 @@ def test_results_say_the_ending_and_have_a_print_view(admin: FlaskClient, store:
     assert "Abandoned by the quizmaster: no winner" in admin.get(f"/games/{abandoned}").get_data(as_text=True)
     printed = admin.get(f"/games/{stopped}?print=1").get_data(as_text=True)
     assert '<body class="admin print">' in printed and "Winner" in printed
+
+
+def test_a_phone_asks_for_a_seat_only_for_itself_and_hears_why_not(app: Flask, link: FakeLink) -> None:
+    from tests.web.test_phone import _join
+    from web.link import Result
+
+    client, phone_id = _join(app, "Cat")
+    _waiting(link)
+    link.board_state.update({
+        "players": [{"name": "Cat", "handset": "hs-3", "colour": "#fff", "online": False, "seated": True},
+                    {"name": "Cat", "handset": phone_id, "colour": "#fff", "online": True, "seated": False}],
+        "seat_codes": {"Cat": "1234"}})
+    link.changed()
+    page = client.get("/phone").get_data(as_text=True)
+    assert "Take back your seat" in page and "<option selected>Cat</option>" in page
+    link.answers["seat"] = Result(False, "wrong seat code for Cat")
+    done = post(client, "/phone/seat", {"player": "Cat", "code": "12 35", "handset": "someone-else"}, page="/phone")
+    assert done.location == "/phone"
+    assert link.commands == [{"cmd": "seat", "player": "Cat", "handset": phone_id, "code": "1235"}]
+    assert "Seat code: wrong seat code for Cat" in client.get("/phone").get_data(as_text=True)
+    post(client, "/phone/seat", {"player": "Cat", "code": "abcd"}, page="/phone")
+    assert len(link.commands) == 1  # not even sent
+    assert "type the 4 digits" in client.get("/phone").get_data(as_text=True)
