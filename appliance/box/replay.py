@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from appliance.errors import MalformedInput, QuizboxError
-from appliance.games import GAMES, game_module
+from appliance.games import registry
 from appliance.games.base import JSON
 from appliance.games.scenario import ScenarioAdapter
 
@@ -41,8 +41,10 @@ TOP_REQUIRED = ("game", "players", "questions")
 TOP_OPTIONAL = ("options", "expect", "description", "rules")
 QUESTION_REQUIRED = ("card", "steps")
 QUESTION_OPTIONAL = ("expect", "description")
-QUESTION_EXTRA: Mapping[str, tuple[str, ...]] = {"squizz": ("die",)}
-"""Question keys one game adds to the common ones (README: sQuizz's ``die``)."""
+QUESTION_EXTRA: Mapping[str, tuple[str, ...]] = {
+    spec.id: spec.question_keys for spec in registry.SPECS if spec.adapter is not None
+}
+"""Question keys each game with a scenario format adds to the common ones (README: sQuizz's ``die``)."""
 
 MAX_FILE_BYTES = 4_000_000
 """A scenario is a game's worth of inputs; anything bigger is refused before parsing."""
@@ -156,8 +158,8 @@ def load(data: Any) -> Scenario:
     top = _object(data, "", "a scenario file")
     _keys(top, "the file", TOP_REQUIRED, TOP_OPTIONAL)
     game = top["game"]
-    if game not in GAMES:
-        _fail("game", f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
+    if game not in registry.GAMES:
+        _fail("game", f"unknown game {game!r}; expected one of {', '.join(registry.IDS)}")
     players = _list(top["players"], "players", "players")
     if not players or not all(isinstance(p, str) and p for p in players):
         _fail("players", f"players must be a non-empty list of non-empty names, got {json.dumps(players)}")
@@ -200,13 +202,9 @@ def _question(item: Any, where: str, extra: Sequence[str]) -> Question:
 
 
 def adapter_for(game: str) -> ScenarioAdapter:
-    try:
-        module = game_module(game, "scenario")
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and exc.name.startswith(f"appliance.games.{game}"):
-            _fail("game", f"the {game} game has no scenario adapter in this build ({exc.name} is missing)")
-        raise
-    adapter: ScenarioAdapter = module.ADAPTER
+    adapter = registry.spec(game).adapter
+    if adapter is None:
+        _fail("game", f"the {game} game has no scenario adapter in this build (no scenario format yet)")
     return adapter
 
 
