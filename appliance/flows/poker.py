@@ -187,7 +187,10 @@ class PokerFlow(EngineFlow):
         if mine["your_turn"]:
             offers = engine.legal_actions(player)
             actions: list[JSON] = []
+            short = mine["to_call"] > mine["stack"]  # a short call is the all-in the handset offers
             for offer in offers:
+                if short and offer.kind == "call":
+                    continue
                 entry: JSON = {"action": offer.kind}
                 if offer.kind in AMOUNT:
                     entry.update({"min": offer.min_to, "max": offer.max_to})

@@ -37,7 +37,7 @@ class SquizzFlow(EngineFlow):
         prompt = card.fields.get("prompt")
         if not isinstance(props, list) or len(props) != len(LETTERS) or not isinstance(prompt, str):
             raise MalformedInput(f"card {card.id} is not a sQuizz card")
-        texts = tuple(str(p.get("text", "")) for p in props)
+        texts = tuple(proposition_text(p) for p in props)
         values: tuple[Decimal, ...] = tuple(parse_number(str(p.get("value"))) for p in props)
         die = self.rng.randint(1, 3)  # rules.md sQuizz 3: smallest, middle, largest with equal chance
         return [Roll(HOST, die), Deal(HOST, prompt, texts, values)]
@@ -126,3 +126,11 @@ class SquizzFlow(EngineFlow):
         if mine is not None:
             return info("Locked in", f"{mine.answer} with token {mine.token}", wait=True)
         return info("Rolling", f"The die says: {target}", wait=True)
+
+
+def proposition_text(proposition: Any) -> str:
+    """A dealt proposition's text: its ``label`` (decks and scenario files say label for the text; the letter
+    is the position). A card stored by an earlier version has the letter as ``label`` and a ``text``."""
+    if not isinstance(proposition, Mapping):
+        return ""
+    return str(proposition.get("text", proposition.get("label", "")))

@@ -202,9 +202,9 @@ def squizz_views() -> dict[str, JSON]:
     play = Play("squizz", PLAYERS)
     play.keep("intro")
     card = {"prompt": "Which of these animals lives longest?",
-            "propositions": [{"label": "A", "text": "Greenland shark", "value": "400"},
-                             {"label": "B", "text": "Domestic cat", "value": "15"},
-                             {"label": "C", "text": "Galápagos giant tortoise", "value": "177"}]}
+            "propositions": [{"label": "Greenland shark", "value": "400"},
+                             {"label": "Domestic cat", "value": "15"},
+                             {"label": "Galápagos giant tortoise", "value": "177"}]}
     q1 = {"card": card, "die": 3}
     # The adapter rolls and deals in one go; the roll screen needs the state between the two.
     play.engine.apply(Roll.host(3))
@@ -222,9 +222,9 @@ def squizz_views() -> dict[str, JSON]:
     while not play.engine.finished:
         reader = order[number % 4]
         q = {"card": {"prompt": f"Question {number + 1}: which is the middle one?",
-                      "propositions": [{"label": "A", "text": "One", "value": str(10 + number)},
-                                       {"label": "B", "text": "Two", "value": str(20 + number)},
-                                       {"label": "C", "text": "Three", "value": str(30 + number)}]}, "die": 2}
+                      "propositions": [{"label": "One", "value": str(10 + number)},
+                                       {"label": "Two", "value": str(20 + number)},
+                                       {"label": "Three", "value": str(30 + number)}]}, "die": 2}
         play.start(q)
         for offset, name in enumerate(n for n in order if n != reader):
             tokens = play.engine.private_view(name)["tokens"]

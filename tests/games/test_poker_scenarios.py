@@ -51,7 +51,7 @@ RULES = (
     "poker-5-raise-below-increment-refused",
     "poker-5-increment-resets-each-round",
     "poker-5-call",
-    "poker-5-call-short-refused",
+    "poker-5-call-short-is-all-in",
     "poker-5-nothing-to-call-refused",
     "poker-5-fold-when-check-possible",
     "poker-5-allin-below-minimum",
@@ -91,7 +91,7 @@ RULES = (
 )
 
 REFUSALS = {
-    "poker-call-short-goes-all-in.json": ["NotEnoughChips"],
+    "poker-call-short-goes-all-in.json": [],
     "poker-card-ante-and-rotation.json": ["NotYourTurn", "NotYourTurn"],
     "poker-defaults-check-down.json": ["NotYourTurn"] * 3,
     "poker-everyone-all-in-from-the-ante.json": ["WrongPhase"],

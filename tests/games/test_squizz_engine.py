@@ -7,7 +7,6 @@ from decimal import Decimal
 
 import pytest
 
-from appliance.decks.model import Proposition, SquizzCard
 from appliance.errors import ConfigError, DeckError, IllegalAction, MalformedInput
 from appliance.games.base import HOST, Action, NotYourTurn, UnknownPlayer, WrongPhase
 from appliance.games.squizz import Answer, Card, Roll, SquizzEngine, card_from_scenario
@@ -150,14 +149,14 @@ def test_card_from_scenario_reads_values_in_any_number_form() -> None:
         {
             "prompt": "Height",
             "propositions": [
-                {"label": "A", "value": "3M", "text": "Tower"},
-                {"label": "B", "value": "2,500,000"},
-                {"label": "C", "value": "3 x 10^5"},
+                {"label": "Tower", "value": "3M"},
+                {"label": "Mast", "value": "2,500,000"},
+                {"label": "", "value": "3 x 10^5"},
             ],
         }
     )
     assert card.values == (Decimal(3000000), Decimal(2500000), Decimal(300000))
-    assert card.texts == ("Tower", "", "")
+    assert card.texts == ("Tower", "Mast", "")
     assert card.player == HOST
 
 
@@ -167,9 +166,12 @@ def test_card_from_scenario_reads_values_in_any_number_form() -> None:
         ("card", "an object"),
         ({"propositions": []}, "prompt"),
         ({"prompt": "p", "propositions": [{"label": "A", "value": "1"}]}, "3 propositions"),
-        ({"prompt": "p", "propositions": [{"label": "B", "value": "1"}, {}, {}]}, "labelled 'B'"),
+        ({"prompt": "p", "propositions": [{"label": 2, "value": "1"}, {}, {}]}, "A's label is its text"),
         ({"prompt": "p", "propositions": [{"label": "A", "value": 1}, {}, {}]}, "written as text"),
-        ({"prompt": "p", "propositions": [{"label": "A", "value": "1", "rank": 1}, {}, {}]}, "optional"),
+        ({"prompt": "p", "propositions": [{"label": "A", "value": "1", "rank": 1}, {}, {}]},
+         "its letter is its position"),
+        ({"prompt": "p", "propositions": [{"label": "A", "value": "1", "text": "Yoda"}, {}, {}]},
+         "its letter is its position"),
         ({"prompt": "p", "propositions": [{"label": "A", "value": "1,5"}, {}, {}]}, "A's value"),
         (
             {
@@ -187,28 +189,6 @@ def test_card_from_scenario_reads_values_in_any_number_form() -> None:
 def test_card_from_scenario_refuses_bad_cards(data: object, match: str) -> None:
     with pytest.raises(DeckError, match=match):
         card_from_scenario(data)
-
-
-def test_card_from_deck_deals_a_validated_deck_card() -> None:
-    deck_card = SquizzCard(
-        id="q1",
-        category="people",
-        difficulty="easy",
-        family=True,
-        tags=(),
-        prompt="Age of...",
-        unit="years",
-        propositions=(
-            Proposition("A", "Yoda", Decimal(900)),
-            Proposition("B", "Papa Smurf", Decimal(542)),
-            Proposition("C", "Noah", Decimal(950)),
-        ),
-        source="the rulebook",
-    )
-    assert Card.from_deck(deck_card) == YODA
-
-
-# -- answers (rules.md sQuizz 5) ---------------------------------------------------------------------
 
 
 def test_reader_does_not_answer() -> None:

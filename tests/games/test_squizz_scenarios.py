@@ -37,6 +37,7 @@ RULES = (
     "squizz-3-die-largest",
     "squizz-4-values-any-number-form",
     "squizz-4-negative-and-fractional-values",
+    "squizz-4-label-is-text-letter-is-position",
     "squizz-5-reader-does-not-answer",
     "squizz-5-bad-answer-refused",
     "squizz-5-token-outside-set-refused",
@@ -61,9 +62,9 @@ RULES = (
 YODA = {
     "prompt": "Age of...",
     "propositions": [
-        {"label": "A", "value": "900", "text": "Yoda"},
-        {"label": "B", "value": "542", "text": "Papa Smurf"},
-        {"label": "C", "value": "950", "text": "Noah"},
+        {"label": "Yoda", "value": "900"},
+        {"label": "Papa Smurf", "value": "542"},
+        {"label": "Noah", "value": "950"},
     ],
 }
 

@@ -332,7 +332,7 @@ class PokerEngine(Engine):
         self._record(action)
         round_ = self._open().round
         assert round_ is not None
-        self._put(action.player, round_.highest)
+        self._put(action.player, round_.call_to(action.player, self.stacks[action.player]))
 
     def verify_allin(self, action: AllIn) -> None:
         self._verify_turn(action)

@@ -2,8 +2,8 @@
 
 * options: optional ``first_reader`` (tokens and reads follow the player count);
 * question: ``die`` (1 smallest, 2 middle, 3 largest) and ``card`` (``prompt``, three
-  ``propositions`` ``{"label": "A", "value": "900"}`` for A, B, C in order, each with an optional
-  ``text`` as in decks): the host's roll, then the card;
+  ``propositions`` ``{"label": "Yoda", "value": "900"}``: the label is the proposition's text, its letter
+  its position, A, B, C): the host's roll, then the card;
 * steps: each non-reader's ``{"player", "answer": "A"|"B"|"C", "token": n}``; the answers reveal
   themselves when the last one is in (rules.md sQuizz 5);
 * one more step, the host's ``{"player": "", "action": "close"}`` with optional ``"reason"``
