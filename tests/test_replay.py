@@ -23,7 +23,7 @@ from appliance.games.base import Engine
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO_FILES = sorted((ROOT / "tests" / "scenarios").glob("*.json"))
 
-# Verbatim copies of the two examples in shared/scenarios (the contract's own files).
+# Verbatim copies of the contract's two examples (tests/scenarios/contract/, docs/scenarios.md).
 CONFIDENT_MOON = """{
   "game": "confident",
   "players": ["ann", "bob", "cat", "dan"],

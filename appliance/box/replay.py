@@ -1,6 +1,6 @@
 """``quizbox replay FILE`` and ``quizbox replay --check FILE``: a whole game from a scenario file.
 
-The file format is the contract in shared/scenarios/README.md; this module owns the common part
+The file format is the contract in docs/scenarios.md; this module owns the common part
 (reading, strict validation, ``expect`` comparison, exit codes) and hands each game's part to the
 game's :class:`~appliance.games.scenario.ScenarioAdapter` (``appliance.games.<game>.scenario.ADAPTER``).
 

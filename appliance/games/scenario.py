@@ -1,4 +1,4 @@
-"""The contract between ``quizbox replay`` and each game (see shared/scenarios/README.md).
+"""The contract between ``quizbox replay`` and each game (see docs/scenarios.md).
 
 Each game's ``appliance.games.<game>.scenario`` module exposes ``ADAPTER``, an object with these
 methods. The replay driver owns the file format (reading, ``expect`` comparison, exit codes); the

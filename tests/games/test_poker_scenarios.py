@@ -26,7 +26,7 @@ from appliance.games.poker.scenario import ADAPTER, parse_card, parse_step
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 FILES = sorted(SCENARIOS.glob("poker-*.json"))
-SHARED_EXAMPLE = Path("/work/shared/scenarios/poker-allin-called.json")
+SHARED_EXAMPLE = SCENARIOS / "contract" / "poker-allin-called.json"
 
 RULES = (
     "poker-1-defaults",

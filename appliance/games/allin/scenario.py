@@ -1,4 +1,4 @@
-"""The All In part of the scenario format (shared/scenarios/README.md, section "allin").
+"""The All In part of the scenario format (docs/scenarios.md, section "allin").
 
 * options: ``chips`` (15) and ``max_players`` (6);
 * card: ``statements`` (three strings), dealt by the host when the question starts;

@@ -1,4 +1,4 @@
-"""The Confident? part of the scenario format (shared/scenarios/README.md, section "confident").
+"""The Confident? part of the scenario format (docs/scenarios.md, section "confident").
 
 * options: ``target`` (15), ``variants``, and ``fast_play_seconds`` (10; no effect without a clock);
 * card: ``question``, ``answer`` (a number string), optional ``unit``; asking it opens the question;

@@ -1,4 +1,4 @@
-"""The estimation poker part of the scenario format (shared/scenarios/README.md, section "poker").
+"""The estimation poker part of the scenario format (docs/scenarios.md, section "poker").
 
 * options: ``stack`` (1000), ``ante`` (10), ``first`` (default the first seat), optional
   ``ante_every`` (the schedule; a replay has no clock, so it does not change any ante);

@@ -1,4 +1,4 @@
-"""The sQuizz part of the scenario format (shared/scenarios/README.md, section "squizz").
+"""The sQuizz part of the scenario format (docs/scenarios.md, section "squizz").
 
 * options: optional ``first_reader`` (tokens and reads follow the player count);
 * question: ``die`` (1 smallest, 2 middle, 3 largest) and ``card`` (``prompt``, three
