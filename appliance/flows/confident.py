@@ -12,6 +12,7 @@ from appliance.games.confident.actions import Answer, Ask, Close, CloseReason, E
 from appliance.games.confident.engine import ConfidentEngine, Phase
 from appliance.games.confident.options import Variant
 from appliance.games.numbers import format_compact, parse_number
+from appliance.games.ranges import Range
 from appliance.session.engine_flow import EngineFlow
 from appliance.session.flow import Card, info
 from firmware import protocol
@@ -80,7 +81,7 @@ class ConfidentFlow(EngineFlow):
             raise MalformedInput(f"Confident takes a range, not a {kind}")
         board = None
         if "bottom" in data:
-            board = (parse_number(str(data["bottom"])), parse_number(str(data["top"])))
+            board = Range(parse_number(str(data["bottom"])), parse_number(str(data["top"])))
         swap = data.get("swap")
         return Answer(
             player,
@@ -131,7 +132,7 @@ class ConfidentFlow(EngineFlow):
 def _describe(board: Answer) -> str:
     parts = []
     if board.range is not None:
-        parts.append(f"{format_compact(board.range[0])} to {format_compact(board.range[1])}")
+        parts.append(f"{format_compact(board.range.low)} to {format_compact(board.range.high)}")
     if board.copy is not None:
         parts.append(f"copy {board.copy}")
     if board.swap is not None:

@@ -177,7 +177,7 @@ class ConfidentEngine(Engine):
             raise AlreadyAnswered(f"{what}: {player} already answered question {question.number}")
         if (action.range is None) == (action.copy is None):
             raise NoRangeOrCopy(f"{what}: a board has a range or a copy (the copier writes no range)")
-        if action.range is not None and action.range[0] > action.range[1]:
+        if action.range is not None and action.range.upside_down:
             bottom, top = (format_plain(n) for n in action.range)
             raise RangeUpsideDown(f"{what}: the bottom {bottom} is above the top {top}; write the smaller number first")
         if action.copy is not None:

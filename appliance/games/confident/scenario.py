@@ -26,6 +26,7 @@ from appliance.games.confident.actions import Answer, Ask, Close, CloseReason, E
 from appliance.games.confident.engine import ConfidentEngine, Phase
 from appliance.games.confident.views import settlement_json
 from appliance.games.numbers import parse_number
+from appliance.games.ranges import Range
 from appliance.games.scenario import ScenarioAdapter
 
 CARD_KEYS = frozenset({"question", "answer", "unit"})
@@ -75,7 +76,7 @@ def parse_step(step: Mapping[str, Any]) -> Action:
         written = step["range"]
         if not isinstance(written, list) or len(written) != 2:
             raise MalformedInput(f"a range is [bottom, top], got {written!r}")
-        board = (parse_number(written[0]), parse_number(written[1]))
+        board = Range(parse_number(written[0]), parse_number(written[1]))
     swap = step.get("swap")
     if swap is not None and (not isinstance(swap, list) or len(swap) != 2):
         raise MalformedInput(f"a swap is [name, name], got {swap!r}")

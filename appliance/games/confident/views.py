@@ -14,16 +14,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from appliance.games.base import JSON
-from appliance.games.confident.actions import Answer, Range
+from appliance.games.confident.actions import Answer
 from appliance.games.confident.settlement import Settlement
 from appliance.games.numbers import format_plain
+from appliance.games.ranges import Range
 
 if TYPE_CHECKING:
     from appliance.games.confident.engine import ConfidentEngine, Question
 
 
 def range_json(board: Range | None) -> list[str] | None:
-    return None if board is None else [format_plain(board[0]), format_plain(board[1])]
+    return None if board is None else board.to_json()
 
 
 def board_json(board: Answer | None) -> JSON | None:

@@ -43,8 +43,8 @@ from appliance.games.poker.refusals import (
 )
 from appliance.games.poker.schedule import DEFAULT_EVERY_MINUTES, AnteSchedule, Unit, ante_at, parse_schedule
 from appliance.games.poker.settle import settle
-from appliance.games.poker.showdown import Range
 from appliance.games.poker.state import REVEALS, Ending, Phase, Question
+from appliance.games.ranges import Range
 
 DEFAULT_STACK = 1000
 DEFAULT_ANTE = 10
