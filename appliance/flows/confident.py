@@ -8,7 +8,7 @@ from typing import Any
 
 from appliance.errors import MalformedInput
 from appliance.games.base import HOST, JSON, Action, Engine
-from appliance.games.confident.actions import Answer, Ask, Close, CloseReason, End, Settle
+from appliance.games.confident.actions import Answer, Close, CloseReason, EndGame, Settle, StartQuestion
 from appliance.games.confident.engine import ConfidentEngine, Phase
 from appliance.games.confident.options import Variant
 from appliance.games.numbers import format_compact, parse_number
@@ -32,16 +32,16 @@ class ConfidentFlow(EngineFlow):
         question, answer = fields.get("question"), fields.get("answer")
         if not isinstance(question, str) or not isinstance(answer, str):
             raise MalformedInput(f"card {card.id} is not an estimation card")
-        return [Ask(HOST, question, parse_number(answer), str(fields.get("unit", "")))]
+        return [StartQuestion(HOST, question, parse_number(answer), str(fields.get("unit", "")))]
 
     def is_deal(self, action: Action) -> bool:
-        return isinstance(action, Ask)
+        return isinstance(action, StartQuestion)
 
     def ready_for_card(self) -> bool:
         return self.engine.phase in (Phase.LOBBY, Phase.SETTLED)
 
     def end_of_deck(self) -> Action | None:
-        return End(HOST)  # rules.md Confident 7: the deck ran out, highest total wins
+        return EndGame(HOST)  # rules.md Confident 7: the deck ran out, highest total wins
 
     # -- the host and the clock ----------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from typing import Any
 from appliance.edge.handsets import PALETTE
 from appliance.games import registry
 from appliance.games.base import Engine
-from appliance.games.squizz.actions import Roll
+from appliance.games.squizz.actions import StartQuestion
 from appliance.games.squizz.scenario import card_from_scenario
 
 JSON = dict[str, Any]
@@ -207,7 +207,7 @@ def squizz_views() -> dict[str, JSON]:
                              {"label": "Galápagos giant tortoise", "value": "177"}]}
     q1 = {"card": card, "die": 3}
     # The adapter rolls and deals in one go; the roll screen needs the state between the two.
-    play.engine.apply(Roll.host(3))
+    play.engine.apply(StartQuestion.host(3))
     play.keep("roll")
     play.engine.apply(card_from_scenario(card))
     play.step({"player": "Bob", "answer": "A", "token": 1})

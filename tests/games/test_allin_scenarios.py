@@ -18,7 +18,7 @@ import pytest
 
 from appliance.box.replay import main as replay
 from appliance.errors import MalformedInput
-from appliance.games.allin import AllInEngine, Close, End, Read, Split
+from appliance.games.allin import AllInEngine, Close, EndGame, Read, Split
 from appliance.games.allin.scenario import ADAPTER, parse_step
 from appliance.games.base import HOST
 
@@ -134,7 +134,7 @@ def test_parse_step_reads_the_three_step_shapes() -> None:
     assert parse_step({"player": "ann", "pick": 2, "answer": False}) == Read("ann", 2, False)
     assert parse_step({"player": "ann", "pick": 0, "answer": True, "exclude": "bob"}) == Read("ann", 0, True, "bob")
     assert parse_step({"player": "bob", "split": {"true": 3, "false": 4}, "expect_error": True}) == Split("bob", 3, 4)
-    assert parse_step({"player": HOST, "action": "end"}) == End(HOST)
+    assert parse_step({"player": HOST, "action": "end"}) == EndGame(HOST)
     assert parse_step({"player": HOST, "action": "close"}) == Close(HOST, "host")
     assert parse_step({"player": HOST, "action": "close", "reason": "timeout"}) == Close(HOST, "timeout")
 

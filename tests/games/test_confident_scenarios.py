@@ -18,7 +18,7 @@ import pytest
 
 from appliance.errors import MalformedInput
 from appliance.games.base import HOST
-from appliance.games.confident.actions import Answer, Ask, Close, End, Settle
+from appliance.games.confident.actions import Answer, Close, EndGame, Settle, StartQuestion
 from appliance.games.confident.engine import ConfidentEngine
 from appliance.games.confident.scenario import ADAPTER, parse_card, parse_step
 
@@ -107,7 +107,7 @@ def test_each_variant_is_played_by_a_scenario_file(variant: str) -> None:
 
 def test_parse_card() -> None:
     card = parse_card({"question": "How far?", "answer": "3.2M", "unit": "km"})
-    assert card == Ask(HOST, "How far?", Decimal(3_200_000), "km")
+    assert card == StartQuestion(HOST, "How far?", Decimal(3_200_000), "km")
     assert parse_card({"question": "How many?", "answer": "12"}).unit == ""
 
 
@@ -140,7 +140,7 @@ def test_bad_cards_are_malformed(card: object, match: str) -> None:
         ({"player": "", "action": "close"}, Close(HOST, "timeout")),
         ({"player": "", "action": "close", "reason": "everyone_in"}, Close(HOST, "everyone_in")),
         ({"player": "", "action": "settle"}, Settle(HOST)),
-        ({"player": "", "action": "end"}, End(HOST)),
+        ({"player": "", "action": "end"}, EndGame(HOST)),
     ],
 )
 def test_parse_step(step: dict[str, Any], action: object) -> None:

@@ -101,7 +101,7 @@ def refused(engine: PokerEngine, move: Action | str, error: type[IllegalAction],
 
 
 def offers(engine: PokerEngine, player: str) -> dict[str, tuple[int, int]]:
-    return {o.kind: (o.min_to, o.max_to) for o in engine.legal_actions(player)}
+    return {o.kind: (o.min_to, o.max_to) for o in engine.legal_inputs(player)}
 
 
 def three_way(answer: str = "206") -> dict[str, tuple[str, str]]:
@@ -699,7 +699,7 @@ def every_candidate(engine: PokerEngine, player: str) -> list[Action]:
 
 
 def offered(engine: PokerEngine, candidate: Action) -> bool:
-    for offer in engine.legal_actions(candidate.player):
+    for offer in engine.legal_inputs(candidate.player):
         if offer.kind == candidate.kind:
             to = getattr(candidate, "to", offer.min_to)
             return offer.min_to <= to <= offer.max_to

@@ -9,13 +9,13 @@ import pytest
 
 from appliance.errors import ConfigError, DeckError, IllegalAction, MalformedInput
 from appliance.games.base import HOST, Action, NotYourTurn, UnknownPlayer, WrongPhase
-from appliance.games.squizz import Answer, Card, Roll, SquizzEngine, card_from_scenario
+from appliance.games.squizz import Answer, Card, SquizzEngine, StartQuestion, card_from_scenario
 from appliance.games.squizz.engine import AlreadySubmitted, BadAnswer, BadDie, BadToken, NotAnAnswerer
 
 ANN, BOB, CAT, DAN = "ann", "bob", "cat", "dan"
 # The rulebook's example: the middle value is Yoda's 900 years (A).
 YODA = Card(HOST, "Age of...", ("Yoda", "Papa Smurf", "Noah"), (Decimal(900), Decimal(542), Decimal(950)))
-SMALLEST, MIDDLE, LARGEST = Roll.host(1), Roll.host(2), Roll.host(3)
+SMALLEST, MIDDLE, LARGEST = StartQuestion.host(1), StartQuestion.host(2), StartQuestion.host(3)
 
 
 def new(players: tuple[str, ...] = (ANN, BOB, CAT), **options: object) -> SquizzEngine:
@@ -37,7 +37,7 @@ def refused(engine: SquizzEngine, action: Action, error: type[IllegalAction], ma
     assert engine.snapshot() == before
 
 
-def question(engine: SquizzEngine, roll: Roll, answers: Mapping[str, tuple[str, int]]) -> SquizzEngine:
+def question(engine: SquizzEngine, roll: StartQuestion, answers: Mapping[str, tuple[str, int]]) -> SquizzEngine:
     """One question on the Yoda card: the roll, the card, then ``player -> (answer, token)``."""
     return play(engine, roll, YODA, *(Answer(p, a, t) for p, (a, t) in answers.items()))
 
@@ -75,7 +75,7 @@ def test_readers_go_clockwise_from_the_first_reader_one_read_per_lap() -> None:
 
 
 @pytest.mark.parametrize("roll,letter", [(SMALLEST, "B"), (MIDDLE, "A"), (LARGEST, "C")])
-def test_die_names_smallest_middle_or_largest(roll: Roll, letter: str) -> None:
+def test_die_names_smallest_middle_or_largest(roll: StartQuestion, letter: str) -> None:
     assert YODA.letter_for(roll.die) == letter
     engine = question(new(), roll, {BOB: ("A", 1), CAT: ("B", 1)})
     assert engine.current is not None and engine.current.correct_letter == letter
@@ -88,17 +88,17 @@ def test_values_compare_exactly_including_negative_and_fractional() -> None:
 
 @pytest.mark.parametrize("die", [0, 4, -1])
 def test_die_outside_one_to_three_is_refused(die: int) -> None:
-    refused(new(), Roll.host(die), BadDie, f"die {die} refused")
+    refused(new(), StartQuestion.host(die), BadDie, f"die {die} refused")
 
 
 @pytest.mark.parametrize("die", ["2", 2.0, True, None])
 def test_die_of_the_wrong_type_is_malformed(die: object) -> None:
     with pytest.raises(MalformedInput, match="the die"):
-        Roll.host(die)  # type: ignore[arg-type]
+        StartQuestion.host(die)  # type: ignore[arg-type]
 
 
 def test_only_the_host_rolls_and_deals() -> None:
-    refused(new(), Roll(ANN, 2), NotYourTurn, "only the host may roll")
+    refused(new(), StartQuestion(ANN, 2), NotYourTurn, "only the host may roll")
     engine = play(new(), MIDDLE)
     refused(engine, Card(ANN, YODA.prompt, YODA.texts, YODA.values), NotYourTurn, "only the host may card")
 
@@ -320,13 +320,13 @@ def test_no_winners_before_the_end() -> None:
 
 def test_legal_input_offers_the_letters_and_unused_tokens() -> None:
     engine = question(new(), MIDDLE, {BOB: ("A", 2), CAT: ("B", 5)})
-    assert engine.legal_input(BOB) is None
+    assert engine.legal_inputs(BOB) is None
     play(engine, MIDDLE, YODA)
-    assert engine.legal_input(ANN) == {"input": "answer", "answers": ["A", "B", "C"], "tokens": [1, 2, 3, 4, 5, 6]}
-    assert engine.legal_input(CAT) == {"input": "answer", "answers": ["A", "B", "C"], "tokens": [1, 2, 3, 4, 6]}
-    assert engine.legal_input(BOB) is None  # bob reads question 2
+    assert engine.legal_inputs(ANN) == {"input": "answer", "answers": ["A", "B", "C"], "tokens": [1, 2, 3, 4, 5, 6]}
+    assert engine.legal_inputs(CAT) == {"input": "answer", "answers": ["A", "B", "C"], "tokens": [1, 2, 3, 4, 6]}
+    assert engine.legal_inputs(BOB) is None  # bob reads question 2
     with pytest.raises(UnknownPlayer):
-        engine.legal_input("zed")
+        engine.legal_inputs("zed")
 
 
 def test_private_view_shows_own_tokens_and_answers_and_the_readers_card() -> None:

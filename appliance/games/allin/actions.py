@@ -25,7 +25,7 @@ def _whole(name: str, value: object) -> None:
 
 
 @dataclass(frozen=True)
-class Card(Action):
+class StartQuestion(Action):
     """The host deals the next card: three statements (the session draws it from the deck)."""
 
     kind: ClassVar[str] = "card"
@@ -112,7 +112,7 @@ class Close(Action):
 
 
 @dataclass(frozen=True)
-class End(Action):
+class EndGame(Action):
     """The host ends the game because the deck ran out (rules.md All In 6: most chips wins)."""
 
     kind: ClassVar[str] = "end"

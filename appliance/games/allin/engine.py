@@ -18,9 +18,9 @@ from typing import Any, ClassVar
 
 from appliance.errors import ConfigError, IllegalAction
 from appliance.games.allin import views
-from appliance.games.allin.actions import STATEMENTS, Card, Close, End, Read, Split
+from appliance.games.allin.actions import STATEMENTS, Close, EndGame, Read, Split, StartQuestion
 from appliance.games.allin.state import Ending, Phase, Question
-from appliance.games.base import JSON, Action, Engine, NotYourTurn
+from appliance.games.base import JSON, Action, Engine, NotYourTurn, Questions, Totals, Views
 
 DEFAULT_CHIPS = 15
 """Chips each player starts with (rules.md All In 1: 90 chips in 6 colours)."""
@@ -52,14 +52,18 @@ class AlreadySubmitted(IllegalAction):
     """A second split from the same bettor on one question."""
 
 
-class AllInEngine(Engine):
+class AllInEngine(Questions[Question], Engine):
     """All In for 2 to ``max_players`` players (options ``chips`` 15, ``max_players`` 6)."""
 
     game: ClassVar[str] = "allin"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = MAX_SEATS
     defaults: ClassVar[Mapping[str, Any]] = {"chips": DEFAULT_CHIPS, "max_players": DEFAULT_MAX_PLAYERS}
-    actions: ClassVar[Mapping[str, type[Action]]] = {record.kind: record for record in (Card, Read, Split, Close, End)}
+    views: ClassVar[Views] = views
+    _phase: Phase
+    actions: ClassVar[Mapping[str, type[Action]]] = {
+        record.kind: record for record in (StartQuestion, Read, Split, Close, EndGame)
+    }
 
     def __init__(self, players: Sequence[str], options: Mapping[str, object] | None = None) -> None:
         super().__init__(players, options)
@@ -68,7 +72,6 @@ class AllInEngine(Engine):
         """Who has played their one exclusion card, and in which question (rules.md All In 1)."""
         self.questions: list[Question] = []
         self.ending: Ending | None = None
-        self._winners: list[str] = []
         self._phase = Phase.CARD
 
     def validate_options(self, options: JSON) -> JSON:
@@ -87,22 +90,6 @@ class AllInEngine(Engine):
         return {"chips": chips, "max_players": most}
 
     # -- state queries -----------------------------------------------------------------------------
-
-    @property
-    def phase(self) -> str:
-        return self._phase.value
-
-    @property
-    def finished(self) -> bool:
-        return self._phase is Phase.OVER
-
-    def winners(self) -> list[str]:
-        return list(self._winners)
-
-    @property
-    def current(self) -> Question | None:
-        """The question being played or, between questions, the last one played."""
-        return self.questions[-1] if self.questions else None
 
     def next_reader(self) -> str:
         """Reader of the next question: one seat clockwise each question, players with no chips
@@ -148,11 +135,11 @@ class AllInEngine(Engine):
 
     # -- card (host) -------------------------------------------------------------------------------
 
-    def verify_card(self, action: Card) -> None:
+    def verify_card(self, action: StartQuestion) -> None:
         self._require_host(action)
         self._require_phase(action, Phase.CARD)
 
-    def card(self, action: Card) -> None:
+    def card(self, action: StartQuestion) -> None:
         self.verify_card(action)
         self._record(action)
         self.questions.append(Question(len(self.questions) + 1, self.next_reader(), action.statements))
@@ -255,11 +242,11 @@ class AllInEngine(Engine):
 
     # -- end (host, deck out) ----------------------------------------------------------------------
 
-    def verify_end(self, action: End) -> None:
+    def verify_end(self, action: EndGame) -> None:
         self._require_host(action)
         self._require_phase(action, Phase.CARD)
 
-    def end(self, action: End) -> None:
+    def end(self, action: EndGame) -> None:
         self.verify_end(action)
         self._record(action)
         most = max(self.chips.values())
@@ -301,7 +288,7 @@ class AllInEngine(Engine):
 
     # -- views -------------------------------------------------------------------------------------
 
-    def legal_input(self, player: str) -> JSON | None:
+    def legal_inputs(self, player: str) -> JSON | None:
         """What ``player`` may input now, for the session's handset prompt; None when nothing."""
         self._check_player(player)
         question = self._open_question()
@@ -319,22 +306,13 @@ class AllInEngine(Engine):
             return {"input": Split.kind, "total": self.chips[player]}
         return None
 
-    def public_view(self) -> JSON:
-        return views.public_view(self)
+    def totals(self) -> Totals:
+        return Totals("Chips", "chips", {p: self.chips[p] for p in self.players})
 
-    def private_view(self, player: str) -> JSON:
-        self._check_player(player)
-        return views.private_view(self, player)
-
-    def snapshot(self) -> JSON:
+    def state(self) -> JSON:
         return {
-            "players": list(self.players),
-            "options": dict(self.options),
-            "phase": self.phase,
             "chips": dict(self.chips),
             "exclusion_used": dict(self.exclusion_used),
             "questions": [q.snapshot() for q in self.questions],
             "ending": self.ending.value if self.ending else None,
-            "winners": list(self._winners),
-            "log": [a.to_json() for a in self.log],
         }

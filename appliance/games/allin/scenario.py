@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from appliance.errors import MalformedInput
-from appliance.games.allin.actions import Card, Close, CloseReason, End, Read, Split
+from appliance.games.allin.actions import Close, CloseReason, EndGame, Read, Split, StartQuestion
 from appliance.games.allin.engine import AllInEngine
 from appliance.games.base import JSON, Engine
 from appliance.games.scenario import ScenarioAdapter
@@ -45,7 +45,7 @@ class AllInAdapter:
         card = question.get("card")
         if not isinstance(card, Mapping) or "statements" not in card:
             raise MalformedInput(f"an All In question needs a card with statements, got {card!r}")
-        _allin(engine).apply(Card.deal(card["statements"]))
+        _allin(engine).apply(StartQuestion.deal(card["statements"]))
 
     def step(self, engine: Engine, step: Mapping[str, Any]) -> None:
         _allin(engine).apply(parse_step(step))
@@ -81,7 +81,7 @@ class AllInAdapter:
         }
 
 
-def parse_step(step: Mapping[str, Any]) -> Read | Split | Close | End:
+def parse_step(step: Mapping[str, Any]) -> Read | Split | Close | EndGame:
     """One scenario step as an All In input; :class:`MalformedInput` if it is none of them."""
     player = step.get("player")
     if not isinstance(player, str):
@@ -96,8 +96,8 @@ def parse_step(step: Mapping[str, Any]) -> Read | Split | Close | End:
         if not isinstance(split, Mapping) or set(split) != {"true", "false"}:
             raise MalformedInput(f'a split is {{"true": n, "false": m}}, got {split!r}')
         return Split(player, split["true"], split["false"])
-    if keys == {"action"} and step["action"] == End.kind:
-        return End(player)
+    if keys == {"action"} and step["action"] == EndGame.kind:
+        return EndGame(player)
     if keys <= {"action", "reason"} and step.get("action") == Close.kind:
         return Close(player, step.get("reason", CloseReason.HOST.value))
     raise MalformedInput(

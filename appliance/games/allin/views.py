@@ -60,7 +60,7 @@ def private_view(engine: AllInEngine, player: str) -> JSON:
         "chips": engine.chips[player],
         "exclusion_card": player not in engine.exclusion_used,
         "role": None,
-        "prompt": engine.legal_input(player),
+        "prompt": engine.legal_inputs(player),
     }
     question = engine.current
     if question is None or question.revealed:

@@ -21,7 +21,7 @@ def _millis(name: str, value: object) -> None:
 
 
 @dataclass(frozen=True)
-class Ask(Action):
+class StartQuestion(Action):
     """The host opens the next question (its text, if the card has one, for the TV); buzzers not armed."""
 
     kind: ClassVar[str] = "ask"
@@ -81,7 +81,7 @@ class Close(Action):
 
 
 @dataclass(frozen=True)
-class End(Action):
+class EndGame(Action):
     """The questions ran out: the highest total wins, equal totals share."""
 
     kind: ClassVar[str] = "end"

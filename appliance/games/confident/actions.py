@@ -1,8 +1,8 @@
 """Confident? inputs, one small frozen record each (see appliance.games.base).
 
-Host actions (``player`` is :data:`~appliance.games.base.HOST`): :class:`Ask` opens a question with
+Host actions (``player`` is :data:`~appliance.games.base.HOST`): :class:`StartQuestion` opens a question with
 its card, :class:`Close` closes entries (everyone in, or the time-out: Fast Play or a quizmaster who
-stops waiting), :class:`Settle` reveals and scores, :class:`End` ends the game when the deck has run
+stops waiting), :class:`Settle` reveals and scores, :class:`EndGame` ends the game when the deck has run
 out. The one player input is :class:`Answer`: a range or a copy, optionally a swap and a double.
 
 Records check their own shape (types, numbers within the parser's bounds) and raise
@@ -61,7 +61,7 @@ def _fields(data: Mapping[str, Any], known: set[str], required: set[str], kind: 
 
 
 @dataclass(frozen=True)
-class Ask(Action):
+class StartQuestion(Action):
     """The host opens a question: the card's question, its exact answer and its unit."""
 
     kind: ClassVar[str] = "question"
@@ -171,7 +171,7 @@ class Settle(Action):
 
 
 @dataclass(frozen=True)
-class End(Action):
+class EndGame(Action):
     """The host ends the game because the deck ran out: highest total wins, ties share (rules.md
     Confident 7)."""
 

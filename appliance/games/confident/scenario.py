@@ -22,7 +22,7 @@ from typing import Any
 
 from appliance.errors import MalformedInput
 from appliance.games.base import HOST, JSON, Action, Engine
-from appliance.games.confident.actions import Answer, Ask, Close, CloseReason, End, Settle
+from appliance.games.confident.actions import Answer, Close, CloseReason, EndGame, Settle, StartQuestion
 from appliance.games.confident.engine import ConfidentEngine, Phase
 from appliance.games.confident.views import settlement_json
 from appliance.games.numbers import parse_number
@@ -33,7 +33,7 @@ CARD_KEYS = frozenset({"question", "answer", "unit"})
 ANSWER_KEYS = frozenset({"range", "copy", "swap", "double"})
 HOST_KEYS = frozenset({"action", "reason"})
 IGNORED_KEYS = frozenset({"player", "expect_error"})
-HOST_ACTIONS = {"settle": Settle, "end": End}
+HOST_ACTIONS = {"settle": Settle, "end": EndGame}
 
 
 def _confident(engine: Engine) -> ConfidentEngine:
@@ -42,8 +42,8 @@ def _confident(engine: Engine) -> ConfidentEngine:
     return engine
 
 
-def parse_card(card: object) -> Ask:
-    """A scenario card as the host's :class:`Ask`."""
+def parse_card(card: object) -> StartQuestion:
+    """A scenario card as the host's :class:`StartQuestion`."""
     if not isinstance(card, Mapping):
         raise MalformedInput(f"a Confident card is an object with question and answer, got {card!r}")
     unknown = sorted(set(card) - CARD_KEYS)
@@ -54,7 +54,7 @@ def parse_card(card: object) -> Ask:
     unit = card.get("unit", "")
     if not isinstance(unit, str):
         raise MalformedInput(f"a card's unit is text, got {unit!r}")
-    return Ask(HOST, card["question"], parse_number(card["answer"]), unit)
+    return StartQuestion(HOST, card["question"], parse_number(card["answer"]), unit)
 
 
 def parse_step(step: Mapping[str, Any]) -> Action:

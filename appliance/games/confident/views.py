@@ -107,11 +107,9 @@ def private_view(engine: ConfidentEngine, player: str) -> JSON:
     }
 
 
-def snapshot(engine: ConfidentEngine) -> JSON:
+def state(engine: ConfidentEngine) -> JSON:
+    """Confident's part of the engine's snapshot (the base adds players, options, phase, winners, log)."""
     return {
-        "phase": engine.phase,
-        "players": list(engine.players),
-        "options": dict(engine.options),
         "scores": dict(engine.scores),
         "boosts_used": {
             p: {boost.value: number for boost, number in sorted(engine.boosts_used[p].items())} for p in engine.players
@@ -126,7 +124,5 @@ def snapshot(engine: ConfidentEngine) -> JSON:
             }
             for q in engine.questions
         ],
-        "winners": engine.winners(),
         "ending": None if engine.ending is None else engine.ending.value,
-        "log_length": len(engine.log),
     }

@@ -21,8 +21,9 @@ def _whole(name: str, value: object) -> None:
 
 
 @dataclass(frozen=True)
-class Roll(Action):
-    """The die as rolled by the session with its RNG (rules.md sQuizz 3): 1, 2 or 3."""
+class StartQuestion(Action):
+    """The host rolls the die and the question starts (rules.md sQuizz 3): 1, 2 or 3, rolled by the session
+    with its RNG; the card follows."""
 
     kind: ClassVar[str] = "roll"
     die: int

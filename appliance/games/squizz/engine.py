@@ -16,9 +16,9 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from appliance.errors import ConfigError, IllegalAction
-from appliance.games.base import JSON, Action, Engine
+from appliance.games.base import JSON, Action, Engine, Questions, Totals, Views
 from appliance.games.squizz import views
-from appliance.games.squizz.actions import Answer, Close, Roll
+from appliance.games.squizz.actions import Answer, Close, StartQuestion
 from appliance.games.squizz.card import LETTERS, TARGETS, Card
 from appliance.games.squizz.state import Phase, Question
 from appliance.games.squizz.table import MAX_PLAYERS, MIN_PLAYERS, READS, questions_for, tokens_for
@@ -44,13 +44,17 @@ class AlreadySubmitted(IllegalAction):
     """A second answer from the same player on one question."""
 
 
-class SquizzEngine(Engine):
+class SquizzEngine(Questions[Question], Engine):
     """sQuizz for 2-8 players or teams (option ``first_reader``, default the first seat)."""
 
     game: ClassVar[str] = "squizz"
     min_players: ClassVar[int] = MIN_PLAYERS
     max_players: ClassVar[int] = MAX_PLAYERS
-    actions: ClassVar[Mapping[str, type[Action]]] = {record.kind: record for record in (Roll, Card, Answer, Close)}
+    views: ClassVar[Views] = views
+    _phase: Phase
+    actions: ClassVar[Mapping[str, type[Action]]] = {
+        record.kind: record for record in (StartQuestion, Card, Answer, Close)
+    }
 
     def __init__(self, players: Sequence[str], options: Mapping[str, object] | None = None) -> None:
         super().__init__(players, options)
@@ -77,14 +81,6 @@ class SquizzEngine(Engine):
     # -- state queries -----------------------------------------------------------------------------
 
     @property
-    def phase(self) -> str:
-        return self._phase.value
-
-    @property
-    def finished(self) -> bool:
-        return self._phase is Phase.OVER
-
-    @property
     def reads_per_player(self) -> int:
         return READS[len(self.players)]
 
@@ -99,11 +95,6 @@ class SquizzEngine(Engine):
         if len(self.questions) >= self.total_questions:
             return None
         return self.reader_of(len(self.questions) + 1)
-
-    @property
-    def current(self) -> Question | None:
-        """The question being played or, between questions, the last one played."""
-        return self.questions[-1] if self.questions else None
 
     def scores(self) -> dict[str, int]:
         """Each player's total: the values of their won tokens (public only at the end)."""
@@ -140,13 +131,13 @@ class SquizzEngine(Engine):
 
     # -- roll (host) -------------------------------------------------------------------------------
 
-    def verify_roll(self, action: Roll) -> None:
+    def verify_roll(self, action: StartQuestion) -> None:
         self._require_host(action)
         self._require_phase(action, Phase.ROLL)
         if action.die not in TARGETS:
             raise BadDie(f"die {action.die} refused: the die gives 1 (smallest), 2 (middle) or 3 (largest)")
 
-    def roll(self, action: Roll) -> None:
+    def roll(self, action: StartQuestion) -> None:
         self.verify_roll(action)
         self._record(action)
         number = len(self.questions) + 1
@@ -244,7 +235,7 @@ class SquizzEngine(Engine):
 
     # -- views -------------------------------------------------------------------------------------
 
-    def legal_input(self, player: str) -> JSON | None:
+    def legal_inputs(self, player: str) -> JSON | None:
         """What ``player`` may input now, for the session's handset prompt; None when nothing."""
         self._check_player(player)
         question = self._open_question()
@@ -252,21 +243,17 @@ class SquizzEngine(Engine):
             return {"input": Answer.kind, "answers": list(LETTERS), "tokens": list(self.tokens[player])}
         return None
 
-    def public_view(self) -> JSON:
-        return views.public_view(self)
+    def totals(self) -> Totals:
+        """Token values stay secret until the end (rules.md sQuizz 5): until then the table is the correct
+        answers, which are public; the points appear with the final scores."""
+        if self.finished:
+            return Totals("Points", "points", self.scores())
+        return Totals("Correct answers", "correct", {p: self.correct_counts[p] for p in self.players})
 
-    def private_view(self, player: str) -> JSON:
-        self._check_player(player)
-        return views.private_view(self, player)
-
-    def snapshot(self) -> JSON:
+    def state(self) -> JSON:
         return {
-            "players": list(self.players),
-            "options": dict(self.options),
-            "phase": self.phase,
             "tokens": {p: list(t) for p, t in self.tokens.items()},
             "pile": {p: list(t) for p, t in self.pile.items()},
             "correct_counts": dict(self.correct_counts),
             "questions": [q.snapshot() for q in self.questions],
-            "log": [a.to_json() for a in self.log],
         }

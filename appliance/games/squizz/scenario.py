@@ -23,7 +23,7 @@ from typing import Any
 from appliance.errors import MalformedInput
 from appliance.games.base import JSON, Engine
 from appliance.games.scenario import ScenarioAdapter
-from appliance.games.squizz.actions import Answer, Close, CloseReason, Roll
+from appliance.games.squizz.actions import Answer, Close, CloseReason, StartQuestion
 from appliance.games.squizz.card import card_from_scenario
 from appliance.games.squizz.engine import SquizzEngine
 
@@ -49,7 +49,7 @@ class SquizzAdapter:
         squizz = _squizz(engine)
         if "die" not in question:
             raise MalformedInput("a sQuizz question needs its die (1 smallest, 2 middle, 3 largest)")
-        roll = Roll.host(question["die"])
+        roll = StartQuestion.host(question["die"])
         card = card_from_scenario(question.get("card"))
         squizz.apply(roll)
         squizz.apply(card)

@@ -77,7 +77,7 @@ def private_view(engine: SquizzEngine, player: str) -> JSON:
         "answers": answers,
         "points": sum(engine.pile[player]),
         "role": None,
-        "prompt": engine.legal_input(player),
+        "prompt": engine.legal_inputs(player),
     }
     question = engine.current
     if question is None or question.revealed:
