@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import ClassVar, Self
 
 from appliance.errors import DeckError, MalformedInput
+from appliance.games import fields
 from appliance.games.base import HOST, Action
 
 STATEMENTS = 3
@@ -20,8 +21,7 @@ STATEMENTS = 3
 
 
 def _whole(name: str, value: object) -> None:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise MalformedInput(f"{name} must be a whole number, got {value!r}")
+    fields.whole(value, f"{name} must be a whole number")
 
 
 @dataclass(frozen=True)
@@ -38,8 +38,7 @@ class StartQuestion(Action):
         if len(statements) != STATEMENTS:
             raise DeckError(f"an All In card holds {STATEMENTS} statements, got {len(statements)}")
         for number, text in enumerate(statements, 1):
-            if not isinstance(text, str) or not text.strip():
-                raise DeckError(f"statement {number} of the card must be non-empty text, got {text!r}")
+            fields.text(text, f"statement {number} of the card must be non-empty text", error=DeckError)
         object.__setattr__(self, "statements", tuple(statements))
 
     @classmethod

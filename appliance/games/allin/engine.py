@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from appliance.errors import ConfigError, IllegalAction
+from appliance.games import fields
 from appliance.games.allin import views
 from appliance.games.allin.actions import STATEMENTS, Close, EndGame, Read, Split, StartQuestion
 from appliance.games.allin.state import Ending, Phase, Question
@@ -80,11 +81,10 @@ class AllInEngine(Questions[Question], Engine):
         if unknown:
             raise ConfigError(f"unknown All In option(s) {', '.join(unknown)}; known: chips, max_players")
         chips = options.get("chips", DEFAULT_CHIPS)
-        if not isinstance(chips, int) or isinstance(chips, bool) or chips < 1:
-            raise ConfigError(f"All In option chips must be a whole number of at least 1, got {chips!r}")
+        fields.whole(chips, "All In option chips must be a whole number of at least 1", low=1, error=ConfigError)
         most = options.get("max_players", DEFAULT_MAX_PLAYERS)
-        if not isinstance(most, int) or isinstance(most, bool) or not 2 <= most <= MAX_SEATS:
-            raise ConfigError(f"All In option max_players must be 2 to {MAX_SEATS}, got {most!r}")
+        fields.whole(most, f"All In option max_players must be 2 to {MAX_SEATS}", low=2, high=MAX_SEATS,
+                     error=ConfigError)
         if len(self.players) > most:
             raise ConfigError(f"All In is set up for at most {most} players, got {len(self.players)}")
         return {"chips": chips, "max_players": most}

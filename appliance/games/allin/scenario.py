@@ -16,48 +16,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from appliance.errors import MalformedInput
 from appliance.games.allin.actions import Close, CloseReason, EndGame, Read, Split, StartQuestion
 from appliance.games.allin.engine import AllInEngine
-from appliance.games.base import JSON, Engine
-from appliance.games.scenario import ScenarioAdapter
+from appliance.games.base import JSON, Action, Engine
+from appliance.games.scenario import GameAdapter, ScenarioAdapter, step_keys, step_player
 
 READ_KEYS = frozenset({"pick", "answer", "exclude"})
-IGNORED_KEYS = frozenset({"player", "expect_error"})
 
 
-def _allin(engine: Engine) -> AllInEngine:
-    if not isinstance(engine, AllInEngine):
-        raise TypeError(f"the All In adapter needs an AllInEngine, got {type(engine).__name__}")
-    return engine
-
-
-class AllInAdapter:
-    game = "allin"
-
-    def new_engine(self, players: Sequence[str], options: Mapping[str, Any]) -> Engine:
-        return AllInEngine(list(players), options)
-
+class AllInAdapter(GameAdapter[AllInEngine]):
     def start_question(self, engine: Engine, question: Mapping[str, Any]) -> None:
         card = question.get("card")
         if not isinstance(card, Mapping) or "statements" not in card:
             raise MalformedInput(f"an All In question needs a card with statements, got {card!r}")
-        _allin(engine).apply(StartQuestion.deal(card["statements"]))
+        self.engine(engine).apply(StartQuestion.deal(card["statements"]))
 
-    def step(self, engine: Engine, step: Mapping[str, Any]) -> None:
-        _allin(engine).apply(parse_step(step))
+    def parse_step(self, step: Mapping[str, Any]) -> Action:
+        return parse_step(step)
 
     def finish_question(self, engine: Engine, question: Mapping[str, Any]) -> None:
-        allin = _allin(engine)
-        current = allin.current
-        if current is not None and not current.revealed:
-            raise MalformedInput(f"question {current.number} has no more steps but {allin.status()}")
+        self.require_played(self.engine(engine), lambda current: current.revealed)
 
     def question_result(self, engine: Engine) -> JSON:
-        allin = _allin(engine)
+        allin = self.engine(engine)
         question = allin.current
         if question is None:
             raise MalformedInput("no question has been played")
@@ -71,22 +56,13 @@ class AllInAdapter:
             "sat_out": list(question.sat_out),
         }
 
-    def final_result(self, engine: Engine) -> JSON:
-        allin = _allin(engine)
-        return {
-            "chips": dict(allin.chips),
-            "winners": allin.winners(),
-            "finished": allin.finished,
-            "ending": allin.ending.value if allin.ending else None,
-        }
+    def totals(self, engine: AllInEngine) -> JSON:
+        return {"chips": dict(engine.chips)}
 
 
 def parse_step(step: Mapping[str, Any]) -> Read | Split | Close | EndGame:
     """One scenario step as an All In input; :class:`MalformedInput` if it is none of them."""
-    player = step.get("player")
-    if not isinstance(player, str):
-        raise MalformedInput(f"a step needs a player name, got {step!r}")
-    keys = set(step) - IGNORED_KEYS
+    player, keys = step_player(step), step_keys(step)
     if keys and keys <= READ_KEYS:
         if not {"pick", "answer"} <= keys:
             raise MalformedInput(f"the reader's step needs pick and answer, got {dict(step)!r}")
@@ -105,4 +81,4 @@ def parse_step(step: Mapping[str, Any]) -> Read | Split | Close | EndGame:
     )
 
 
-ADAPTER: ScenarioAdapter = AllInAdapter()
+ADAPTER: ScenarioAdapter = AllInAdapter(AllInEngine)

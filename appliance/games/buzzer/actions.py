@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from appliance.errors import MalformedInput
+from appliance.games import fields
 from appliance.games.base import Action
 
 
 def _millis(name: str, value: object) -> None:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise MalformedInput(f"{name} must be whole milliseconds, got {value!r}")
+    fields.whole(value, f"{name} must be whole milliseconds")
 
 
 @dataclass(frozen=True)

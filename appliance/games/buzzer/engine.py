@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from appliance.errors import ConfigError, IllegalAction
+from appliance.games import fields
 from appliance.games.base import JSON, Action, Engine, Questions, Totals, Views
 from appliance.games.buzzer import views
 from appliance.games.buzzer.actions import Arm, Close, Declare, EndGame, Judge, Press, StartQuestion
@@ -74,9 +75,8 @@ class BuzzerEngine(Questions[Question], Engine):
             raise ConfigError(f"buzzer option lockout must be true or false, got {out['lockout']!r}")
         for name in ("points_right", "points_wrong"):
             value = out[name]
-            if not isinstance(value, int) or isinstance(value, bool) or not -MAX_POINTS <= value <= MAX_POINTS:
-                raise ConfigError(f"buzzer option {name} must be a whole number from -{MAX_POINTS} to {MAX_POINTS}, "
-                                  f"got {value!r}")
+            fields.whole(value, f"buzzer option {name} must be a whole number from -{MAX_POINTS} to {MAX_POINTS}",
+                         low=-MAX_POINTS, high=MAX_POINTS, error=ConfigError)
         return out
 
     # -- state queries -----------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from appliance.games import fields
 from appliance.games.base import JSON
 from appliance.games.poker.refusals import (
     AlreadyBet,
@@ -124,7 +125,7 @@ class Round:
 
     def _verify_to(self, kind: str, player: str, to: object, stack: int, answerable: bool) -> None:
         state = self.describe(player, stack)
-        if not isinstance(to, int) or isinstance(to, bool):
+        if not fields.is_whole(to):
             raise BadAmount(f"{kind} to {to!r} refused: amounts are whole numbers of chips ({state})")
         if to < 0:
             raise BadAmount(f"{kind} to {to} refused: an amount cannot be negative ({state})")

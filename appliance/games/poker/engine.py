@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from appliance.errors import ConfigError
+from appliance.games import fields
 from appliance.games.base import JSON, Action, Engine, NotYourTurn, Questions, Totals, Views, WrongPhase
 from appliance.games.poker import views
 from appliance.games.poker.actions import (
@@ -52,9 +53,8 @@ OPTIONS = ("stack", "ante", "first", "ante_every")
 
 
 def _whole_at_least_one(name: str, value: object) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise ConfigError(f"poker option {name} must be a whole number of chips of at least 1, got {value!r}")
-    return value
+    return fields.whole(value, f"poker option {name} must be a whole number of chips of at least 1", low=1,
+                        error=ConfigError)
 
 
 class PokerEngine(Questions[Question], Engine):

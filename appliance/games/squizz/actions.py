@@ -12,12 +12,12 @@ from enum import StrEnum
 from typing import ClassVar, Self
 
 from appliance.errors import MalformedInput
+from appliance.games import fields
 from appliance.games.base import HOST, Action
 
 
 def _whole(name: str, value: object) -> None:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise MalformedInput(f"{name} must be a whole number, got {value!r}")
+    fields.whole(value, f"{name} must be a whole number")
 
 
 @dataclass(frozen=True)

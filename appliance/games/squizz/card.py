@@ -18,6 +18,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, ClassVar, Self
 
 from appliance.errors import DeckError, MalformedInput
+from appliance.games import fields
 from appliance.games.base import HOST, JSON, Action
 from appliance.games.numbers import check_number, format_plain, parse_number
 
@@ -41,16 +42,14 @@ class Card(Action):
     values: tuple[Decimal, ...]
 
     def __post_init__(self) -> None:
-        if not isinstance(self.prompt, str) or not self.prompt.strip():
-            raise DeckError(f"a sQuizz card needs a prompt, got {self.prompt!r}")
+        fields.text(self.prompt, "a sQuizz card needs a prompt", error=DeckError)
         for name in ("texts", "values"):
             items = getattr(self, name)
             if not isinstance(items, tuple | list) or len(items) != len(LETTERS):
                 raise DeckError(f"a sQuizz card has {len(LETTERS)} {name} (A, B, C), got {items!r}")
             object.__setattr__(self, name, tuple(items))
         for letter, text, value in zip(LETTERS, self.texts, self.values, strict=True):
-            if not isinstance(text, str):
-                raise DeckError(f"proposition {letter}'s text must be text, got {text!r}")
+            fields.text(text, f"proposition {letter}'s text must be text", blank=True, error=DeckError)
             try:
                 check_number(value, f"proposition {letter}'s value")
             except MalformedInput as exc:
@@ -102,8 +101,7 @@ def card_from_scenario(data: object) -> Card:
     if not isinstance(data, Mapping):
         raise DeckError(f"a sQuizz card is an object with prompt and propositions, got {data!r}")
     prompt = data.get("prompt")
-    if not isinstance(prompt, str):
-        raise DeckError(f"a sQuizz card needs a prompt (text), got {prompt!r}")
+    prompt = fields.text(prompt, "a sQuizz card needs a prompt (text)", blank=True, error=DeckError)
     propositions = data.get("propositions")
     if not isinstance(propositions, list) or len(propositions) != len(LETTERS):
         raise DeckError(f"a sQuizz card has {len(LETTERS)} propositions (A, B, C), got {propositions!r}")
@@ -117,11 +115,9 @@ def card_from_scenario(data: object) -> Card:
                 f"got {proposition!r}"
             )
         label = proposition["label"]
-        if not isinstance(label, str):
-            raise DeckError(f"proposition {letter}'s label is its text, got {label!r}")
-        value = proposition["value"]
-        if not isinstance(value, str):
-            raise DeckError(f"proposition {letter}'s value is written as text, got {value!r}")
+        label = fields.text(label, f"proposition {letter}'s label is its text", blank=True, error=DeckError)
+        value = fields.text(proposition["value"], f"proposition {letter}'s value is written as text", blank=True,
+                            error=DeckError)
         try:
             values.append(parse_number(value))
         except MalformedInput as exc:
