@@ -21,7 +21,7 @@ import copy
 import keyword
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
@@ -55,8 +55,8 @@ class Action:
     def to_json(self) -> JSON:
         """The action as a JSON-able dict (for the action log); :func:`action_from_json` reverses it."""
         data: JSON = {"kind": self.kind}
-        for name in self.__dataclass_fields__:
-            data[name] = _to_jsonable(getattr(self, name))
+        for item in fields(self):  # the record's fields, not its class constants (kind, ...)
+            data[item.name] = _to_jsonable(getattr(self, item.name))
         return data
 
 
@@ -94,6 +94,51 @@ class Questions(Generic[QuestionT]):
     def current(self) -> QuestionT | None:
         """The question being played or, between questions, the last one played."""
         return self.questions[-1] if self.questions else None
+
+    def question_over(self, question: QuestionT) -> bool:
+        """Whether ``question`` is over (revealed, settled, closed: each game says)."""
+        raise NotImplementedError
+
+    def open_question(self) -> QuestionT | None:
+        """The question being played, or None between questions."""
+        question = self.current
+        return question if question is not None and not self.question_over(question) else None
+
+    def _open(self) -> QuestionT:
+        """The question being played; only called where the phase says there is one."""
+        question = self.open_question()
+        if question is None:
+            raise AssertionError(f"no open question in phase {getattr(self, 'phase', '?')}")
+        return question
+
+
+class CloseReason(StrEnum):
+    """Why the host closed the inputs (splits, answers) before every player was in."""
+
+    TIMEOUT = "timeout"
+    """The session's time limit (``answer_seconds``) ran out."""
+    HOST = "host"
+    """The quizmaster stopped waiting (*next*), e.g. for a handset that is gone for good."""
+
+
+@dataclass(frozen=True)
+class CloseInputs(Action):
+    """The host closes a question's inputs while some players have not given theirs (a game says what
+    happens to them: its ``close``). ``missing`` names the inputs in refusals ("the splits")."""
+
+    kind: ClassVar[str] = "close"
+    missing: ClassVar[str] = "the inputs"
+    reason: str = CloseReason.HOST.value
+
+    def __post_init__(self) -> None:
+        if self.reason not in {reason.value for reason in CloseReason}:
+            known = ", ".join(reason.value for reason in CloseReason)
+            raise MalformedInput(f"{self.missing} close for one of {known}; got {self.reason!r}")
+
+    @classmethod
+    def by(cls, reason: CloseReason) -> Self:
+        """The host's close (``player`` is always :data:`HOST`)."""
+        return cls(HOST, reason.value)
 
 
 def _to_jsonable(value: Any) -> Any:

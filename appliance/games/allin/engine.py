@@ -102,7 +102,7 @@ class AllInEngine(Questions[Question], Engine):
 
     def exclusion_candidates(self) -> list[str]:
         """Whom the reader may exclude now (rules.md All In 1 and 4), asked of :meth:`verify_read`."""
-        question = self._open_question()
+        question = self.open_question()
         if question is None or self._phase is not Phase.READING:
             return []
         reader = question.reader
@@ -111,15 +111,8 @@ class AllInEngine(Questions[Question], Engine):
     def total_chips(self) -> int:
         return sum(self.chips.values())
 
-    def _open_question(self) -> Question | None:
-        question = self.current
-        return question if question is not None and not question.revealed else None
-
-    def _question(self) -> Question:
-        question = self._open_question()
-        if question is None:
-            raise AssertionError(f"no open question in phase {self.phase}")
-        return question
+    def question_over(self, question: Question) -> bool:
+        return question.revealed
 
     def status(self) -> str:
         """What the game is waiting for, in words (for refusal messages and the replay)."""
@@ -150,7 +143,7 @@ class AllInEngine(Questions[Question], Engine):
     def verify_read(self, action: Read) -> None:
         self._check_player(action.player)
         self._require_phase(action, Phase.READING)
-        question = self._question()
+        question = self._open()
         if action.player != question.reader:
             raise NotYourTurn(
                 f"{action.player} cannot answer question {question.number}: {question.reader} is the reader"
@@ -180,7 +173,7 @@ class AllInEngine(Questions[Question], Engine):
     def read(self, action: Read) -> None:
         self.verify_read(action)
         self._record(action)
-        question = self._question()
+        question = self._open()
         question.pick, question.answer, question.excluded = action.pick, action.answer, action.exclude
         if action.exclude is not None:
             self.exclusion_used[question.reader] = question.number
@@ -193,7 +186,7 @@ class AllInEngine(Questions[Question], Engine):
         player = action.player
         self._check_player(player)
         self._require_phase(action, Phase.BETTING)
-        question = self._question()
+        question = self._open()
         if player == question.reader:
             raise NotABettor(f"{player} is the reader of question {question.number} and does not bet")
         if player == question.excluded:
@@ -215,7 +208,7 @@ class AllInEngine(Questions[Question], Engine):
     def split(self, action: Split) -> None:
         self.verify_split(action)
         self._record(action)
-        self._question().splits[action.player] = action
+        self._open().splits[action.player] = action
         self._advance()
 
     # -- close (host: stop waiting for splits) --------------------------------------------------------
@@ -232,7 +225,7 @@ class AllInEngine(Questions[Question], Engine):
         then the splits that are in are revealed as when the last split is in (rules.md All In 5-6)."""
         self.verify_close(action)
         self._record(action)
-        question = self._question()
+        question = self._open()
         # closed while the reader has not read (a reader whose handset is gone): the question passes
         # with no bets and the card goes to the next reader (the product's decision, rules.md is silent)
         question.closed = action.reason
@@ -258,7 +251,7 @@ class AllInEngine(Questions[Question], Engine):
 
     def _advance(self) -> None:
         """The one place the phase moves on; reveals the question once every split is in."""
-        question = self._open_question()
+        question = self.open_question()
         read = question is not None and (question.pick is not None or question.closed is not None)
         if question is not None and read and not question.waiting_for:
             self._reveal(question)
@@ -291,7 +284,7 @@ class AllInEngine(Questions[Question], Engine):
     def legal_inputs(self, player: str) -> JSON | None:
         """What ``player`` may input now, for the session's handset prompt; None when nothing."""
         self._check_player(player)
-        question = self._open_question()
+        question = self.open_question()
         if question is None:
             return None
         if self._phase is Phase.READING and player == question.reader:

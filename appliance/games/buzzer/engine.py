@@ -81,11 +81,8 @@ class BuzzerEngine(Questions[Question], Engine):
 
     # -- state queries -----------------------------------------------------------------------------
 
-    def _open(self) -> Question:
-        question = self.current
-        if question is None or question.closed:
-            raise AssertionError(f"no open question in phase {self.phase}")
-        return question
+    def question_over(self, question: Question) -> bool:
+        return question.closed
 
     def may_still_buzz(self, question: Question) -> list[str]:
         """Players who have neither pressed nor been locked out of ``question``, in seat order."""

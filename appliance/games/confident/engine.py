@@ -187,7 +187,7 @@ class ConfidentEngine(Questions[Question], Engine):
     def answer(self, action: Answer) -> None:
         self.verify_answer(action)
         self._record(action)
-        question = self._open_question()
+        question = self._open()
         question.boards[action.player] = action
         for boost in action.boosts:
             self.boosts_used[action.player][boost] = question.number  # used up when played (rule 5)
@@ -199,7 +199,7 @@ class ConfidentEngine(Questions[Question], Engine):
         self._check_host(action, "close entries")
         if self._phase is not Phase.OPEN:
             raise WrongPhase(f"cannot close entries: {self.status()}")
-        question = self._open_question()
+        question = self._open()
         missing = [p for p in self.players if p not in question.boards]
         if action.reason == CloseReason.EVERYONE_IN and missing:
             raise NotEveryoneIn(
@@ -210,7 +210,7 @@ class ConfidentEngine(Questions[Question], Engine):
     def close(self, action: Close) -> None:
         self.verify_close(action)
         self._record(action)
-        self._open_question().closed = CloseReason(action.reason)
+        self._open().closed = CloseReason(action.reason)
         self._advance()
 
     def verify_settle(self, action: Settle) -> None:
@@ -221,7 +221,7 @@ class ConfidentEngine(Questions[Question], Engine):
     def settle(self, action: Settle) -> None:
         self.verify_settle(action)
         self._record(action)
-        question = self._open_question()
+        question = self._open()
         result = settlement.settle(
             self.players, question.boards, question.card.answer, self.variants, self.target, self.scores
         )
@@ -263,11 +263,8 @@ class ConfidentEngine(Questions[Question], Engine):
         else:
             self._phase = Phase.OPEN
 
-    def _open_question(self) -> Question:
-        question = self.current
-        if question is None or question.settlement is not None:
-            raise AssertionError(f"no open question: {self.status()}")
-        return question
+    def question_over(self, question: Question) -> bool:
+        return question.settlement is not None
 
     def _check_host(self, action: Action, what: str) -> None:
         if action.player != HOST:

@@ -167,11 +167,8 @@ class PokerEngine(Questions[Question], Engine):
 
     # -- helpers -----------------------------------------------------------------------------------
 
-    def _open(self) -> Question:
-        question = self.current
-        if question is None or question.settled:
-            raise AssertionError(f"no open question in phase {self.phase}")
-        return question
+    def question_over(self, question: Question) -> bool:
+        return question.settled
 
     def _answerable(self, question: Question, player: str) -> bool:
         """Whether another player still in could put in more than the highest bet (so a raise by

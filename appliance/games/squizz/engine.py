@@ -108,15 +108,8 @@ class SquizzEngine(Questions[Question], Engine):
         best = max((scores[p], self.correct_counts[p]) for p in self.players)
         return [p for p in self.players if (scores[p], self.correct_counts[p]) == best]
 
-    def _open_question(self) -> Question | None:
-        question = self.current
-        return question if question is not None and not question.revealed else None
-
-    def _question(self) -> Question:
-        question = self._open_question()
-        if question is None:
-            raise AssertionError(f"no open question in phase {self.phase}")
-        return question
+    def question_over(self, question: Question) -> bool:
+        return question.revealed
 
     def status(self) -> str:
         """What the game is waiting for, in words (for refusal messages and the replay)."""
@@ -124,7 +117,7 @@ class SquizzEngine(Questions[Question], Engine):
             return "the game is over"
         if self._phase is Phase.ROLL:
             return f"waiting for the die of question {len(self.questions) + 1} of {self.total_questions}"
-        question = self._question()
+        question = self._open()
         if self._phase is Phase.CARD:
             return f"question {question.number} is waiting for its card"
         return f"question {question.number} is waiting for answers from {', '.join(question.waiting_for)}"
@@ -155,7 +148,7 @@ class SquizzEngine(Questions[Question], Engine):
     def card(self, action: Card) -> None:
         self.verify_card(action)
         self._record(action)
-        self._question().card = action
+        self._open().card = action
         self._advance()
 
     # -- answer (each non-reader) ------------------------------------------------------------------
@@ -164,7 +157,7 @@ class SquizzEngine(Questions[Question], Engine):
         player = action.player
         self._check_player(player)
         self._require_phase(action, Phase.ANSWERING)
-        question = self._question()
+        question = self._open()
         if player == question.reader:
             raise NotAnAnswerer(f"{player} is the reader of question {question.number} and does not answer")
         if player in question.answers:
@@ -180,7 +173,7 @@ class SquizzEngine(Questions[Question], Engine):
     def answer(self, action: Answer) -> None:
         self.verify_answer(action)
         self._record(action)
-        self._question().answers[action.player] = action
+        self._open().answers[action.player] = action
         self.tokens[action.player].remove(action.token)
         self._advance()
 
@@ -198,7 +191,7 @@ class SquizzEngine(Questions[Question], Engine):
         every token exactly once over the game (rules.md sQuizz 1 and 5); then the reveal."""
         self.verify_close(action)
         self._record(action)
-        question = self._question()
+        question = self._open()
         question.closed = action.reason
         for player in question.waiting_for:
             # a non-reader answers every question with one of their tokens (rules.md sQuizz 1), so one is left
@@ -211,13 +204,13 @@ class SquizzEngine(Questions[Question], Engine):
 
     def _advance(self) -> None:
         """The one place the phase moves on; reveals the question once every answer is in."""
-        question = self._open_question()
+        question = self.open_question()
         if question is not None and question.card is not None and not question.waiting_for:
             self._reveal(question)
         self._phase = self._next_phase()
 
     def _next_phase(self) -> Phase:
-        question = self._open_question()
+        question = self.open_question()
         if question is None:
             return Phase.OVER if len(self.questions) == self.total_questions else Phase.ROLL
         return Phase.CARD if question.card is None else Phase.ANSWERING
@@ -238,7 +231,7 @@ class SquizzEngine(Questions[Question], Engine):
     def legal_inputs(self, player: str) -> JSON | None:
         """What ``player`` may input now, for the session's handset prompt; None when nothing."""
         self._check_player(player)
-        question = self._open_question()
+        question = self.open_question()
         if self._phase is Phase.ANSWERING and question is not None and player in question.waiting_for:
             return {"input": Answer.kind, "answers": list(LETTERS), "tokens": list(self.tokens[player])}
         return None
