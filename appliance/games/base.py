@@ -269,9 +269,10 @@ class Engine(ABC):
     # -- views -------------------------------------------------------------------------------------
 
     def public_view(self) -> JSON:
-        """What the TV may show now (never a secret the rules have not revealed), with the points table
-        under ``standings`` (:class:`Totals`)."""
-        view = self.views.public_view(self)
+        """What the TV may show now (never a secret the rules have not revealed): ``game``, ``phase`` and
+        ``players``, the game's own view, and the points table under ``standings`` (:class:`Totals`)."""
+        view: JSON = {"game": self.game, "phase": self.phase, "players": list(self.players)}
+        view.update(self.views.public_view(self))  # a game may say its phase in the board's words
         view["standings"] = self.totals().to_json()
         return view
 

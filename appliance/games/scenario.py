@@ -110,6 +110,13 @@ class GameAdapter(ABC, Generic[EngineT]):
             result["ending"] = None if ending is None else ending.value
         return result
 
+    def last_question(self, engine: EngineT) -> Any:
+        """The question just played (its result is asked for); MalformedInput before the first."""
+        question = getattr(engine, "current", None)
+        if question is None:
+            raise MalformedInput("no question has been played")
+        return question
+
     def require_played(self, engine: EngineT, played: Callable[[Any], bool]) -> None:
         """Refuse a question whose steps ran out before ``played(question)`` (revealed, settled) holds."""
         current = getattr(engine, "current", None)

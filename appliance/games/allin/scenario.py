@@ -43,9 +43,7 @@ class AllInAdapter(GameAdapter[AllInEngine]):
 
     def question_result(self, engine: Engine) -> JSON:
         allin = self.engine(engine)
-        question = allin.current
-        if question is None:
-            raise MalformedInput("no question has been played")
+        question = self.last_question(allin)
         return {
             "reader": question.reader,
             "chips": dict(question.chips_after),

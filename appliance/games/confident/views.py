@@ -79,9 +79,6 @@ def _question_public(engine: ConfidentEngine, question: Question) -> JSON:
 def public_view(engine: ConfidentEngine) -> JSON:
     question = engine.current
     return {
-        "game": engine.game,
-        "phase": engine.phase,
-        "players": list(engine.players),
         "target": engine.target,
         "variants": list(engine.options["variants"]),
         "fast_play_seconds": engine.options["fast_play_seconds"],

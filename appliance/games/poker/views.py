@@ -23,9 +23,6 @@ def public_view(engine: PokerEngine) -> JSON:
     question = engine.current
     to_act = engine.to_act
     return {
-        "game": engine.game,
-        "phase": engine.phase,
-        "players": list(engine.players),
         "stacks": dict(engine.stacks),
         "out": _out(engine, question),
         "ante_schedule": engine.schedule.describe(),

@@ -49,9 +49,7 @@ class SquizzAdapter(GameAdapter[SquizzEngine]):
         self.require_played(self.engine(engine), lambda current: current.revealed)
 
     def question_result(self, engine: Engine) -> JSON:
-        question = self.engine(engine).current
-        if question is None:
-            raise MalformedInput("no question has been played")
+        question = self.last_question(self.engine(engine))
         return {
             "reader": question.reader,
             "correct": list(question.correct),
