@@ -152,8 +152,8 @@ def raw_card(form: Mapping[str, str], deck_type: DeckType) -> dict[str, object]:
         raw.update(statements=[row["statement1"], row["statement2"], row["statement3"]])
     else:
         raw.update(prompt=row["prompt"], unit=row["unit"], source=row["source"],
-                   propositions=[{"label": label, "text": row[f"{label.lower()}_text"],
-                                  "value": row[f"{label.lower()}_value"]} for label in LABELS])
+                   propositions=[{"label": row[f"{letter.lower()}_text"],
+                                  "value": row[f"{letter.lower()}_value"]} for letter in LABELS])
     return raw
 
 
