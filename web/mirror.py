@@ -1,10 +1,9 @@
-"""The TV's picture for the admin page: the board renderer (``appliance.board.compose.render``, the same
+"""The TV's picture for the admin page: the board renderer (``appliance.board.render_png``, the same
 code the TV runs) draws the retained board state into a PNG, once per board change: the settled frame
 of the scene's animation, as the TV shows it once the animation has run."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import threading
@@ -26,16 +25,11 @@ def board_png(board: Mapping[str, Any] | None, size: tuple[int, int] = SIZE) -> 
             return cached
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-        import pygame
-
-        from appliance.board.compose import moment, render
+        from appliance.board import moment, render_png
 
         state = dict(board or {})
         # the settled frame (the end of the scene's animation), not its first: a reveal's answer and points
-        surface = render(state, size, moment(state)[1])
-        out = io.BytesIO()
-        pygame.image.save(surface, out, "board.png")
-        data = out.getvalue()
+        data = render_png(state, size, moment(state)[1])
         _cache.clear()
         _cache[key] = data
         return data
