@@ -12,7 +12,8 @@ import pytest
 from appliance.box.store import Store
 from appliance.edge.handsets import Handset
 from appliance.errors import IllegalAction
-from appliance.session.flow import Card, GameSetup, flow_factory
+from appliance.flows import flow_factory
+from appliance.session.flow import Card, GameSetup
 from appliance.session.session import RESULTS, Session, setup_from_json
 
 PLAYERS = ["Ann", "Bob", "Cat"]

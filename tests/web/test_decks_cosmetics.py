@@ -85,7 +85,8 @@ def test_the_all_in_reader_sees_whole_statements() -> None:
     import random
 
     from appliance.edge.prompts import fit
-    from appliance.session.flow import Card, GameSetup, flow_factory
+    from appliance.flows import flow_factory
+    from appliance.session.flow import Card, GameSetup
 
     long = ["I have been to every one of the seven continents, Antarctica too.", "I can juggle.", "I sing."]
     setup = GameSetup("allin", ["Ann", "Bob", "Cat"], {}, [Card(f"a{i}", {"statements": long}) for i in range(3)])
