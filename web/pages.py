@@ -72,7 +72,7 @@ def install(app: Flask) -> None:
     def too_big(exc: HTTPException) -> tuple[str, int]:
         # the deck file's own limit, as the import form says it (the request may be a little bigger:
         # the form around the file)
-        from appliance.decks.validate import MAX_FILE_BYTES
+        from appliance.decks import MAX_FILE_BYTES
 
         limit = MAX_FILE_BYTES // 1_000_000  # 5 MB, as decimal as the form says it
         return render_template("error.html", title="File too big",

@@ -27,6 +27,7 @@ from appliance.decks.io import (
     format_json,
     load_deck,
 )
+from appliance.decks.limits import MAX_FILE_BYTES
 from appliance.decks.model import (
     AllInCard,
     Card,
@@ -44,6 +45,7 @@ from appliance.decks.validate import InvalidDeck, make_info, parse_cards, parse_
 __all__ = [
     "CSV_COLUMNS",
     "FAMILY_WORDS",
+    "MAX_FILE_BYTES",
     "AllInCard",
     "Card",
     "CardFilter",
