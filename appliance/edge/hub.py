@@ -18,13 +18,14 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from appliance.box.store import Store, StoreError
+from appliance.edge import commands
 from appliance.edge.clocksync import ClockSync
 from appliance.edge.handsets import Handset, Registry
 from appliance.edge.mqtt import Availability, Client, Connection
 from appliance.edge.pairing import Pairing, pairing_wildcard
 from appliance.edge.prompts import fit
 from appliance.errors import QuizboxError
-from appliance.session.flow import Card, GameSetup
+from appliance.session.flow import Card
 from appliance.session.session import Session
 from firmware import protocol
 
@@ -307,75 +308,14 @@ class Hub:
         ack = protocol.make_ack(seq, False, message, prompt_id)
         self.client.publish(protocol.ack_topic(self.box, handset_id), protocol.encode(ack))
 
-    # -- admin commands -----------------------------------------------------------------------------------
+    # -- admin commands (appliance/edge/commands.py) ------------------------------------------------------
 
     def _admin(self, payload: bytes) -> None:
-        try:
-            command = json.loads(payload.decode("utf-8"))
-            if not isinstance(command, dict) or not isinstance(command.get("cmd"), str):
-                raise protocol.ProtocolError('a command is {"cmd": name, ...}')
-            result = self.command(command)
-        except (ValueError, QuizboxError) as exc:
-            result = {"ok": False, "msg": str(exc)}
-            log.warning("admin command refused: %s", exc)
-        self._last_result = result
-        self._admin_sent = None
-        self._publish_changes()
+        commands.on_admin(self, payload)
 
     def command(self, command: Mapping[str, Any]) -> dict[str, Any]:
         """Run one admin command (also called directly by the demo and tests); raises on refusal."""
-        with self.lock:
-            name = command["cmd"]
-            s = self.session
-            if name == "accept":
-                # with broker accounts: its own account, from its pairing request
-                handset = self._handset(command) if self.pairing is None else self._paired(command)
-                handset.accepted = True
-                self._save(handset)
-            elif name == "rename":
-                handset = self._handset(command)
-                new = str(command.get("name", "")).strip()
-                if not new:
-                    raise protocol.ProtocolError("a name cannot be empty")
-                handset.name = self.registry.unique_name(new, exclude=handset.id)
-                self._save(handset)
-            elif name == "remove":
-                handset = self._handset(command)
-                if s.player_of(handset.id) is not None and s.state == "playing":
-                    raise protocol.ProtocolError(f"{handset.name} is seated in the running game")
-                self.registry.remove(handset.id)
-                s.forget(handset.id)
-                self.clocks.forget(handset.id)
-                if self.pairing is not None:
-                    self.pairing.remove(handset.id)  # and it can log in no more
-                if self.store is not None:
-                    self.store.delete_handset(handset.id)
-            elif name == "identify":
-                self._handset(command).identify_until = self.clock() + 5
-            elif name == "start":
-                self._start(command)
-            elif name in s.flow_commands():  # a game's own commands: the buzzer's arm / right / wrong / close
-                message = s.flow_command(name, command)
-                self._publish_changes()
-                return {"ok": True, "msg": message}
-            elif name == "next":
-                s.advance()
-            elif name == "skip":
-                s.skip()
-            elif name == "undo":
-                s.undo()
-            elif name == "pause":
-                s.pause()
-            elif name == "resume":
-                s.resume()
-            elif name == "end":
-                s.end_game()
-            elif name == "lobby":
-                s.to_lobby()
-            else:
-                raise protocol.ProtocolError(f"unknown command {name!r}")
-            self._publish_changes()
-            return {"ok": True, "msg": f"{name}: done"}
+        return commands.run(self, command)
 
     def _save(self, handset: Handset) -> None:
         if self.store is None:
@@ -388,61 +328,6 @@ class Hub:
             # and the board and admin page say why it will be forgotten after a restart
             log.error("handset %s not saved: %s", handset.id, exc)
             self.session.message, self.session.message_until = str(exc), self.clock() + 60
-
-    def _paired(self, command: Mapping[str, Any]) -> Handset:
-        """Accept with broker accounts: make the account the handset asked for (or find the one it has),
-        then the handset is at the table (known before, or new from its request)."""
-        assert self.pairing is not None
-        handset_id, code = str(command.get("handset", "")), command.get("code")
-        request = self.pairing.pending.get(handset_id)
-        known = self.registry.get(handset_id)
-        if known is None and request is None:
-            raise protocol.ProtocolError(f"no handset {handset_id!r}")
-        self.pairing.accept(handset_id, None if code is None else str(code))
-        if known is None:
-            assert request is not None
-            known, _ = self.registry.hello(handset_id, request.name, self.clock())
-            known.online = False  # until it logs in with its account and says hello
-        return known
-
-    def _handset(self, command: Mapping[str, Any]) -> Handset:
-        handset = self.registry.get(str(command.get("handset", "")))
-        if handset is None:
-            raise protocol.ProtocolError(f"no handset {command.get('handset')!r}")
-        return handset
-
-    def _start(self, command: Mapping[str, Any]) -> None:
-        game = command.get("game")
-        seats = command.get("seats")
-        options = command.get("options", {})
-        if not isinstance(game, str):
-            raise protocol.ProtocolError("start needs a game")
-        if not isinstance(options, dict):
-            raise protocol.ProtocolError("options must be an object")
-        if seats is None:  # everyone accepted and online, in join order
-            seats = [{"player": h.name, "handset": h.id} for h in self.registry if h.accepted and h.online]
-        if not isinstance(seats, list) or not all(isinstance(x, dict) for x in seats):
-            raise protocol.ProtocolError('seats is a list of {"player", "handset"}')
-        mapping: dict[str, str] = {}
-        for seat in seats:
-            player, hid = seat.get("player"), seat.get("handset")
-            handset = self.registry.get(str(hid))
-            if handset is None or not handset.accepted:
-                raise protocol.ProtocolError(f"handset {hid!r} is not at the table")
-            if not isinstance(player, str) or not player.strip() or player in mapping:
-                raise protocol.ProtocolError(f"bad or repeated player name {player!r}")
-            mapping[player] = handset.id
-        cards_raw = command.get("cards")
-        if cards_raw is not None:
-            if not isinstance(cards_raw, list) or not all(isinstance(c, dict) for c in cards_raw):
-                raise protocol.ProtocolError("cards must be a list of objects")
-            cards: Sequence[Card] = [Card(str(c.get("id", i)), c) for i, c in enumerate(cards_raw)]
-        elif self.decks is not None:
-            cards = self.decks(game, command)
-        else:
-            raise protocol.ProtocolError("no cards: name a deck or send cards")
-        setup = GameSetup(game=game, players=list(mapping), options=options, cards=cards)
-        self.session.start_game(setup, mapping)
 
     # -- outbound --------------------------------------------------------------------------------------
 
