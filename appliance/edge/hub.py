@@ -18,12 +18,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from appliance.box.store import Store, StoreError
-from appliance.edge import commands
+from appliance.edge import commands, liveness
 from appliance.edge.clocksync import ClockSync
 from appliance.edge.handsets import Handset, Registry
 from appliance.edge.mqtt import Availability, Client, Connection
-from appliance.edge.pairing import Pairing, pairing_wildcard
+from appliance.edge.pairing import Pairing
 from appliance.edge.prompts import fit
+from appliance.edge.refusals import code_of
 from appliance.errors import QuizboxError
 from appliance.session.flow import Card
 from appliance.session.session import Session
@@ -83,7 +84,7 @@ class Hub:
                 protocol.handset_wildcard(box, "input"),
                 protocol.handset_wildcard(box, "clock"),
                 protocol.admin_command_topic(box),
-                *([pairing_wildcard(box)] if pairing is not None else []),
+                *([protocol.pairing_wildcard(box)] if pairing is not None else []),
             ],
             availability=Availability(protocol.appliance_status_topic(box)),
             on_connect=self._on_connect,
@@ -137,6 +138,7 @@ class Hub:
                     online = [h.id for h in self.registry if h.online]
                     for handset_id, ping in self.clocks.due(self._ms(), online):  # clock offsets (buzzer)
                         self.client.publish(protocol.time_topic(self.box, handset_id), protocol.encode(ping), qos=0)
+                    liveness.sweep(self)  # handsets silent too long are shown offline
                     if self.session.tick():
                         self._publish_changes()
                     elif self.clock() - self._state_at >= 1.0:  # countdowns move once a second
@@ -159,9 +161,11 @@ class Hub:
                     return
                 handset_id, leaf = protocol.parse_handset_topic(self.box, topic)
                 if leaf == "clock":
-                    if self.registry.get(handset_id) is not None and self._may_speak(handset_id):
+                    known = self.registry.get(handset_id)
+                    if known is not None and self._may_speak(handset_id):
                         reply = protocol.parse_clock(handset_id, protocol.decode(payload))
                         self.clocks.on_reply(handset_id, reply, received)
+                        liveness.heard(self, known)
                     return
                 handler = {
                     "hello": self._hello,
@@ -182,12 +186,11 @@ class Hub:
         try:
             hello = protocol.parse_hello(handset_id, protocol.decode(payload))
         except protocol.ProtocolError as exc:
-            self.refused += 1
-            log.warning("bad hello from %s: %s", handset_id, exc)
+            self._refuse(handset_id, -1, str(exc), code=exc.code, about="hello")
             return
         if not self._may_speak(handset_id):
-            self.refused += 1
-            log.warning("hello on the topics of %s, which has no broker account: ignored", handset_id)
+            # the ACL lets no one else publish there; answered anyway, so a maker sees why
+            self._refuse(handset_id, -1, "not paired: ask the quizmaster", code="not_paired", about="hello")
             return
         handset, new = self.registry.hello(handset_id, hello["name"], self.clock())
         self.clocks.joined(handset_id, self._ms())
@@ -195,6 +198,7 @@ class Hub:
             handset.accepted = True  # an account is made only when the quizmaster accepts
         handset.firmware = hello["fw"]
         handset.layout = hello["layout"]
+        handset.keepalive = hello.get("keepalive", protocol.KEEPALIVE)
         if new:
             self._save(handset)
             state = "accepted" if handset.accepted else "pending"
@@ -233,39 +237,40 @@ class Hub:
             return
         handset.battery, handset.rssi = data["battery"], data["rssi"]
         handset.firmware, handset.layout = data["fw"] or handset.firmware, data["layout"]
-        handset.last_seen = self.clock()
+        liveness.heard(self, handset)
         self._publish_state()
 
     def _input(self, handset_id: str, payload: bytes) -> None:
         try:
             raw = protocol.decode(payload)
         except protocol.ProtocolError as exc:
-            self._refuse(handset_id, -1, str(exc))
+            self._refuse(handset_id, -1, str(exc), code=exc.code)
             return
         try:
             msg = protocol.parse_input(handset_id, raw)
         except protocol.ProtocolError as exc:
             seq = raw.get("seq")
-            self._refuse(handset_id, seq if isinstance(seq, int) and not isinstance(seq, bool) else -1, str(exc))
+            seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else -1
+            self._refuse(handset_id, seq, str(exc), code=exc.code)
             return
         if not self._may_speak(handset_id):
-            self._refuse(handset_id, msg["seq"], "not paired: ask the quizmaster")
+            self._refuse(handset_id, msg["seq"], "not paired: ask the quizmaster", code="not_paired")
             return
         handset = self.registry.get(handset_id)
         if handset is None:
-            self._refuse(handset_id, msg["seq"], "unknown handset: restart it")
+            self._refuse(handset_id, msg["seq"], "unknown handset: say hello again", code="unknown_handset")
             return
         if not handset.accepted:
-            self._refuse(handset_id, msg["seq"], "not accepted yet")
+            self._refuse(handset_id, msg["seq"], "not accepted yet: ask the quizmaster", code="not_accepted")
             return
-        handset.last_seen = self.clock()
+        liveness.heard(self, handset)
         key = (msg["seq"], msg["prompt"])
         if key in handset.acks:  # a QoS 1 duplicate or a retry after reconnect: ack again, apply once
             self.client.publish(protocol.ack_topic(self.box, handset_id), handset.acks[key])
             return
-        tag, dash, local_id = msg["prompt"].rpartition("-")
-        if dash and tag != self.boot:  # answers a prompt sent before this appliance restarted
-            self._refuse(handset_id, msg["seq"], "that screen is old; look again", msg["prompt"])
+        tag, local_id = protocol.split_prompt_id(msg["prompt"])
+        if tag and tag != self.boot:  # answers a prompt sent before this appliance restarted
+            self._refuse(handset_id, msg["seq"], "that screen is old; look again", msg["prompt"], code="stale")
             return
         data = msg["data"]
         if msg["kind"] == protocol.BUZZ:  # the press on the appliance clock (rules.md Buzzer 2)
@@ -273,7 +278,7 @@ class Hub:
         try:
             message = self.session.handle_input(handset_id, local_id, msg["kind"], data)
         except QuizboxError as exc:
-            self._refuse(handset_id, msg["seq"], _short(exc), msg["prompt"])
+            self._refuse(handset_id, msg["seq"], str(exc) or type(exc).__name__, msg["prompt"], code=code_of(exc))
             return
         self.accepted += 1
         ack = protocol.encode(protocol.make_ack(msg["seq"], True, message, msg["prompt"]))
@@ -302,10 +307,13 @@ class Hub:
         log.info("handset %s asks to be paired (code %s)", handset_id, request.code)
         self._publish_state()
 
-    def _refuse(self, handset_id: str, seq: int, message: str, prompt_id: str | None = None) -> None:
+    def _refuse(self, handset_id: str, seq: int, message: str, prompt_id: str | None = None,
+                code: str = "refused", about: str | None = None) -> None:
+        """An error ack (``about`` "hello": the answer to a refused hello, seq -1); the message is fitted
+        to the handset's screen by protocol.make_ack, the log keeps it whole."""
         self.refused += 1
-        log.warning("refused input from %s (seq %s): %s", handset_id, seq, message)
-        ack = protocol.make_ack(seq, False, message, prompt_id)
+        log.warning("refused %s from %s (seq %s, %s): %s", about or "input", handset_id, seq, code, message)
+        ack = protocol.make_ack(seq, False, message, prompt_id, code=code, about=about)
         self.client.publish(protocol.ack_topic(self.box, handset_id), protocol.encode(ack))
 
     # -- admin commands (appliance/edge/commands.py) ------------------------------------------------------
@@ -344,7 +352,7 @@ class Hub:
     def _publish_prompt(self, handset: Handset, prompt: dict[str, Any]) -> None:
         """One handset's prompt; a prompt that cannot be sent is logged and never stops the others or
         the board."""
-        wire = {**prompt, "id": f"{self.boot}-{prompt['id']}"}
+        wire = protocol.wire_prompt(self.boot, prompt)
         try:
             payload = fit(wire)
         except protocol.ProtocolError as exc:
@@ -361,6 +369,7 @@ class Hub:
             self._board_sent = text
             self.client.publish(protocol.board_topic(self.box), text, retain=True)
         admin = {
+            "v": protocol.VERSION,
             "handsets": [h.public() for h in self.registry],
             "scene": self.session.state,
             "game": board["game"],
@@ -376,7 +385,3 @@ class Hub:
             self._admin_sent = text
             self.client.publish(protocol.admin_state_topic(self.box), text, retain=True)
 
-
-def _short(exc: Exception) -> str:
-    text = str(exc) or type(exc).__name__
-    return text if len(text) <= protocol.MAX_MESSAGE else text[: protocol.MAX_MESSAGE - 1] + "…"
