@@ -498,16 +498,15 @@ def answer_ping(obj, clock_ms):
 
 def screen_message(text):
     """``text`` for the handset's screen: at most :data:`MAX_MESSAGE` characters that wrap at spaces into
-    :data:`MESSAGE_LINES` lines of :data:`MESSAGE_COLS`. A longer text is cut after a whole word and
-    ends ".."; only a single word longer than that limit is ever cut inside. A long refusal written as
-    "<who/what>: <reason>; <hint>" keeps its reason: the part after the first ": ", up to "; "."""
+    :data:`MESSAGE_LINES` lines of :data:`MESSAGE_COLS`. A longer text loses its "; <hint>" tail if that
+    makes it fit, else it is cut after a whole word and ends ".."; only a single word longer than the
+    limit is ever cut inside."""
     text = " ".join(str(text).split())
     if not _fits_screen(text):
-        reason = text.partition(": ")[2] or text
-        for part in (reason, reason.partition("; ")[0]):
-            if part and _fits_screen(part):
-                return part[0].upper() + part[1:]
-        text = reason.partition("; ")[0]
+        head = text.partition("; ")[0]
+        if _fits_screen(head):
+            return head
+        text = head
     words = text.split()
     out = ""
     for word in words:

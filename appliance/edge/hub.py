@@ -24,7 +24,7 @@ from appliance.edge.handsets import Handset, Registry
 from appliance.edge.mqtt import Availability, Client, Connection
 from appliance.edge.pairing import Pairing
 from appliance.edge.prompts import fit
-from appliance.edge.refusals import code_of
+from appliance.edge.refusals import code_of, screen_text
 from appliance.errors import QuizboxError
 from appliance.session.flow import Card
 from appliance.session.session import Session
@@ -278,7 +278,7 @@ class Hub:
         try:
             message = self.session.handle_input(handset_id, local_id, msg["kind"], data)
         except QuizboxError as exc:
-            self._refuse(handset_id, msg["seq"], str(exc) or type(exc).__name__, msg["prompt"], code=code_of(exc))
+            self._refuse(handset_id, msg["seq"], screen_text(exc), msg["prompt"], code=code_of(exc))
             return
         self.accepted += 1
         ack = protocol.encode(protocol.make_ack(msg["seq"], True, message, msg["prompt"]))
