@@ -28,9 +28,9 @@ MAX_SEQ = 2 ** 31 - 1
 MAX_CLOCK = 2 ** 53  # a millisecond clock reading (appliance or handset) is below this: exact in any JSON reader
 
 # -- the MQTT session -------------------------------------------------------------------------------
-KEEPALIVE = 30  # s: the MQTT keepalive of handsets and of the appliance's own clients
-TELEMETRY_EVERY = 60  # s: a handset publishes telemetry at least this often (2 keepalives)
-SILENT_AFTER = 3  # keepalives (at least KEEPALIVE each): a handset not heard from that long is shown offline
+KEEPALIVE = 15  # s: the MQTT keepalive of handsets and of the appliance's own clients (5-300 allowed)
+TELEMETRY_EVERY = 60  # s: a handset publishes telemetry at least this often
+SILENT_AFTER = 90  # s (or 3 keepalives if longer): a handset not heard from that long is shown offline
 BACKOFF_MIN = 1  # s: reconnect backoff, doubling up to BACKOFF_MAX
 BACKOFF_MAX = 30
 ACK_TIMEOUT = 3  # s: an unacknowledged input is sent again (same seq) after this long

@@ -118,7 +118,7 @@ def test_a_handset_gone_silent_is_shown_offline_and_back_when_heard(
 
         assert admin.wait(lambda b, s: online(b, s) == (True, True), 10)
         handset.stop(say_offline=False)  # a clean disconnect: the broker sends no will
-        now[0] += 89  # three keepalives (90 s) not yet passed: still online
+        now[0] += 89  # SILENT_AFTER (90 s) not yet passed: still online
         time.sleep(0.3)
         assert online(admin.board, admin.state) == (True, True)
         now[0] += 2

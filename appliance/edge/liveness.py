@@ -4,9 +4,10 @@ The broker publishes a handset's last will (``offline``) when its connection die
 handset says ``offline`` itself before a clean disconnect; one that disconnects cleanly without it, or
 whose broker session lingers, would stay ``online`` for ever. So the hub also watches what it hears:
 every hello, telemetry, input and clock answer counts. A handset publishes telemetry at least every
-``TELEMETRY_EVERY`` s and answers the hub's clock pings, so one silent for more than ``SILENT_AFTER``
-keepalives (its own from its hello, at least 30 s: 90 s) is shown offline on the admin page and the TV,
-and back online the moment it is heard again (its current prompt is re-sent then).
+``TELEMETRY_EVERY`` s (and answers the hub's clock pings every few seconds), so one silent for more
+than ``SILENT_AFTER`` s (90; or three of its keepalives, from its hello, if that is longer) is shown
+offline on the admin page and the TV, and back online the moment it is heard again (its current prompt
+is re-sent then).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ log = logging.getLogger(__name__)
 
 def limit(handset: Handset) -> float:
     """Seconds of silence after which ``handset`` is shown offline."""
-    return float(protocol.SILENT_AFTER * max(handset.keepalive, protocol.KEEPALIVE))
+    return float(max(protocol.SILENT_AFTER, 3 * handset.keepalive))
 
 
 def heard(hub: Hub, handset: Handset) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-KEEPALIVE = 30  # s (docs/protocol.md, MQTT settings)
+KEEPALIVE = 15  # s (docs/protocol.md, MQTT settings)
 ACK_TIMEOUT = 3.0  # s: re-send an unacknowledged input, same seq
 
 
@@ -144,11 +144,14 @@ class RawAdmin:
         self.n = 0
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"raw-admin-{box}",
                                   protocol=mqtt.MQTTv311, clean_session=True)
-        self.client.on_connect = lambda c, u, f, r, p=None: (c.subscribe(f"quizbox/{box}/board", qos=1),
-                                                              c.subscribe(f"quizbox/{box}/admin/state", qos=1))
+        self.client.on_connect = self._connected
         self.client.on_message = self._message
         self.client.connect(host, port, KEEPALIVE)
         self.client.loop_start()
+
+    def _connected(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any = None) -> None:
+        client.subscribe(f"quizbox/{self.box}/board", qos=1)
+        client.subscribe(f"quizbox/{self.box}/admin/state", qos=1)
 
     def _message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         obj = json.loads(message.payload)
