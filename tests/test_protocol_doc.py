@@ -49,8 +49,8 @@ def _examples() -> list[dict[str, Any]]:
 
 
 def _topic_builders() -> list[tuple[str, Any]]:
-    return [(name, fn) for name, fn in vars(protocol).items()
-            if inspect.isfunction(fn) and not name.startswith(("_", "parse_")) and name.endswith(("_topic", "_wildcard"))]
+    return [(name, fn) for name, fn in vars(protocol).items() if inspect.isfunction(fn)
+            and not name.startswith(("_", "parse_")) and name.endswith(("_topic", "_wildcard"))]
 
 
 @pytest.mark.parametrize(("name", "builder"), _topic_builders(), ids=[n for n, _ in _topic_builders()])
@@ -100,7 +100,7 @@ def _validate(obj: dict[str, Any]) -> str:
         return "pairing"
     if "seq" in obj and "data" in obj:
         protocol.parse_input(obj.get("id", "h1"), obj)
-        return "input:" + obj["kind"]
+        return "input:" + str(obj["kind"])
     if "seq" in obj and "ok" in obj:
         ack = protocol.parse_ack(obj)
         assert protocol.screen_message(ack["msg"]) == ack["msg"], "an ack message must fit the screen"
@@ -115,7 +115,7 @@ def _validate(obj: dict[str, Any]) -> str:
     if "kind" in obj and "title" in obj:
         protocol.parse_prompt(obj)
         assert len(protocol.encode(obj)) <= protocol.MAX_PAYLOAD
-        return "prompt:" + obj["kind"]
+        return "prompt:" + str(obj["kind"])
     if "battery" in obj:
         protocol.parse_telemetry(obj)
         return "telemetry"
