@@ -116,8 +116,18 @@ def test_a_handset_gone_silent_is_shown_offline_and_back_when_heard(
             on_board = [p["online"] for p in b.get("players", []) if p["handset"] == "quiet"]
             return bool(on_admin and on_admin[0]), bool(on_board and on_board[0])
 
+        def settle() -> None:
+            """Let the hub take in what the handset sent before it left (its last clock answers), then
+            start the silence from when it was last heard."""
+            time.sleep(0.5)
+            with hub.lock:
+                quiet = hub.registry.get("quiet")
+                assert quiet is not None
+                now[0] = quiet.last_seen
+
         assert admin.wait(lambda b, s: online(b, s) == (True, True), 10)
         handset.stop(say_offline=False)  # a clean disconnect: the broker sends no will
+        settle()
         now[0] += 89  # SILENT_AFTER (90 s) not yet passed: still online
         time.sleep(0.3)
         assert online(admin.board, admin.state) == (True, True)
@@ -126,6 +136,7 @@ def test_a_handset_gone_silent_is_shown_offline_and_back_when_heard(
         handset = RawHandset(host, port, box_id, "quiet", "Ann")  # back: hello, then telemetry
         assert admin.wait(lambda b, s: online(b, s) == (True, True), 10)
         handset.stop(say_offline=False)
+        settle()
         now[0] += 91
         assert admin.wait(lambda b, s: online(b, s) == (False, False), 10)
         handset = RawHandset(host, port, box_id, "quiet", "Ann")

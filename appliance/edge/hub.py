@@ -278,7 +278,7 @@ class Hub:
         try:
             message = self.session.handle_input(handset_id, local_id, msg["kind"], data)
         except QuizboxError as exc:
-            self._refuse(handset_id, msg["seq"], screen_text(exc), msg["prompt"], code=code_of(exc))
+            self._refuse(handset_id, msg["seq"], str(exc), msg["prompt"], code=code_of(exc), shown=screen_text(exc))
             return
         self.accepted += 1
         ack = protocol.encode(protocol.make_ack(msg["seq"], True, message, msg["prompt"]))
@@ -308,12 +308,12 @@ class Hub:
         self._publish_state()
 
     def _refuse(self, handset_id: str, seq: int, message: str, prompt_id: str | None = None,
-                code: str = "refused", about: str | None = None) -> None:
-        """An error ack (``about`` "hello": the answer to a refused hello, seq -1); the message is fitted
-        to the handset's screen by protocol.make_ack, the log keeps it whole."""
+                code: str = "refused", about: str | None = None, shown: str | None = None) -> None:
+        """An error ack (``about`` "hello": the answer to a refused hello, seq -1). The log keeps
+        ``message`` whole; the handset gets ``shown``, or ``message`` fitted to its screen by make_ack."""
         self.refused += 1
         log.warning("refused %s from %s (seq %s, %s): %s", about or "input", handset_id, seq, code, message)
-        ack = protocol.make_ack(seq, False, message, prompt_id, code=code, about=about)
+        ack = protocol.make_ack(seq, False, message if shown is None else shown, prompt_id, code=code, about=about)
         self.client.publish(protocol.ack_topic(self.box, handset_id), protocol.encode(ack))
 
     # -- admin commands (appliance/edge/commands.py) ------------------------------------------------------
