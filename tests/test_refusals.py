@@ -140,3 +140,12 @@ def test_the_admin_state_has_the_documented_fields(hub: Hub, mosquitto: Mosquitt
         assert states[-1]["last"] == {"id": "x1", "ok": False, "code": "no_game", "msg": "no game is running"}
     finally:
         watcher.stop()
+
+
+def test_codes_are_short_tokens_and_hub_messages_fit_the_screen() -> None:
+    for code, meaning in protocol.REFUSALS.items():
+        assert len(code) <= protocol.MAX_CODE and code.replace("_", "").isalpha() and code.islower(), code
+        assert meaning
+    for message in ("not paired: ask the quizmaster", "unknown handset: say hello again",
+                    "not accepted yet: ask the quizmaster", "that screen is old; look again"):
+        assert protocol.screen_message(message) == message  # the hub's own refusals are never cut
