@@ -146,7 +146,7 @@ def test_a_revision_1_0_handset_core_takes_revision_1_1_acks() -> None:
 
     handset, transport, _ = make("keypad")
     handset.connected()
-    show(handset, samples.by_id("r2"))
+    show(handset, samples.by_id("r2"))  # type: ignore[no-untyped-call]
     seq = handset.submit({"bottom": "1", "top": "2"})
     hello_answer = p.make_ack(-1, False, "protocol version 2 unsupported", code="version", about="hello")
     assert handset.on_message(p.ack_topic(BOX, HID), p.encode(hello_answer))
