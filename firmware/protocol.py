@@ -1,8 +1,9 @@
-# Quizbox handset protocol v1: every topic, payload name and limit, defined once.
+# Quizbox handset protocol v1 (revision 1.1): every topic, payload, admin command, refusal code and limit,
+# defined once.
 #
 # MicroPython-compatible on purpose (no typing, dataclasses or f-string tricks): an ESP32 handset carries
 # this file, and the appliance and the web import it from here. docs/protocol.md describes it with an
-# example of every message.
+# example of every message (tests/test_protocol_doc.py keeps the two in step).
 
 import json
 
