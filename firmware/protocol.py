@@ -25,8 +25,8 @@ MAX_SIDES = 4  # sides of a split input
 SWAP_NAMES = 2  # a swap boost names exactly two players
 MAX_COMMAND = 65536  # bytes of an admin command (a start may carry its cards)
 MAX_COMMAND_ID = 32  # an admin command's id
-MAX_SEQ = 2 ** 31 - 1
-MAX_CLOCK = 2 ** 53  # a millisecond clock reading (appliance or handset) is below this: exact in any JSON reader
+MAX_SEQ = 2**31 - 1
+MAX_CLOCK = 2**53  # a millisecond clock reading (appliance or handset) is below this: exact in any JSON reader
 
 # -- the MQTT session -------------------------------------------------------------------------------
 KEEPALIVE = 15  # s: the MQTT keepalive of handsets and of the appliance's own clients (5-300 allowed)
