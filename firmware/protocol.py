@@ -29,9 +29,9 @@ MAX_SEQ = 2**31 - 1
 MAX_CLOCK = 2**53  # a millisecond clock reading (appliance or handset) is below this: exact in any JSON reader
 
 # -- the MQTT session -------------------------------------------------------------------------------
-KEEPALIVE = 15  # s: the MQTT keepalive of handsets and of the appliance's own clients (5-300 allowed)
+KEEPALIVE = 30  # s: the MQTT keepalive of handsets and of the appliance's own clients (5-300 allowed)
 TELEMETRY_EVERY = 60  # s: a handset publishes telemetry at least this often
-SILENT_AFTER = 90  # s (or 3 keepalives if longer): a handset not heard from that long is shown offline
+SILENT_AFTER = 90  # s, 3 keepalives (or 3 of its own if longer): a handset not heard from that long is offline
 BACKOFF_MIN = 1  # s: reconnect backoff, doubling up to BACKOFF_MAX
 BACKOFF_MAX = 30
 ACK_TIMEOUT = 3  # s: an unacknowledged input is sent again (same seq) after this long

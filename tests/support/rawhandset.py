@@ -13,7 +13,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-KEEPALIVE = 15  # s (docs/protocol.md, MQTT settings)
+KEEPALIVE = 30  # s (docs/protocol.md, MQTT settings)
 ACK_TIMEOUT = 3.0  # s: re-send an unacknowledged input, same seq
 
 
