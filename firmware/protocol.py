@@ -639,7 +639,8 @@ ADMIN_COMMANDS = {
     "close": {},
 }
 GAME_COMMANDS = ("arm", "right", "wrong", "close")
-ADMIN_STATE_FIELDS = ("v", "handsets", "scene", "game", "paused", "can_advance", "message", "pairing", "last")
+ADMIN_STATE_FIELDS = ("v", "handsets", "scene", "game", "paused", "can_advance", "message", "pairing",
+                      "pairing_warnings", "last")
 
 
 def make_command(command_id, cmd, **args):

@@ -216,3 +216,23 @@ def test_the_walkthrough_handset_plays_and_says_goodbye(mosquitto: MosquittoBrok
                 if handset.poll() is None:
                     handset.kill()
                     handset.wait()
+
+
+def test_the_pairing_example_gives_the_code_and_client_id_the_doc_says() -> None:
+    """The doc describes the pair code and the client id in words, with a worked example: the firmware's own
+    functions (firmware/core/pairing.py, which the appliance's pairing agrees with) give the same."""
+    import hashlib
+
+    from firmware.core.pairing import client_id, pair_code, request_payload
+
+    [request] = [e for e in _examples() if "secret" in e]
+    secret, handset = request["secret"], request["id"]
+    code = re.search(r"the code is\s+`(\d{4})`", _section(2))
+    own = re.search(r"client id of step 2 is `([^`]+)`", _section(2))
+    assert code and own
+    assert pair_code(secret) == code.group(1)
+    assert client_id(handset, secret) == own.group(1)
+    # the words: SHA-256 of "quizbox-client-id:" + secret, first 8 bytes in hex; code: 4 bytes mod 10000
+    assert own.group(1) == handset + "-" + hashlib.sha256(("quizbox-client-id:" + secret).encode()).digest()[:8].hex()
+    assert int(code.group(1)) == int.from_bytes(hashlib.sha256(secret.encode()).digest()[:4], "big") % 10000
+    assert json.loads(request_payload(handset, secret, request["name"])) == request

@@ -70,6 +70,8 @@ def run(hub: Hub, command: Mapping[str, Any]) -> dict[str, Any]:
                 raise protocol.ProtocolError("a name cannot be empty", "bad_command")
             handset.name = hub.registry.unique_name(new, exclude=handset.id)
             hub._save(handset)
+        elif name == "remove" and hub._forget_request(str(command.get("handset", ""))):
+            pass  # only asking to be paired (or two devices claiming the id): the request is gone
         elif name == "remove":
             handset = _handset(hub, command)
             if s.player_of(handset.id) is not None and s.state == "playing":
@@ -119,9 +121,9 @@ def _paired(hub: Hub, command: Mapping[str, Any]) -> Handset:
     handset_id, code = str(command.get("handset", "")), command.get("code")
     request = hub.pairing.pending.get(handset_id)
     known = hub.registry.get(handset_id)
-    if known is None and request is None:
+    if known is None and request is None and handset_id not in hub.pairing.conflicts:
         raise protocol.ProtocolError(f"no handset {handset_id!r}", "unknown_handset")
-    hub.pairing.accept(handset_id, None if code is None else str(code))
+    hub.pairing.accept(handset_id, None if code is None else str(code))  # the code typed, required
     if known is None:
         assert request is not None
         known, _ = hub.registry.hello(handset_id, request.name, hub.clock())
