@@ -21,6 +21,7 @@ from appliance.box.store import Store, StoreError
 from appliance.edge.clocksync import ClockSync
 from appliance.edge.handsets import Handset, Registry
 from appliance.edge.mqtt import Availability, Client, Connection
+from appliance.edge.outbox import Outbox
 from appliance.edge.pairing import Pairing, pairing_wildcard
 from appliance.edge.prompts import fit
 from appliance.errors import QuizboxError
@@ -59,7 +60,7 @@ class Hub:
         self.clock = clock
         self.decks = decks
         self.pairing = pairing  # None: no broker accounts to manage (the demo's private broker)
-        self.lock = threading.RLock()
+        self.lock = Outbox(self._deliver)  # the hub's lock; what is published under it goes out after it
         self.refused = 0  # inputs and payloads refused (for benches and tests)
         self.accepted = 0
         self._board_sent: str | None = None
@@ -135,7 +136,7 @@ class Hub:
                 with self.lock:
                     online = [h.id for h in self.registry if h.online]
                     for handset_id, ping in self.clocks.due(self._ms(), online):  # clock offsets (buzzer)
-                        self.client.publish(protocol.time_topic(self.box, handset_id), protocol.encode(ping), qos=0)
+                        self.lock.post(protocol.time_topic(self.box, handset_id), protocol.encode(ping), qos=0)
                     if self.session.tick():
                         self._publish_changes()
                     elif self.clock() - self._state_at >= 1.0:  # countdowns move once a second
@@ -260,7 +261,7 @@ class Hub:
         handset.last_seen = self.clock()
         key = (msg["seq"], msg["prompt"])
         if key in handset.acks:  # a QoS 1 duplicate or a retry after reconnect: ack again, apply once
-            self.client.publish(protocol.ack_topic(self.box, handset_id), handset.acks[key])
+            self.lock.post(protocol.ack_topic(self.box, handset_id), handset.acks[key])
             return
         tag, dash, local_id = msg["prompt"].rpartition("-")
         if dash and tag != self.boot:  # answers a prompt sent before this appliance restarted
@@ -277,8 +278,8 @@ class Hub:
         self.accepted += 1
         ack = protocol.encode(protocol.make_ack(msg["seq"], True, message, msg["prompt"]))
         handset.remember_ack(msg["seq"], msg["prompt"], ack)
-        self.client.publish(protocol.ack_topic(self.box, handset_id), ack)
-        self._publish_changes()
+        self.lock.post(protocol.ack_topic(self.box, handset_id), ack)
+        self._publish_changes(narrowed=True)  # the input changed the game only: the prompts it touched
 
     # -- pairing and identity (appliance/edge/pairing.py: the topic is the identity) ---------------------------
 
@@ -305,7 +306,7 @@ class Hub:
         self.refused += 1
         log.warning("refused input from %s (seq %s): %s", handset_id, seq, message)
         ack = protocol.make_ack(seq, False, message, prompt_id)
-        self.client.publish(protocol.ack_topic(self.box, handset_id), protocol.encode(ack))
+        self.lock.post(protocol.ack_topic(self.box, handset_id), protocol.encode(ack))
 
     # -- admin commands -----------------------------------------------------------------------------------
 
@@ -446,27 +447,36 @@ class Hub:
 
     # -- outbound --------------------------------------------------------------------------------------
 
+    def _deliver(self, topic: str, payload: bytes | str, retain: bool, qos: int | None) -> None:
+        """Publish one message the hub queued (Outbox: after the lock is let go, in the order queued)."""
+        self.client.publish(topic, payload, retain=retain, qos=qos)
+
     def _send_prompt(self, handset: Handset, fresh: bool = False) -> None:
         prompt, changed = self.session.prompt_for(handset, fresh=fresh)
         if changed or fresh:
             self._publish_prompt(handset, prompt)
 
-    def _publish_changes(self) -> None:
-        for handset, prompt in self.session.changed_prompts(list(self.registry)):
+    def _publish_changes(self, narrowed: bool = False) -> None:
+        """The prompts that changed, then the board: every prompt rebuilt, or with ``narrowed`` (right
+        after an input, when nothing else can have changed) only those the session says the input touched."""
+        for handset, prompt in self.session.changed_prompts(list(self.registry), narrowed=narrowed):
             self._publish_prompt(handset, prompt)
         self._publish_state()
 
     def _publish_prompt(self, handset: Handset, prompt: dict[str, Any]) -> None:
         """One handset's prompt; a prompt that cannot be sent is logged and never stops the others or
         the board."""
-        wire = {**prompt, "id": f"{self.boot}-{prompt['id']}"}
-        try:
-            payload = fit(wire)
-        except protocol.ProtocolError as exc:
-            log.error("prompt for %s cannot fit a handset (%s): %s", handset.id, exc, str(wire)[:200])
-            payload = protocol.encode(protocol.make_prompt(wire["id"], protocol.INFO, "Too much to show",
-                                                           "Ask the quizmaster to use the admin page."))
-        self.client.publish(protocol.prompt_topic(self.box, handset.id), payload)
+        wire_id = f"{self.boot}-{prompt['id']}"
+        payload = self.session.wire_prompt(handset.id, wire_id)  # the session's one serialisation of it
+        if payload is None:  # too big for a handset: shortened to fit
+            wire = {**prompt, "id": wire_id}
+            try:
+                payload = fit(wire)
+            except protocol.ProtocolError as exc:
+                log.error("prompt for %s cannot fit a handset (%s): %s", handset.id, exc, str(wire)[:200])
+                payload = protocol.encode(protocol.make_prompt(wire_id, protocol.INFO, "Too much to show",
+                                                               "Ask the quizmaster to use the admin page."))
+        self.lock.post(protocol.prompt_topic(self.box, handset.id), payload)
 
     def _publish_state(self) -> None:
         self._state_at = self.clock()
@@ -474,7 +484,7 @@ class Hub:
         text = json.dumps(board, sort_keys=True)
         if text != self._board_sent:
             self._board_sent = text
-            self.client.publish(protocol.board_topic(self.box), text, retain=True)
+            self.lock.post(protocol.board_topic(self.box), text, retain=True)
         admin = {
             "handsets": [h.public() for h in self.registry],
             "scene": self.session.state,
@@ -489,7 +499,7 @@ class Hub:
         text = json.dumps(admin, sort_keys=True)
         if text != self._admin_sent:
             self._admin_sent = text
-            self.client.publish(protocol.admin_state_topic(self.box), text, retain=True)
+            self.lock.post(protocol.admin_state_topic(self.box), text, retain=True)
 
 
 def _short(exc: Exception) -> str:
