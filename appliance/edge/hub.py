@@ -66,6 +66,8 @@ class Hub:
         self._board_sent: str | None = None
         self._admin_sent: str | None = None
         self._last_result: dict[str, Any] = {}
+        self._players_json: tuple[Any, str] | None = None  # the board's players list and its JSON
+        self._admin_handsets: tuple[Any, str] | None = None  # the handsets as the admin state lists them
         self._stop = threading.Event()
         self._tick_interval = tick_interval
         # Prompt ids on the wire are "<boot tag>-<session id>": the session counts from p1 again after a
@@ -481,12 +483,11 @@ class Hub:
     def _publish_state(self) -> None:
         self._state_at = self.clock()
         board = self.session.board_state(list(self.registry), self.registry.colour)
-        text = json.dumps(board, sort_keys=True)
+        text = self._board_text(board)
         if text != self._board_sent:
             self._board_sent = text
             self.lock.post(protocol.board_topic(self.box), text, retain=True)
         admin = {
-            "handsets": [h.public() for h in self.registry],
             "scene": self.session.state,
             "game": board["game"],
             "paused": board["paused"],
@@ -496,10 +497,33 @@ class Hub:
             "pairing": self.pairing.requests() if self.pairing is not None else {},
             "last": self._last_result,
         }
-        text = json.dumps(admin, sort_keys=True)
+        text = _with_list(admin, "handsets", self._handsets_json())
         if text != self._admin_sent:
             self._admin_sent = text
             self.lock.post(protocol.admin_state_topic(self.box), text, retain=True)
+
+
+    # The board and the admin state are published after every input; their lists of handsets change only
+    # when a handset does, so each list's JSON is kept and spliced into the rest, which is small.
+
+    def _board_text(self, board: dict[str, Any]) -> str:
+        players = board.pop("players")
+        if self._players_json is None or self._players_json[0] is not players:
+            self._players_json = (players, json.dumps(players, sort_keys=True))
+        board["players"] = players
+        return _with_list({k: v for k, v in board.items() if k != "players"}, "players", self._players_json[1])
+
+    def _handsets_json(self) -> str:
+        key = tuple((h.id, h.name, h.accepted, h.online, h.battery, h.rssi, h.firmware, h.layout)
+                    for h in self.registry)
+        if self._admin_handsets is None or self._admin_handsets[0] != key:
+            self._admin_handsets = (key, json.dumps([h.public() for h in self.registry], sort_keys=True))
+        return self._admin_handsets[1]
+
+
+def _with_list(rest: dict[str, Any], name: str, listed: str) -> str:
+    """``rest`` as JSON (sorted keys) with ``name``: the JSON text ``listed`` added at the end."""
+    return f'{json.dumps(rest, sort_keys=True)[:-1]},"{name}":{listed}}}'
 
 
 def _short(exc: Exception) -> str:

@@ -87,6 +87,7 @@ class Session:
         # players whose prompt may have changed since the prompts were last rebuilt; EVERYONE (None) after
         # anything but a player's input (a new question, a phase change, pause, seating...)
         self.pending: set[str] | None = EVERYONE
+        self._players: tuple[Any, list[JSON]] | None = None  # board_players' last list and what it showed
         self.version = 0  # bumps on every change the board should see
         self.message = ""  # a line for the board and admin (errors, hints for the quizmaster)
         self.message_until: float | None = None  # an informational message fades; errors stay
@@ -438,9 +439,16 @@ class Session:
     def forget(self, handset_id: str) -> None:
         self._sent.pop(handset_id, None)
 
-    def board_state(self, handsets: Iterable[Handset], colour: Callable[[str], str]) -> JSON:
+    def board_players(self, handsets: Iterable[Handset], colour: Callable[[str], str]) -> list[JSON]:
+        """The board's list of the handsets at the table. It changes only when a handset or a seat does,
+        not on an input: the list last built is kept and given again (the same object: the hub keeps its
+        JSON too) while nothing it shows changed."""
+        key = (tuple((h.id, h.name, h.accepted, h.online, h.battery, h.rssi) for h in handsets),
+               tuple(self.seats.items()), colour)
+        if self._players is not None and self._players[0] == key:
+            return self._players[1]
         players = []
-        seated = {hid: p for p, hid in self.seats.items()}
+        seated = self._player_by_handset
         for handset in handsets:
             if not handset.accepted:
                 continue
@@ -455,6 +463,11 @@ class Session:
                     "seated": handset.id in seated,
                 }
             )
+        self._players = (key, players)
+        return players
+
+    def board_state(self, handsets: Iterable[Handset], colour: Callable[[str], str]) -> JSON:
+        players = self.board_players(list(handsets), colour)
         flow = self.flow
         deadline = flow.deadline() if flow is not None else None
         return {
