@@ -119,14 +119,12 @@ def inputs(game: str, hub: Hub, counter: Counter, seated: list[str]) -> Iterator
 def measure(game: str, n: int, count: int, full: bool) -> dict[str, float]:
     hub, counter, seated = table(game, n, full)
     plan = inputs(game, hub, counter, seated)
-    seq = 0
     spent = 0.0
     sent_before = counter.messages
     applied_before = hub.accepted
-    for _ in range(count):
+    for seq in range(1, count + 1):
         hid, data = next(plan)
         prompt = counter.prompts[hid]
-        seq += 1
         payload = protocol.encode(protocol.make_input(seq, prompt["id"], prompt["kind"], data, hid, 1))
         topic = protocol.input_topic(hub.box, hid)
         start = time.process_time()

@@ -93,18 +93,23 @@ class Hub:
         self.clocks = ClockSync()
         self._state_at = 0.0
         self._ticker = threading.Thread(target=self._tick_loop, name="hub-ticker", daemon=True)
+        self._changes_due = threading.Event()  # inputs applied whose prompts and board are not out yet
+        self._publisher = threading.Thread(target=self._publish_loop, name="hub-publisher", daemon=True)
 
     # -- lifecycle -------------------------------------------------------------------------------------
 
     def start(self, wait: float = 10.0) -> Hub:
         self.client.start(wait=wait)
         self._ticker.start()
+        self._publisher.start()
         return self
 
     def stop(self) -> None:
         self._stop.set()
-        if self._ticker.is_alive():
-            self._ticker.join(timeout=2)
+        self._changes_due.set()
+        for thread in (self._ticker, self._publisher):
+            if thread.is_alive():
+                thread.join(timeout=2)
         self.client.stop()
 
     def alive(self) -> bool:
@@ -145,6 +150,20 @@ class Hub:
                         self._publish_state()
             except Exception:
                 log.exception("session tick failed")
+
+    def _publish_loop(self) -> None:
+        """After inputs: the prompts they touched and the board. MQTT's thread acks an input and goes on
+        to the next message; this thread rebuilds what the inputs changed, all of those that came
+        meanwhile in one pass (session.pending gathers whose prompt may have changed)."""
+        while not self._stop.is_set():
+            if not self._changes_due.wait(1.0):
+                continue
+            self._changes_due.clear()
+            try:
+                with self.lock:
+                    self._publish_changes(narrowed=True)
+            except Exception:
+                log.exception("publishing the changes of an input failed")
 
     # -- inbound ---------------------------------------------------------------------------------------
 
@@ -281,7 +300,10 @@ class Hub:
         ack = protocol.encode(protocol.make_ack(msg["seq"], True, message, msg["prompt"]))
         handset.remember_ack(msg["seq"], msg["prompt"], ack)
         self.lock.post(protocol.ack_topic(self.box, handset_id), ack)
-        self._publish_changes(narrowed=True)  # the input changed the game only: the prompts it touched
+        if self._publisher.is_alive():  # the ack goes out now; the prompts and the board right after it
+            self._changes_due.set()
+        else:
+            self._publish_changes(narrowed=True)  # the input changed the game only: the prompts it touched
 
     # -- pairing and identity (appliance/edge/pairing.py: the topic is the identity) ---------------------------
 

@@ -331,6 +331,10 @@ class Session:
             raise NotSeated("you are not in this game")
         if self.paused_at is not None:
             raise Paused("game paused")
+        if (self.pending is EVERYONE or player in self.pending) and encode_body(self.flow.prompt(player)) != sent.body:
+            # an earlier input changed this player's prompt and the new one is not out yet (the hub
+            # publishes after acking): the input answers a screen that is already old
+            raise StalePrompt("that screen is old; look again")
         message = self.flow.handle(player, kind, data, self.game_time())
         # whose prompt the input may have changed, as the flow says (a flow that does not say: everyone)
         touched: set[str] | None = getattr(self.flow, "touched", EVERYONE)
