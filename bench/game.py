@@ -34,7 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -141,17 +141,15 @@ class RawTable:
         self.echo.stop()
 
 
-def _schedule(seated: int, spread: float, rng: random.Random) -> list[int]:
-    """Who sends when: sleeps until each one's random moment within ``spread`` s; yields in time order."""
+def _schedule(seated: int, spread: float, rng: random.Random) -> Iterator[int]:
+    """Who sends when: each one at a random moment within ``spread`` s (yielded at that moment)."""
     plan = sorted((rng.uniform(0, spread), i) for i in range(seated))
     start = time.perf_counter()
-    order = []
     for offset, i in plan:
         delay = start + offset - time.perf_counter()
         if delay > 0:
             time.sleep(delay)
-        order.append(i)
-    return order
+        yield i
 
 
 # -- the appliance ---------------------------------------------------------------------------------------

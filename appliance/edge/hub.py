@@ -159,11 +159,19 @@ class Hub:
             if not self._changes_due.wait(1.0):
                 continue
             self._changes_due.clear()
+            self._acks_written()
             try:
                 with self.lock:
                     self._publish_changes(narrowed=True)
             except Exception:
                 log.exception("publishing the changes of an input failed")
+
+    def _acks_written(self, most: float = 0.005) -> None:
+        """Wait (at most ``most`` s, sleeping: MQTT's thread gets the interpreter) until the client has
+        written what is queued, the acks first: the rebuild after them must not hold them up."""
+        deadline = time.monotonic() + most
+        while self.client.paho.want_write() and time.monotonic() < deadline:
+            time.sleep(0.0002)
 
     # -- inbound ---------------------------------------------------------------------------------------
 
