@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -32,6 +33,11 @@ from firmware import protocol
 log = logging.getLogger(__name__)
 
 DeckProvider = Callable[[str, Mapping[str, Any]], Sequence[Card]]
+
+SWITCH_INTERVAL = 0.001
+"""Seconds a Python thread runs before another may take the interpreter (Python's default: 5 ms). MQTT's
+thread acks inputs while the publisher thread rebuilds prompts and the ticker pings clocks: with the
+default an ack can wait 5 ms for the interpreter; the hub's process switches every 1 ms (issue 22)."""
 
 
 class Hub:
@@ -99,6 +105,8 @@ class Hub:
     # -- lifecycle -------------------------------------------------------------------------------------
 
     def start(self, wait: float = 10.0) -> Hub:
+        if sys.getswitchinterval() > SWITCH_INTERVAL:
+            sys.setswitchinterval(SWITCH_INTERVAL)
         self.client.start(wait=wait)
         self._ticker.start()
         self._publisher.start()
