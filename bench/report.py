@@ -49,10 +49,9 @@ def machine() -> str:
     model = ""
     cpuinfo = Path("/proc/cpuinfo")
     if cpuinfo.exists():
-        for line in cpuinfo.read_text().splitlines():
-            if line.lower().startswith(("model name", "hardware", "model\t")):
-                model = line.split(":", 1)[1].strip()
-                break
+        fields = dict(line.split(":", 1) for line in cpuinfo.read_text().splitlines() if ":" in line)
+        fields = {k.strip().lower(): v.strip() for k, v in fields.items()}
+        model = fields.get("model name") or fields.get("model") or fields.get("hardware") or ""
     cpu = model or platform.processor() or platform.machine()
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
