@@ -84,8 +84,7 @@ def main() -> int:
         time.sleep(1.0)  # let the first frame be drawn
         cpu0, wall0, frames0 = time.process_time(), time.monotonic(), board.frames
         stop.wait()
-        measured.update(cpu=time.process_time() - cpu0, wall=time.monotonic() - wall0,
-                        frames=board.frames - frames0)
+        measured.update(cpu=time.process_time() - cpu0, wall=time.monotonic() - wall0, frames=board.frames - frames0)
 
     sampler = threading.Thread(target=sample)
     sampler.start()

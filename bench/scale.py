@@ -71,8 +71,14 @@ def measure(conn: Connection, n: int, questions: int, idle: float, rng: random.R
         tv.stop()
         appliance.stop()
     return {
-        "acked_median": statistics.median(all_acked), "acked_worst": max(all_acked), "drain_worst": max(drains),
-        "lost": lost, "cpu_busy": 100 * busy / spent, "cpu_idle": 100 * idle_cpu, "rss": rss, "peak": peak,
+        "acked_median": statistics.median(all_acked),
+        "acked_worst": max(all_acked),
+        "drain_worst": max(drains),
+        "lost": lost,
+        "cpu_busy": 100 * busy / spent,
+        "cpu_idle": 100 * idle_cpu,
+        "rss": rss,
+        "peak": peak,
     }
 
 
