@@ -79,6 +79,9 @@ def cards(game: str) -> list[dict[str, Any]]:
     return [{"id": c.id, **card_fields(c)} for d in shipped_decks() if d.type == kind for c in d.cards]
 
 
+CARDS = {game: cards(game) for game in ("confident", "poker")}
+
+
 def table(game: str, n: int, full: bool) -> tuple[Hub, Counter, list[str]]:
     """A hub with ``n`` handsets in the room and a game of ``game`` started with the first ones seated."""
     box = "cpubench"
@@ -92,12 +95,19 @@ def table(game: str, n: int, full: bool) -> tuple[Hub, Counter, list[str]]:
         hub.on_message(protocol.hello_topic(box, hid), protocol.encode(protocol.make_hello(hid, hid.upper())))
         hub.on_message(protocol.status_topic(box, hid), protocol.ONLINE.encode())
     seated = ids[: min(n, SEATS[game])]
+    start(hub, game, seated)
+    return hub, counter, seated
+
+
+def start(hub: Hub, game: str, seated: list[str]) -> None:
+    """A new game of ``game`` (again when the last one ended: a game ends when someone reaches its target)."""
     options: dict[str, Any] = {"settle_ms": 0, "questions": 500} if game == "buzzer" else {}
     if game == "poker":
         options = {"stack": 10**6, "ante": 1, "ante_every": {"questions": 5}}
-    hub.command({"cmd": "start", "game": game, "options": options, "cards": [] if game == "buzzer" else cards(game),
+    if hub.session.state != "lobby":
+        hub.command({"cmd": "lobby"})
+    hub.command({"cmd": "start", "game": game, "options": options, "cards": [] if game == "buzzer" else CARDS[game],
                  "seats": [{"player": hid.upper(), "handset": hid} for hid in seated]})
-    return hub, counter, seated
 
 
 def inputs(game: str, hub: Hub, counter: Counter, seated: list[str]) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -105,6 +115,9 @@ def inputs(game: str, hub: Hub, counter: Counter, seated: list[str]) -> Iterator
     (not timed: they are the quizmaster's, not an input)."""
     rng = random.Random(2)
     while True:
+        if hub.session.state != "playing":
+            start(hub, game, seated)
+            continue
         if game == "buzzer":
             hub.command({"cmd": "arm"})
             for hid in rng.sample(seated, len(seated)):
