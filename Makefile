@@ -27,13 +27,14 @@ test: system-deps $(STAMP)
 	$(VENV)/bin/mypy appliance/games
 	$(VENV)/bin/pytest
 
-# Every benchmark, once; their figures replace README.md's performance section (bench/report.py).
-# The exit status is 1 when a goal was missed; the README says which.
-bench: system-deps $(STAMP)
+# Every benchmark, once (about 15 minutes; needs mosquitto, as the tests do); their figures replace
+# README.md's performance section (bench/report.py). The exit status is 1 when a goal was missed; the
+# README says which.
+bench: $(STAMP)
 	$(PY) bench/report.py
 
 # The same chain with small counts (the README's figures are then marked as a trial).
-bench-quick: system-deps $(STAMP)
+bench-quick: $(STAMP)
 	$(PY) bench/report.py --quick
 
 clean:

@@ -18,8 +18,7 @@ input is input -> ack on the handset.
 The baseline is a raw round trip through the same broker with the same schedule: a bare echo client in
 its own process (as the appliance is) republishing each message to its sender, N clients connected.
 Each size is measured ``--runs`` times (appliance and clients started afresh); the median of the runs is
-printed, with ratios appliance / raw. Also the appliance process's CPU time per timed input (from
-/proc, so paho's work and the clock pings are in it).
+printed, with ratios appliance / raw (bench/cpu.py measures the CPU an input costs).
 """
 
 from __future__ import annotations
@@ -265,11 +264,8 @@ def run(conn: Connection, n: int, samples: int, spread: float, rng: random.Rando
     try:
         tv.wait(lambda t: len(t.state.get("players") or []) == n, f"{n} handsets in the lobby")
         time.sleep(1.0)  # the join bursts of clock pings settle
-        cpu0 = appliance.cpu_seconds()
         hub_c, hub_c_lost = confident(tv, handsets, rounds, spread, rng)
-        cpu1 = appliance.cpu_seconds()
         hub_p, hub_p_lost = poker(tv, handsets, samples)
-        cpu2 = appliance.cpu_seconds()
     finally:
         for handset in handsets:
             handset.stop()
@@ -278,13 +274,13 @@ def run(conn: Connection, n: int, samples: int, spread: float, rng: random.Rando
     del handsets
     release()
 
-    def row(raw: list[float], hub: list[float], lost: int, cpu: float) -> dict[str, float]:
+    def row(raw: list[float], hub: list[float], lost: int) -> dict[str, float]:
         r50, r99, h50, h99 = pct(raw, .5), pct(raw, .99), pct(hub, .5), pct(hub, .99)
         return {"inputs": len(hub), "raw_p50": r50, "raw_p99": r99, "ack_p50": h50, "ack_p99": h99,
-                "x_p50": h50 / r50, "x_p99": h99 / r99, "lost": lost, "cpu_us": cpu / max(1, len(hub)) * 1e6}
+                "x_p50": h50 / r50, "x_p99": h99 / r99, "lost": lost}
 
-    return {"confident": row(raw_c, hub_c, raw_c_lost + hub_c_lost, cpu1 - cpu0),
-            "poker": row(raw_p, hub_p, raw_p_lost + hub_p_lost, cpu2 - cpu1)}
+    return {"confident": row(raw_c, hub_c, raw_c_lost + hub_c_lost),
+            "poker": row(raw_p, hub_p, raw_p_lost + hub_p_lost)}
 
 
 def goal(n: int) -> float | None:
@@ -311,7 +307,7 @@ def main() -> int:
     print(f"broker: {broker.address.kind}; median of {args.runs} runs; times in ms; x = appliance / raw; "
           f"Confident? ranges spread over {args.spread:g} s, poker bets one at a time")
     print(f"{'game':>9} {'handsets':>8} {'inputs':>6} | {'raw p50':>7} {'raw p99':>7} | {'ack p50':>7} "
-          f"{'ack p99':>7} | {'x p50':>5} {'x p99':>5} {'goal':>5} | {'lost':>4} | {'CPU us':>6}")
+          f"{'ack p99':>7} | {'x p50':>5} {'x p99':>5} {'goal':>5} | {'lost':>4}")
     rows, failed = [], False
     try:
         for n in args.sizes:
@@ -327,7 +323,7 @@ def main() -> int:
                 f = figures
                 print(f"{game:>9} {n:>8} {f['inputs']:>6.0f} | {f['raw_p50']:7.2f} {f['raw_p99']:7.2f} | "
                       f"{f['ack_p50']:7.2f} {f['ack_p99']:7.2f} | {f['x_p50']:5.2f} {f['x_p99']:5.2f} "
-                      f"{'' if limit is None else f'<={limit:g}':>5} | {f['lost']:>4.0f} | {f['cpu_us']:6.0f}"
+                      f"{'' if limit is None else f'<={limit:g}':>5} | {f['lost']:>4.0f}"
                       f"{'' if met else '  (goal missed)'}", flush=True)
     finally:
         broker.stop()
