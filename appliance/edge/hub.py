@@ -9,6 +9,7 @@ and one log line; nothing changes.
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import secrets
@@ -113,6 +114,7 @@ class Hub:
     def start(self, wait: float = 10.0) -> Hub:
         if sys.getswitchinterval() > SWITCH_INTERVAL:
             sys.setswitchinterval(SWITCH_INTERVAL)
+        settle_memory()
         self.client.start(wait=wait)
         if self.desk is not None:
             self.desk.start()
@@ -406,6 +408,7 @@ class Hub:
                 self._handset(command).identify_until = self.clock() + 5
             elif name == "start":
                 self._start(command)
+                settle_memory()  # the game's cards and state live for the game: out of the collector's way
             elif name in s.flow_commands():  # a game's own commands: the buzzer's arm / right / wrong / close
                 message = s.flow_command(name, command)
                 self._publish_changes()
@@ -569,6 +572,18 @@ class Hub:
         if self._admin_handsets is None or self._admin_handsets[0] != key:
             self._admin_handsets = (key, json.dumps([h.public() for h in self.registry], sort_keys=True))
         return self._admin_handsets[1]
+
+
+def settle_memory() -> None:
+    """Collect what is garbage now, then freeze what is left out of the cyclic collector's scans.
+
+    A full collection scans every object the process holds (a game's cards, the registry, the modules):
+    tens of milliseconds on a Pi, and whatever input arrives meanwhile waits for it. What lives until now
+    lives on (the program, the running game), so it is frozen (gc.freeze); the next call (a new game)
+    unfreezes it first, so what the last game left in cycles is still collected."""
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
 
 
 def _with_list(rest: dict[str, Any], name: str, listed: str) -> str:
