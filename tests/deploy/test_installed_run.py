@@ -4,6 +4,7 @@ installed (the drop-in, the dynamic security plugin, --sync-accounts), and says 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import shutil
@@ -83,10 +84,8 @@ def test_an_install_builds_from_a_copy_and_quizbox_runs_from_it() -> None:
             deadline = time.monotonic() + 60
             status = b""
             while status != b"online" and time.monotonic() < deadline and quizbox.poll() is None:
-                try:
+                with contextlib.suppress(queue.Empty):
                     status = seen.get(timeout=1)
-                except queue.Empty:
-                    pass
             watcher.disconnect()
             watcher.loop_stop()
             assert status == b"online", "quizbox run from the installed venv did not come up"
