@@ -114,7 +114,7 @@ class Appliance(contextlib.ExitStack):
         log.info("hub connected to %s broker at %s:%s", addr.kind, addr.host, addr.port)
         return self
 
-    def advertise(self) -> Retry:
+    def advertise(self, first_retry: float = 5.0) -> Retry:
         """Announce the box on mDNS, an optional part: a network without multicast (or no network yet)
         is reported and tried again in the background; the game never waits for it."""
         from appliance.edge import discovery
@@ -129,7 +129,7 @@ class Appliance(contextlib.ExitStack):
             where = ", ".join(advertised.current) or "no address yet"
             return f"announced as {discovery.host_name(cfg.box.id)} at {where}"
 
-        retry = Retry(self.health, "mdns", attempt, first=5.0, longest=120.0).start()
+        retry = Retry(self.health, "mdns", attempt, first=first_retry, longest=120.0).start()
         self.callback(self._unadvertise)
         self.callback(retry.stop)
         return retry

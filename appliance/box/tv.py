@@ -43,6 +43,7 @@ class TV:
         gpio: Any = None,
         pin_factory: Any = None,
         health: Health | None = None,
+        retry_seconds: float = 5.0,
     ) -> None:
         self.board = board
         self.command = command
@@ -57,7 +58,7 @@ class TV:
             if health is None:  # no one to report to: a wiring fault is the caller's to see
                 self._open_host()
             else:  # an optional part: a fault is said on the admin page and tried again, the game goes on
-                self._retry = Retry(health, "gpio", self._open_host, first=5.0, longest=120.0)
+                self._retry = Retry(health, "gpio", self._open_host, first=retry_seconds, longest=120.0)
         self.client = Client(f"quizbox-{box}-tv", connection, self._on_board,
                              subscriptions=[protocol.board_topic(box)])
         self.shown = threading.Event()
