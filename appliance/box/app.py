@@ -104,12 +104,16 @@ class Appliance(contextlib.ExitStack):
             store=self.store,
             pairing=self._pairing(),
         )
+        # Before the hub sends this start's first prompt: listen to hellos and announce the new start, so
+        # that handsets still connected say hello with the last input the box acked before it died (after
+        # a new prompt they would already have answered it, and the old ack be forgotten)
+        claims = Claims(self.report, self.hub, self.health, self.connection).start()
+        self.callback(claims.stop)
+        claims.announce()
         self.hub.start()
         self.callback(self.hub.stop)
         self.pulse = Pulse(self.hub).start()
         self.callback(self.pulse.stop)
-        claims = Claims(self.report, self.hub, self.health, self.connection).start()
-        self.callback(claims.stop)
         addr = self.broker.address
         log.info("hub connected to %s broker at %s:%s", addr.kind, addr.host, addr.port)
         return self

@@ -45,6 +45,7 @@ GOOD = "quizbox-good.db"
 RESTORE_REQUEST = "restore-requested"  # the admin page asks the next start to go back to the good copy
 JSON = dict[str, Any]
 
+CLAIM_GRACE_SECONDS = 0.5  # after announcing a start: time for connected handsets to say hello
 WAL_MAGIC = (0x377F0682, 0x377F0683)
 WAL_HEADER = 32
 FRAME_HEADER = 24
@@ -61,6 +62,7 @@ def copy_store(source: Path, target: Path, clock: Callable[[], float] = time.tim
     """Copy the database ``source`` (live, WAL) to ``target`` with SQLite's online backup; returns the
     time the copy's snapshot was taken after (written into the copy, table ``good_copy``)."""
     target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(target.name + ".tmp")
     with contextlib.suppress(FileNotFoundError):
         tmp.unlink()
@@ -504,9 +506,18 @@ class Claims:
         self.client = Client(f"quizbox-{hub.box}-claims", connection, self._on_hello,
                              subscriptions=[protocol.handset_wildcard(hub.box, "hello")])
 
-    def start(self) -> Claims:
-        self.client.start(wait=None)
+    def start(self, wait: float = 10.0) -> Claims:
+        self.client.start(wait=wait)
         return self
+
+    def announce(self, grace: float = CLAIM_GRACE_SECONDS) -> None:
+        """The new start's first heartbeat, then ``grace`` seconds for the handsets' hellos."""
+        from firmware import protocol
+
+        beat = protocol.make_heartbeat(round(time.time() * 1000), self.hub.boot)
+        self.client.publish(protocol.appliance_heartbeat_topic(self.hub.box), protocol.encode(beat), retain=True,
+                            qos=0)
+        time.sleep(grace)
 
     def stop(self) -> None:
         self.client.stop()
