@@ -130,10 +130,10 @@ class MqttLink:
             beat = protocol.parse_heartbeat(protocol.decode(payload))
         except protocol.ProtocolError:
             return
-        if abs(self.wall() * 1000 - beat["at"]) >= protocol.STALE_MS:
-            return
         with self._cond:
-            self._heard, self._ever_heard = self.clock(), True
+            self._ever_heard = True  # this box has a heartbeat: from now on only a fresh one says it is alive
+            if abs(self.wall() * 1000 - beat["at"]) < protocol.STALE_MS:
+                self._heard = self.clock()
 
     def _answering(self) -> bool:
         if not (self._online and self.client.connected.is_set()):
