@@ -28,6 +28,8 @@ from firmware.core import bot as chooser
 from firmware.core import handset as core
 
 REPO = Path(__file__).resolve().parents[2]
+# the checkout whose appliance the child process runs: another one (an older commit) shows a test fails there
+APPLIANCE_REPO = Path(os.environ.get("QUIZBOX_FAULT_APPLIANCE_REPO") or REPO)
 QUIET = 0.3  # seconds without a change on the board before the quizmaster presses *next*
 PATIENCE = 10.0  # seconds a quiet table asking its players for something waits before *next* closes it
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
@@ -93,7 +95,7 @@ class ApplianceProcess:
             log.flush()
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "appliance", "run", "--config", str(self.config)],
-                cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+                cwd=APPLIANCE_REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
             )
         self.starts += 1
 
