@@ -18,7 +18,6 @@ import pytest
 from appliance.box import doctor, recovery
 from appliance.box.config import load_config
 from appliance.edge.broker import MosquittoBroker
-from firmware.core import handset as core
 from tests.faults.checks import match_all, problems, replay
 from tests.faults.harness import Table, wait_until
 

@@ -27,8 +27,7 @@ SEED = 31
 
 def retained(connection: Connection, topic: str) -> bytes | None:
     seen: dict[str, bytes] = {}
-    client = Client(f"peek-{time.monotonic_ns()}", connection, lambda t, p: seen.setdefault(t, p),
-                    subscriptions=[topic]).start()
+    client = Client(f"peek-{time.monotonic_ns()}", connection, seen.__setitem__, subscriptions=[topic]).start()
     time.sleep(0.5)
     client.stop()
     return seen.get(topic)
