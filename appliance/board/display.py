@@ -150,6 +150,10 @@ class Board:
             return
         raise ConfigError(f"no screen for board display {self.display!r}: {'; '.join(errors)}")
 
+    def screenless(self) -> bool:
+        """Open on SDL's dummy driver although a screen was wanted (``auto`` found none that works)."""
+        return self.driver == "dummy" and self.display != "headless"
+
     def close(self) -> None:
         if self._screen is not None:
             self._screen = None
@@ -158,11 +162,6 @@ class Board:
     def run(self, stop: threading.Event) -> None:
         """The loop: draw when needed, sleep otherwise, until ``stop`` is set (or the window closes)."""
         self.open()
-        if self.driver == "dummy" and self.display != "headless":
-            self.report("board", False, "no screen found (nothing to draw on): the admin page's live view "
-                                        "shows the game")
-        else:
-            self.report("board", True, f"showing on {self.driver} at {self.size[0]}x{self.size[1]}")
         sounds = self._sounds()
         sound_tried = self.clock()
         drawn: tuple[int, int | None, Hashable] | None = None

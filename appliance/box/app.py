@@ -177,7 +177,8 @@ class Appliance(contextlib.ExitStack):
             delay = backoff(first_retry, longest_retry)
             while not stop.is_set():
                 try:
-                    board.run(stop)
+                    board.open()
+                    self._board_opened(board, stop, delay)
                 except Exception as exc:  # noqa: BLE001 (only the rules may stop a game)
                     wait = delay()
                     if not isinstance(exc, (QuizboxError, pygame.error)):
@@ -187,6 +188,31 @@ class Appliance(contextlib.ExitStack):
                     board.close()
                     stop.wait(wait)
         return board
+
+    def _board_opened(self, board: Board, stop: threading.Event, delay: Callable[[], float]) -> None:
+        """Run the open board until ``stop``; a board that found no screen (``auto`` fell back to drawing
+        for nobody) stops now and then to look for one again (a TV switched on after the box)."""
+        if not board.screenless():
+            self.health.ok("board", f"showing on {board.driver} at {board.size[0]}x{board.size[1]}")
+            board.run(stop)
+            return
+        wait = delay()
+        self.health.failing("board", f"no screen found (drawing for nobody): the admin page's live view shows "
+                                     f"the game; looking for a screen again in {wait:.0f} s")
+        attempt = threading.Event()
+        timer = threading.Timer(wait, attempt.set)
+        timer.daemon = True
+        timer.start()
+
+        def follow_stop() -> None:
+            stop.wait(wait + 1)
+            attempt.set()
+
+        threading.Thread(target=follow_stop, name="board-stop", daemon=True).start()
+        try:
+            board.run(attempt)
+        finally:
+            timer.cancel()
 
     def _board_report(self, part: str, ok: bool, text: str) -> None:
         (self.health.ok if ok else self.health.failing)(part, text)

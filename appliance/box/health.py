@@ -30,6 +30,7 @@ PARTS = {
     "sound": "board sound",
     "gpio": "box buttons and lamp",
     "mdns": "mDNS announcement (<box>.local)",
+    "copy": "database's good copy",
 }
 """Optional part -> its name for people."""
 

@@ -136,10 +136,15 @@ class Keeper:
             self.copies += 1
             if self.error:
                 log.info("the store is copied again to %s", self.target)
+                if self.health is not None:
+                    self.health.ok("copy", f"made again after each question ({self.target.name})")
             self.error = ""
         except (sqlite3.Error, OSError) as exc:
             if str(exc) != self.error:
                 log.error("cannot copy the store to %s: %s", self.target, exc)
+                if self.health is not None:  # the game goes on; a power cut now could cost more
+                    self.health.failing("copy", f"cannot be made ({exc}); the game goes on, tried again "
+                                                "after the next question")
             self.error = str(exc)
 
     def _run(self) -> None:

@@ -190,3 +190,38 @@ def test_mdns_that_fails_is_reported_and_tried_again(tmp_path: Path, monkeypatch
     assert len(calls) == 3
     saved = json.loads((tmp_path / "health.json").read_text())
     assert saved["parts"]["mdns"]["ok"] is True
+
+
+@pytest.mark.mqtt
+@pytest.mark.timeout(60)
+def test_a_board_that_found_no_screen_looks_for_one_again(
+    tmp_path: Path, broker: MosquittoBroker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``display = "auto"`` with no screen falls back to drawing for nobody: said, and looked at again."""
+    from appliance.box.app import Appliance
+    from appliance.box.config import BoardConfig, BoxConfig, BrokerConfig, Config
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "kmsdrm")  # auto tries the console's screen first: none here
+    config = Config(box=BoxConfig(id="autobox", data_dir=str(tmp_path)),
+                    broker=BrokerConfig(host="127.0.0.1", port=broker.port),
+                    board=BoardConfig(display="auto", width=640, height=360))
+    said: list[str] = []
+    with Appliance(config) as app:
+        app.start()
+        real = app.health.failing
+
+        def recorded(part: str, text: str) -> None:
+            said.append(text)
+            real(part, text)
+
+        monkeypatch.setattr(app.health, "failing", recorded)
+        stop = threading.Event()
+        threading.Timer(2.5, stop.set).start()
+        began = time.monotonic()
+        board = app.run_board(stop, first_retry=0.4, longest_retry=0.8)
+        assert time.monotonic() - began < 4.5  # stops promptly
+    assert board.driver == "dummy"
+    looks = [t for t in said if t.startswith("no screen found")]
+    assert len(looks) >= 3 and "looking for a screen again in" in looks[0], said
+    saved = json.loads((tmp_path / "health.json").read_text())
+    assert saved["parts"]["board"]["ok"] is False

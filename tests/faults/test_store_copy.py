@@ -163,3 +163,24 @@ def test_what_a_handset_says_it_had_acked(live: Store) -> None:
     assert recovery.lost_ack(live.last_acked("h1"), (4, "b-p3"))  # acked, then lost
     assert not recovery.lost_ack((5, "c-p1"), (4, "b-p3"))  # stored, its ack lost on the way
     assert recovery.lost_ack(None, (1, "b-p0"))
+
+
+def test_a_copy_that_cannot_be_made_is_reported_and_made_again_later(tmp_path: Path) -> None:
+    from appliance.box.health import Health
+
+    db = tmp_path / "quizbox.db"
+    health = Health(tmp_path)
+    blocker = tmp_path / f"{recovery.GOOD}.tmp"
+    blocker.mkdir()  # where the copy is written first: a folder in the way, as a broken card might leave
+    with Store(db) as store:
+        keeper = recovery.Keeper(db, health).start()
+        store.milestone = keeper.request
+        _game(store, 1)
+        assert keeper.wait_idle(10)
+        assert "copy" in health.problems() and "cannot be made" in health.problems()["copy"]
+        blocker.rmdir()
+        store.mark_used(["deck/2"])
+        assert keeper.wait_idle(10)
+        keeper.stop()
+    assert "copy" not in health.problems() and health.parts["copy"].ok
+    assert recovery.good_copy_of(db).exists()
