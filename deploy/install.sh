@@ -177,6 +177,12 @@ else
         run raspi-config nonint do_i2c 0
         run raspi-config nonint do_spi 0
     fi
+    # the OLED at 400 kHz: a frame in about 25 ms instead of 90 ms (docs/hardware.md), from the next boot
+    boot=$(at /boot/firmware/config.txt)
+    if [ -f "$boot" ] && ! grep -q '^dtparam=i2c_arm_baudrate=' "$boot"; then
+        say "I2C at 400 kHz for the OLED from the next boot ($boot)"
+        printf 'dtparam=i2c_arm_baudrate=400000\n' >>"$boot"
+    fi
     enable=(quizbox-handset.service)
     restart=(quizbox-handset.service)
 fi

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import socket
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -50,7 +51,11 @@ class Link:
         keepalive: int = 30,
         lock: threading.RLock | None = None,
         pairing: Pairing | None = None,
+        find: Callable[[], tuple[str, int]] | None = None,
     ) -> None:
+        """``find()``: the box's broker address again (mDNS), called after each lost connection so a box
+        whose address changed (DHCP) is found on reconnect; None keeps ``host`` and ``port``."""
+        self.find = find
         self.box = box
         self.id = handset_id
         self.host = host
@@ -143,6 +148,21 @@ class Link:
         with self.lock:
             if self.handset is not None:
                 self.handset.disconnected()
+        self.relocate()
+
+    def relocate(self) -> None:
+        """Look the box up again (paho's thread, the connection closed); paho's next reconnect uses it."""
+        if self.find is None:
+            return
+        try:
+            host, port = self.find()
+        except OSError as err:
+            log.warning("box not found again: %s; retrying %s:%s", err, self.host, self.port)
+            return
+        if (host, port) != (self.host, self.port):
+            log.info("the box moved: %s:%s -> %s:%s", self.host, self.port, host, port)
+            self.host, self.port = host, port
+            self.paho.host, self.paho.port = host, port
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         with self.lock:

@@ -122,6 +122,15 @@ def test_a_second_run_upgrades_in_place_and_keeps_data_and_settings(tmp_path: Pa
             "quizbox-mosquitto-reload.path"] in commands
 
 
+def test_a_pi_zero_handset_runs_its_i2c_at_400_khz(tmp_path: Path) -> None:
+    boot = tmp_path / "boot/firmware/config.txt"
+    boot.parent.mkdir(parents=True)
+    boot.write_text("dtparam=i2c_arm=on\n")
+    install(tmp_path, "--handset")
+    install(tmp_path, "--handset")  # a second run adds nothing
+    assert boot.read_text() == "dtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=400000\n"
+
+
 def test_a_pi_zero_handset_gets_only_the_handset(tmp_path: Path) -> None:
     _, commands = install(tmp_path, "--handset")
     found = tree(tmp_path)

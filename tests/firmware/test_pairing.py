@@ -163,6 +163,9 @@ class Sock:
     def close(self) -> None:
         pass
 
+    def settimeout(self, value: float | None) -> None:
+        pass
+
 
 class Broker:
     """Logs in the accounts it has (user -> password); anything else gets CONNACK 5, as mosquitto does."""
@@ -300,8 +303,11 @@ def test_esp32_app_reads_the_account_from_the_config(tmp_path: Path) -> None:
     cfg = config.parse(cfg_text)
 
     class Wifi:
-        def ensure(self) -> None:
+        def activate(self) -> None:
             pass
+
+        def up(self) -> bool:
+            return True
 
         def rssi(self) -> int:
             return -50
@@ -317,7 +323,7 @@ def test_esp32_app_reads_the_account_from_the_config(tmp_path: Path) -> None:
     broker, clock = Broker(), Clock()
     secret_file = tmp_path / "secret"
     app = App(cfg, FrameBuffer(), Keys(), Battery(), Wifi(), clock, secret_file=str(secret_file))
-    app.link.make_client = broker.make
+    app.link.make_client, app.link.resolve = broker.make, None
     app.step()
     secret = secret_file.read_text()
     assert broker.logins()[0] == (HID, secret, False) and app.pairing.waiting
