@@ -40,10 +40,11 @@ from hypothesis import strategies as st  # noqa: E402
 
 from appliance.box.store import Store  # noqa: E402
 from appliance.decks.deal import cards_for_game, seed_shipped  # noqa: E402
+from appliance.edge.accounts import MemoryAccounts  # noqa: E402
 from appliance.edge.broker import MosquittoBroker, RunningBroker  # noqa: E402
 from appliance.edge.hub import Hub  # noqa: E402
 from appliance.edge.mqtt import Client, Connection  # noqa: E402
-from appliance.edge.pairing import Accounts, Pairing, request_payload  # noqa: E402
+from appliance.edge.pairing import Pairing, request_payload  # noqa: E402
 from appliance.errors import MalformedInput  # noqa: E402
 from appliance.games.numbers import format_plain, parse_number  # noqa: E402
 from appliance.session.flow import flow_factory  # noqa: E402
@@ -376,9 +377,9 @@ def run(
         conn = Connection(broker.address.host, broker.address.port)
         store = Store(work / "fuzz.db")
         seed_shipped(store)
-        accounts = Accounts(box, work)  # the seated handsets and x9 have broker accounts; others do not
+        accounts = MemoryAccounts()  # the seated handsets and x9 have broker accounts; others do not
         for handset in [*SEATED, "x9"]:
-            accounts.set_password(handset, f"{handset}-secret-0123456789")
+            accounts.add_handset(handset, f"{handset}-secret-0123456789")
         failures = Failures()
         logging.getLogger("appliance").addHandler(failures)
         processed = Counter[str]()
@@ -391,6 +392,15 @@ def run(
             processed["n"] += 1
 
         hub.client.on_message = counted
+        if hub.desk is not None:  # pairing requests come on the pairing desk's own connection: count them too
+            desk_on = hub.desk.paho.on_message
+
+            def desk_counted(client: Any, userdata: Any, message: Any) -> None:
+                if desk_on is not None:
+                    desk_on(client, userdata, message)
+                processed["n"] += 1
+
+            hub.desk.paho.on_message = desk_counted
         hub.start()
         wire = Wire(box, conn)
         try:

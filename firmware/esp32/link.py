@@ -302,7 +302,10 @@ class Link:
         self._status(CONNECTING)
         client = None
         try:
-            client = self.make_client(self.id, self.host, self.port, self.keepalive)
+            # a client id nobody can derive from the board (pairing.client_id): a guest using it would
+            # knock the handset off
+            own_id = self.pairing.client_id() if self.pairing is not None else self.id
+            client = self.make_client(own_id, self.host, self.port, self.keepalive)
             if self.pairing is not None:
                 client.user, client.pswd = self.pairing.username, self.pairing.password
             client.set_callback(self._on_message)
@@ -354,7 +357,7 @@ class Link:
         """One pairing request, sent as the public pairing account; a failure waits for the next try."""
         client = None
         try:
-            client = self.make_client("pair-" + self.id, self.host, self.port, self.keepalive)
+            client = self.make_client(self.pairing.pairing_client_id(), self.host, self.port, self.keepalive)
             client.user, client.pswd = pairing_module.PAIRING_USER, pairing_module.PAIRING_PASSWORD
             client.connect()
             client.publish(self.pairing.topic.encode(), self.pairing.request())

@@ -13,6 +13,7 @@ paho tries the own account again every ``RETRY_MS`` until the quizmaster has acc
 from __future__ import annotations
 
 import logging
+import os
 import socket
 import threading
 from collections.abc import Callable
@@ -66,7 +67,10 @@ class Link:
         self.pairing = pairing  # None: anonymous
         self.asked = 0  # pairing requests sent
         self.status = protocol.status_topic(box, handset_id)
-        self.paho = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"handset-{box}-{handset_id}")
+        # a client id nobody can derive from the board (firmware.core.pairing.client_id): a guest using it
+        # would knock the handset off
+        own_id = pairing.client_id() if pairing is not None else pairing_module.pairing_client_id(os.urandom)
+        self.paho = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=own_id)
         if pairing is not None:
             self.paho.username_pw_set(pairing.username, pairing.password)
         self.paho.will_set(self.status, protocol.OFFLINE, qos=1, retain=True)
@@ -128,7 +132,7 @@ class Link:
     def ask(self) -> None:
         """Send one pairing request as the public pairing account; OSError if it could not be sent."""
         assert self.pairing is not None
-        asking = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"pair-{self.box}-{self.id}")
+        asking = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=self.pairing.pairing_client_id())
         asking.username_pw_set(pairing_module.PAIRING_USER, pairing_module.PAIRING_PASSWORD)
         asking.connect(self.host, self.port, self.keepalive)
         asking.loop_start()
