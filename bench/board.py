@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import pygame  # noqa: E402
 
 from appliance.board import Board, render  # noqa: E402
-from tests.board.fixtures import board_states  # noqa: E402
+from appliance.board.samples import board_states  # noqa: E402
 
 SIZE = (1920, 1080)
 

@@ -51,11 +51,12 @@ TIMEOUT = 30.0  # seconds to wait for an ack or a board state before counting th
 
 
 def serve(host: str, port: int, box: str) -> None:
-    """The appliance's hub and session with the buzzer wired in (tests/buzzer/wiring.py), until stdin closes."""
-    from tests.buzzer.wiring import CommandSession, SyncedHub
+    """The appliance's hub and session (the buzzer's clock sync is in the hub), until stdin closes."""
+    from appliance.edge.hub import Hub
+    from appliance.session.session import Session
 
-    session = CommandSession(time.monotonic, random.Random(1))
-    with SyncedHub(box, session, Connection(host, port)):
+    session = Session(time.monotonic, random.Random(1))
+    with Hub(box, session, Connection(host, port)):
         print("ready", flush=True)
         sys.stdin.read()
 
@@ -163,12 +164,9 @@ class Tv:
 
 
 def start_handsets(conn: Connection, box: str, n: int) -> list[TimedHandset]:
-    from tests.buzzer.wiring import answer_pings
-
     handsets = []
     for i in range(n):
-        handset = TimedHandset(box, f"h{i:03d}", conn, name=f"H{i:03d}")
-        answer_pings(handset)  # the firmware's answer to the appliance's clock pings
+        handset = TimedHandset(box, f"h{i:03d}", conn, name=f"H{i:03d}")  # its core answers clock pings
         handset.start(wait=30)
         handsets.append(handset)
     return handsets

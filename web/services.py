@@ -11,7 +11,7 @@ from appliance.box.store import Store
 from web.account import Account
 from web.link import ApplianceLink
 from web.phones import Phones
-from web.throttle import RateLimit
+from web.ratelimit import RateLimit
 
 KEY = "quizbox"
 

@@ -14,13 +14,13 @@ A success does not clear the counts: a guesser who also knows one password of th
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import deque
 from collections.abc import Callable
 
 from flask import Response, request
 from flask_limiter import Limiter
+
+from web.ratelimit import RateLimit as RateLimit  # re-exported: the phone joins' limit
 
 Clock = Callable[[], float]
 
@@ -60,27 +60,3 @@ def retry_after() -> float:
     if limit is None:
         return 60.0
     return max(1.0, float(limit.reset_at) - time.time())
-
-
-class RateLimit:
-    """At most ``count`` events per ``window`` seconds for each key (phone joins)."""
-
-    def __init__(self, count: int, window: float, clock: Clock = time.monotonic) -> None:
-        self.count = count
-        self.window = window
-        self.clock = clock
-        self._events: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
-
-    def allow(self, key: str) -> bool:
-        now = self.clock()
-        with self._lock:
-            events = self._events.setdefault(key, deque())
-            while events and now - events[0] > self.window:
-                events.popleft()
-            if len(events) >= self.count:
-                return False
-            events.append(now)
-            if len(self._events) > 10_000:
-                self._events = {k: v for k, v in self._events.items() if v}
-            return True

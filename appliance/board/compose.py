@@ -17,21 +17,23 @@ from appliance.board.scenes import allin, buzzer, confident, lobby, pause, poker
 from appliance.board.scenes.common import background
 from appliance.board.scenes.select import Choice
 from appliance.board.state import Board
+from appliance.games import registry
 
-GAMES: dict[str, ModuleType] = {
-    "confident": confident,
-    "poker": poker,
-    "allin": allin,
-    "squizz": squizz,
-    "buzzer": buzzer,
+SCENES: Mapping[str, ModuleType] = {
+    scene.__name__.rpartition(".")[2]: scene for scene in (allin, buzzer, confident, poker, squizz)
 }
+"""The game scenes by module name: what a registry entry's ``scene`` names."""
+
+GAMES: Mapping[str, ModuleType] = {spec.id: SCENES[spec.scene] for spec in registry.SPECS}
+"""Game id -> the scene that draws it while playing."""
 
 
 def choose(board: Board) -> Choice:
     if board.scene == "results" and board.game:
         return results.choose(board)
-    if board.scene == "playing" and board.game in GAMES:
-        choice: Choice = GAMES[board.game].choose(board)
+    scene = GAMES.get(board.game or "")
+    if board.scene == "playing" and scene is not None:
+        choice: Choice = scene.choose(board)
         return choice
     return Choice("lobby", lobby.draw, ("lobby",))
 
@@ -51,6 +53,16 @@ def compose(state: Mapping[str, Any], size: tuple[int, int], now: float = 0.0) -
 def render(state: Mapping[str, Any], size: tuple[int, int], now: float = 0.0) -> pygame.Surface:
     """The frame for ``state`` at ``size`` (pure: the same state, size and ``now`` give the same frame)."""
     return compose(state, size, now)[0].surface
+
+
+def render_png(state: Mapping[str, Any], size: tuple[int, int], now: float = 0.0) -> bytes:
+    """The frame for ``state`` as PNG bytes: how the admin page shows the TV (the board's one public
+    drawing function outside the board)."""
+    import io
+
+    out = io.BytesIO()
+    pygame.image.save(render(state, size, now), out, "board.png")
+    return out.getvalue()
 
 
 def moment(state: Mapping[str, Any]) -> tuple[Hashable, float]:

@@ -37,7 +37,7 @@ from typing import Any
 
 from appliance.box.health import Health
 from appliance.errors import QuizboxError
-from appliance.session.flow import flow_factory
+from appliance.flows import flow_factory
 
 log = logging.getLogger(__name__)
 

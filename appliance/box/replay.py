@@ -1,6 +1,6 @@
 """``quizbox replay FILE`` and ``quizbox replay --check FILE``: a whole game from a scenario file.
 
-The file format is the contract in shared/scenarios/README.md; this module owns the common part
+The file format is the contract in docs/scenarios.md; this module owns the common part
 (reading, strict validation, ``expect`` comparison, exit codes) and hands each game's part to the
 game's :class:`~appliance.games.scenario.ScenarioAdapter` (``appliance.games.<game>.scenario.ADAPTER``).
 
@@ -13,9 +13,9 @@ engine changed its state while refusing a step); 2 the file is malformed or a st
 ``expect_error`` was refused (any :class:`~appliance.errors.QuizboxError`). Without ``--check`` the
 ``expect`` keys are not compared; an accepted ``expect_error`` step is still reported and exits 1.
 
-Besides the contract's keys a file may carry ``description`` (text) and ``rules`` (a list of rule ids it
-covers) at the top level and ``description`` on a question; they do not affect the replay. Any other
-unknown key is refused, so that a misspelt ``expect`` cannot pass silently.
+Besides the game's keys a file may carry ``description`` and ``note`` (free text for the reader) and
+``rules`` (a list of rule ids it covers), at the top level and on a question; they do not affect the
+replay. Any other unknown key is refused, so that a misspelt ``expect`` cannot pass silently.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from appliance.errors import MalformedInput, QuizboxError
-from appliance.games import GAMES, game_module
+from appliance.games import registry
 from appliance.games.base import JSON
 from appliance.games.scenario import ScenarioAdapter
 
@@ -38,11 +38,15 @@ EXIT_DISAGREE = 1
 EXIT_MALFORMED = 2
 
 TOP_REQUIRED = ("game", "players", "questions")
-TOP_OPTIONAL = ("options", "expect", "description", "rules")
+FREE_TEXT = ("description", "note")
+"""Keys for the reader, top level and per question: text, ignored by the replay."""
+TOP_OPTIONAL = ("options", "expect", *FREE_TEXT, "rules")
 QUESTION_REQUIRED = ("card", "steps")
-QUESTION_OPTIONAL = ("expect", "description")
-QUESTION_EXTRA: Mapping[str, tuple[str, ...]] = {"squizz": ("die",)}
-"""Question keys one game adds to the common ones (README: sQuizz's ``die``)."""
+QUESTION_OPTIONAL = ("expect", *FREE_TEXT, "rules")
+QUESTION_EXTRA: Mapping[str, tuple[str, ...]] = {
+    spec.id: spec.question_keys for spec in registry.SPECS if spec.adapter is not None
+}
+"""Question keys each game with a scenario format adds to the common ones (README: sQuizz's ``die``)."""
 
 MAX_FILE_BYTES = 4_000_000
 """A scenario is a game's worth of inputs; anything bigger is refused before parsing."""
@@ -156,19 +160,15 @@ def load(data: Any) -> Scenario:
     top = _object(data, "", "a scenario file")
     _keys(top, "the file", TOP_REQUIRED, TOP_OPTIONAL)
     game = top["game"]
-    if game not in GAMES:
-        _fail("game", f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
+    if game not in registry.GAMES:
+        _fail("game", f"unknown game {game!r}; expected one of {', '.join(registry.IDS)}")
     players = _list(top["players"], "players", "players")
     if not players or not all(isinstance(p, str) and p for p in players):
         _fail("players", f"players must be a non-empty list of non-empty names, got {json.dumps(players)}")
     if len(set(players)) != len(players):
         _fail("players", f"player names must be different, got {json.dumps(players)}")
     options = _object(top.get("options", {}), "options", "options")
-    if "description" in top and not isinstance(top["description"], str):
-        _fail("description", "description must be text")
-    rules = _list(top.get("rules", []), "rules", "rules")
-    if not all(isinstance(rule, str) for rule in rules):
-        _fail("rules", "rules must be a list of rule ids (text)")
+    _reader_keys(top, "")
     expect = None if "expect" not in top else _object(top["expect"], "expect", "expect")
     extra = QUESTION_EXTRA.get(game, ())
     questions = tuple(
@@ -178,9 +178,21 @@ def load(data: Any) -> Scenario:
     return Scenario(game, tuple(players), options, questions, expect)
 
 
+def _reader_keys(data: Mapping[str, Any], where: str) -> None:
+    """``description`` and ``note`` are text and ``rules`` a list of rule ids; none affects the replay."""
+    prefix = f"{where}." if where else ""
+    for key in FREE_TEXT:
+        if key in data and not isinstance(data[key], str):
+            _fail(prefix + key, f"{key} must be text (it is free text for the reader), got {_kind(data[key])}")
+    rules = _list(data.get("rules", []), prefix + "rules", "rules")
+    if not all(isinstance(rule, str) for rule in rules):
+        _fail(prefix + "rules", "rules must be a list of rule ids (text)")
+
+
 def _question(item: Any, where: str, extra: Sequence[str]) -> Question:
     data = _object(item, where, "a question")
     _keys(data, where, QUESTION_REQUIRED, (*QUESTION_OPTIONAL, *extra))
+    _reader_keys(data, where)
     _object(data["card"], f"{where}.card", "card")
     steps = []
     for index, raw in enumerate(_list(data["steps"], f"{where}.steps", "steps")):
@@ -200,13 +212,9 @@ def _question(item: Any, where: str, extra: Sequence[str]) -> Question:
 
 
 def adapter_for(game: str) -> ScenarioAdapter:
-    try:
-        module = game_module(game, "scenario")
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and exc.name.startswith(f"appliance.games.{game}"):
-            _fail("game", f"the {game} game has no scenario adapter in this build ({exc.name} is missing)")
-        raise
-    adapter: ScenarioAdapter = module.ADAPTER
+    adapter = registry.spec(game).adapter
+    if adapter is None:
+        _fail("game", f"the {game} game has no scenario adapter in this build (no scenario format yet)")
     return adapter
 
 

@@ -23,13 +23,12 @@ from appliance.decks import (
 from appliance.decks import Card as DeckCardRecord
 from appliance.decks import pool as deck_pool
 from appliance.errors import DeckError, MalformedInput
+from appliance.games import registry
 from appliance.games.numbers import format_plain
 from appliance.session.flow import Card
 
-DECK_TYPE: dict[str, str] = {
-    "confident": "estimation", "poker": "estimation", "allin": "allin", "squizz": "squizz",
-    "buzzer": "estimation",  # the quizmaster reads an estimation card's question; the first right answer scores
-}
+DECK_TYPE: Mapping[str, str] = {spec.id: spec.deck for spec in registry.SPECS}
+"""Game -> the deck type it deals (the buzzer reads an estimation card's question)."""
 
 
 def card_fields(card: DeckCardRecord) -> dict[str, Any]:
@@ -42,8 +41,7 @@ def card_fields(card: DeckCardRecord) -> dict[str, Any]:
         return {**common, "statements": list(card.statements)}
     assert isinstance(card, SquizzCard)
     return {**common, "prompt": card.prompt, "unit": card.unit, "source": card.source,
-            "propositions": [{"label": p.label, "text": p.text, "value": format_plain(p.value)}
-                             for p in card.propositions]}
+            "propositions": [{"label": p.text, "value": format_plain(p.value)} for p in card.propositions]}
 
 
 def seed_shipped(store: Store) -> int:

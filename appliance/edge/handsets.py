@@ -6,12 +6,10 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from appliance.palette import PALETTE
 from firmware import protocol
 
-# A colour-blind-safe palette (Okabe-Ito plus two), one per seat, shared by board and handsets.
-PALETTE = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#FFFFFF")
-
-RECENT_ACKS = 16
+RECENT_ACKS = protocol.RECENT_ACKS
 
 
 @dataclass
@@ -26,6 +24,7 @@ class Handset:
     firmware: str = ""
     layout: str = protocol.LAYOUT_KEYPAD
     identify_until: float = 0.0
+    keepalive: int = protocol.KEEPALIVE  # s, from its hello: how long it may stay silent (liveness.py)
     # (seq, prompt id) -> the ack payload sent for it, so a re-delivered input is acked again, not re-applied
     acks: OrderedDict[tuple[int, str], bytes] = field(default_factory=OrderedDict)
 

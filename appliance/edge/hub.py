@@ -18,14 +18,16 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from appliance.box.store import Store, StoreError
+from appliance.edge import commands, liveness
 from appliance.edge.accounts import private_client_id
 from appliance.edge.clocksync import ClockSync
 from appliance.edge.handsets import Handset, Registry
 from appliance.edge.mqtt import Availability, Client, Connection
 from appliance.edge.pairing import Pairing, PairingDesk
 from appliance.edge.prompts import fit
+from appliance.edge.refusals import code_of, screen_text
 from appliance.errors import QuizboxError
-from appliance.session.flow import Card, GameSetup
+from appliance.session.flow import Card
 from appliance.session.session import Session
 from firmware import protocol
 
@@ -146,6 +148,7 @@ class Hub:
                     online = [h.id for h in self.registry if h.online]
                     for handset_id, ping in self.clocks.due(self._ms(), online):  # clock offsets (buzzer)
                         self.client.publish(protocol.time_topic(self.box, handset_id), protocol.encode(ping), qos=0)
+                    liveness.sweep(self)  # handsets silent too long are shown offline
                     if self.session.tick():
                         self._publish_changes()
                     elif self.clock() - self._state_at >= 1.0:  # countdowns move once a second
@@ -165,9 +168,11 @@ class Hub:
                     return
                 handset_id, leaf = protocol.parse_handset_topic(self.box, topic)
                 if leaf == "clock":
-                    if self.registry.get(handset_id) is not None and self._may_speak(handset_id):
+                    known = self.registry.get(handset_id)
+                    if known is not None and self._may_speak(handset_id):
                         reply = protocol.parse_clock(handset_id, protocol.decode(payload))
                         self.clocks.on_reply(handset_id, reply, received)
+                        liveness.heard(self, known)
                     return
                 handler = {
                     "hello": self._hello,
@@ -188,12 +193,11 @@ class Hub:
         try:
             hello = protocol.parse_hello(handset_id, protocol.decode(payload))
         except protocol.ProtocolError as exc:
-            self.refused += 1
-            log.warning("bad hello from %s: %s", handset_id, exc)
+            self._refuse(handset_id, -1, str(exc), code=exc.code, about="hello")
             return
         if not self._may_speak(handset_id):
-            self.refused += 1
-            log.warning("hello on the topics of %s, which has no broker account: ignored", handset_id)
+            # the ACL lets no one else publish there; answered anyway, so a maker sees why
+            self._refuse(handset_id, -1, "not paired: ask the quizmaster", code="not_paired", about="hello")
             return
         handset, new = self.registry.hello(handset_id, hello["name"], self.clock())
         self.clocks.joined(handset_id, self._ms())
@@ -201,6 +205,7 @@ class Hub:
             handset.accepted = True  # an account is made only when the quizmaster accepts
         handset.firmware = hello["fw"]
         handset.layout = hello["layout"]
+        handset.keepalive = hello.get("keepalive", protocol.KEEPALIVE)
         if new:
             self._save(handset)
             state = "accepted" if handset.accepted else "pending"
@@ -239,39 +244,40 @@ class Hub:
             return
         handset.battery, handset.rssi = data["battery"], data["rssi"]
         handset.firmware, handset.layout = data["fw"] or handset.firmware, data["layout"]
-        handset.last_seen = self.clock()
+        liveness.heard(self, handset)
         self._publish_state()
 
     def _input(self, handset_id: str, payload: bytes) -> None:
         try:
             raw = protocol.decode(payload)
         except protocol.ProtocolError as exc:
-            self._refuse(handset_id, -1, str(exc))
+            self._refuse(handset_id, -1, str(exc), code=exc.code)
             return
         try:
             msg = protocol.parse_input(handset_id, raw)
         except protocol.ProtocolError as exc:
             seq = raw.get("seq")
-            self._refuse(handset_id, seq if isinstance(seq, int) and not isinstance(seq, bool) else -1, str(exc))
+            seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else -1
+            self._refuse(handset_id, seq, str(exc), code=exc.code)
             return
         if not self._may_speak(handset_id):
-            self._refuse(handset_id, msg["seq"], "not paired: ask the quizmaster")
+            self._refuse(handset_id, msg["seq"], "not paired: ask the quizmaster", code="not_paired")
             return
         handset = self.registry.get(handset_id)
         if handset is None:
-            self._refuse(handset_id, msg["seq"], "unknown handset: restart it")
+            self._refuse(handset_id, msg["seq"], "unknown handset: say hello again", code="unknown_handset")
             return
         if not handset.accepted:
-            self._refuse(handset_id, msg["seq"], "not accepted yet")
+            self._refuse(handset_id, msg["seq"], "not accepted yet: ask the quizmaster", code="not_accepted")
             return
-        handset.last_seen = self.clock()
+        liveness.heard(self, handset)
         key = (msg["seq"], msg["prompt"])
         if key in handset.acks:  # a QoS 1 duplicate or a retry after reconnect: ack again, apply once
             self.client.publish(protocol.ack_topic(self.box, handset_id), handset.acks[key])
             return
-        tag, dash, local_id = msg["prompt"].rpartition("-")
-        if dash and tag != self.boot:  # answers a prompt sent before this appliance restarted
-            self._refuse(handset_id, msg["seq"], "that screen is old; look again", msg["prompt"])
+        tag, local_id = protocol.split_prompt_id(msg["prompt"])
+        if tag and tag != self.boot:  # answers a prompt sent before this appliance restarted
+            self._refuse(handset_id, msg["seq"], "that screen is old; look again", msg["prompt"], code="stale")
             return
         data = msg["data"]
         if msg["kind"] == protocol.BUZZ:  # the press on the appliance clock (rules.md Buzzer 2)
@@ -280,7 +286,7 @@ class Hub:
             message = self.session.handle_input(handset_id, local_id, msg["kind"], data,
                                                 origin=(handset_id, msg["seq"], msg["prompt"]))
         except QuizboxError as exc:
-            self._refuse(handset_id, msg["seq"], _short(exc), msg["prompt"])
+            self._refuse(handset_id, msg["seq"], str(exc), msg["prompt"], code=code_of(exc), shown=screen_text(exc))
             return
         self.accepted += 1
         ack = protocol.encode(protocol.make_ack(msg["seq"], True, message, msg["prompt"]))
@@ -310,83 +316,23 @@ class Hub:
         with self.lock:
             self._publish_state()
 
-    def _refuse(self, handset_id: str, seq: int, message: str, prompt_id: str | None = None) -> None:
+    def _refuse(self, handset_id: str, seq: int, message: str, prompt_id: str | None = None,
+                code: str = "refused", about: str | None = None, shown: str | None = None) -> None:
+        """An error ack (``about`` "hello": the answer to a refused hello, seq -1). The log keeps
+        ``message`` whole; the handset gets ``shown``, or ``message`` fitted to its screen by make_ack."""
         self.refused += 1
-        log.warning("refused input from %s (seq %s): %s", handset_id, seq, message)
-        ack = protocol.make_ack(seq, False, message, prompt_id)
+        log.warning("refused %s from %s (seq %s, %s): %s", about or "input", handset_id, seq, code, message)
+        ack = protocol.make_ack(seq, False, message if shown is None else shown, prompt_id, code=code, about=about)
         self.client.publish(protocol.ack_topic(self.box, handset_id), protocol.encode(ack))
 
-    # -- admin commands -----------------------------------------------------------------------------------
+    # -- admin commands (appliance/edge/commands.py) ------------------------------------------------------
 
     def _admin(self, payload: bytes) -> None:
-        try:
-            command = json.loads(payload.decode("utf-8"))
-            if not isinstance(command, dict) or not isinstance(command.get("cmd"), str):
-                raise protocol.ProtocolError('a command is {"cmd": name, ...}')
-            result = self.command(command)
-        except (ValueError, QuizboxError) as exc:
-            result = {"ok": False, "msg": str(exc)}
-            log.warning("admin command refused: %s", exc)
-        self._last_result = result
-        self._admin_sent = None
-        self._publish_changes()
+        commands.on_admin(self, payload)
 
     def command(self, command: Mapping[str, Any]) -> dict[str, Any]:
         """Run one admin command (also called directly by the demo and tests); raises on refusal."""
-        with self.lock:
-            name = command["cmd"]
-            s = self.session
-            if name == "accept":
-                # with broker accounts: its own account, from its pairing request
-                handset = self._handset(command) if self.pairing is None else self._paired(command)
-                handset.accepted = True
-                self._save(handset)
-            elif name == "rename":
-                handset = self._handset(command)
-                new = str(command.get("name", "")).strip()
-                if not new:
-                    raise protocol.ProtocolError("a name cannot be empty")
-                handset.name = self.registry.unique_name(new, exclude=handset.id)
-                self._save(handset)
-            elif name == "remove" and self._forget_request(str(command.get("handset", ""))):
-                pass  # only asking to be paired (or two devices claiming the id): the request is gone
-            elif name == "remove":
-                handset = self._handset(command)
-                if s.player_of(handset.id) is not None and s.state == "playing":
-                    raise protocol.ProtocolError(f"{handset.name} is seated in the running game")
-                self.registry.remove(handset.id)
-                s.forget(handset.id)
-                self.clocks.forget(handset.id)
-                if self.pairing is not None:
-                    self.pairing.remove(handset.id)  # and it can log in no more
-                if self.store is not None:
-                    self.store.delete_handset(handset.id)
-            elif name == "identify":
-                self._handset(command).identify_until = self.clock() + 5
-            elif name == "start":
-                self._start(command)
-            elif name in s.flow_commands():  # a game's own commands: the buzzer's arm / right / wrong / close
-                message = s.flow_command(name, command)
-                self._publish_changes()
-                return {"ok": True, "msg": message}
-            elif name == "next":
-                s.advance()
-            elif name == "skip":
-                s.skip()
-            elif name == "undo":
-                s.undo()
-            elif name == "pause":
-                s.pause()
-            elif name == "resume":
-                s.resume()
-            elif name == "end":
-                s.end_game()
-            elif name == "lobby":
-                s.to_lobby()
-            else:
-                raise protocol.ProtocolError(f"unknown command {name!r}")
-            self._publish_changes()
-            return {"ok": True, "msg": f"{name}: done"}
+        return commands.run(self, command)
 
     def _save(self, handset: Handset) -> None:
         if self.store is None:
@@ -399,61 +345,6 @@ class Hub:
             # and the board and admin page say why it will be forgotten after a restart
             log.error("handset %s not saved: %s", handset.id, exc)
             self.session.message, self.session.message_until = str(exc), self.clock() + 60
-
-    def _paired(self, command: Mapping[str, Any]) -> Handset:
-        """Accept with broker accounts: make the account the handset asked for (or find the one it has),
-        then the handset is at the table (known before, or new from its request)."""
-        assert self.pairing is not None
-        handset_id, code = str(command.get("handset", "")), command.get("code")
-        request = self.pairing.pending.get(handset_id)
-        known = self.registry.get(handset_id)
-        if known is None and request is None and handset_id not in self.pairing.conflicts:
-            raise protocol.ProtocolError(f"no handset {handset_id!r}")
-        self.pairing.accept(handset_id, None if code is None else str(code))  # the code typed, required
-        if known is None:
-            assert request is not None
-            known, _ = self.registry.hello(handset_id, request.name, self.clock())
-            known.online = False  # until it logs in with its account and says hello
-        return known
-
-    def _handset(self, command: Mapping[str, Any]) -> Handset:
-        handset = self.registry.get(str(command.get("handset", "")))
-        if handset is None:
-            raise protocol.ProtocolError(f"no handset {command.get('handset')!r}")
-        return handset
-
-    def _start(self, command: Mapping[str, Any]) -> None:
-        game = command.get("game")
-        seats = command.get("seats")
-        options = command.get("options", {})
-        if not isinstance(game, str):
-            raise protocol.ProtocolError("start needs a game")
-        if not isinstance(options, dict):
-            raise protocol.ProtocolError("options must be an object")
-        if seats is None:  # everyone accepted and online, in join order
-            seats = [{"player": h.name, "handset": h.id} for h in self.registry if h.accepted and h.online]
-        if not isinstance(seats, list) or not all(isinstance(x, dict) for x in seats):
-            raise protocol.ProtocolError('seats is a list of {"player", "handset"}')
-        mapping: dict[str, str] = {}
-        for seat in seats:
-            player, hid = seat.get("player"), seat.get("handset")
-            handset = self.registry.get(str(hid))
-            if handset is None or not handset.accepted:
-                raise protocol.ProtocolError(f"handset {hid!r} is not at the table")
-            if not isinstance(player, str) or not player.strip() or player in mapping:
-                raise protocol.ProtocolError(f"bad or repeated player name {player!r}")
-            mapping[player] = handset.id
-        cards_raw = command.get("cards")
-        if cards_raw is not None:
-            if not isinstance(cards_raw, list) or not all(isinstance(c, dict) for c in cards_raw):
-                raise protocol.ProtocolError("cards must be a list of objects")
-            cards: Sequence[Card] = [Card(str(c.get("id", i)), c) for i, c in enumerate(cards_raw)]
-        elif self.decks is not None:
-            cards = self.decks(game, command)
-        else:
-            raise protocol.ProtocolError("no cards: name a deck or send cards")
-        setup = GameSetup(game=game, players=list(mapping), options=options, cards=cards)
-        self.session.start_game(setup, mapping)
 
     # -- outbound --------------------------------------------------------------------------------------
 
@@ -470,7 +361,7 @@ class Hub:
     def _publish_prompt(self, handset: Handset, prompt: dict[str, Any]) -> None:
         """One handset's prompt; a prompt that cannot be sent is logged and never stops the others or
         the board."""
-        wire = {**prompt, "id": f"{self.boot}-{prompt['id']}"}
+        wire = protocol.wire_prompt(self.boot, prompt)
         try:
             payload = fit(wire)
         except protocol.ProtocolError as exc:
@@ -487,6 +378,7 @@ class Hub:
             self._board_sent = text
             self.client.publish(protocol.board_topic(self.box), text, retain=True)
         admin = {
+            "v": protocol.VERSION,
             "handsets": [h.public() for h in self.registry],
             "scene": self.session.state,
             "game": board["game"],
@@ -504,7 +396,3 @@ class Hub:
             self._admin_sent = text
             self.client.publish(protocol.admin_state_topic(self.box), text, retain=True)
 
-
-def _short(exc: Exception) -> str:
-    text = str(exc) or type(exc).__name__
-    return text if len(text) <= protocol.MAX_MESSAGE else text[: protocol.MAX_MESSAGE - 1] + "…"

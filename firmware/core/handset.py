@@ -72,7 +72,7 @@ class Handset:
         try:
             for topic in self._topics:
                 self.transport.subscribe(topic)
-            hello = protocol.make_hello(self.id, self.name, FIRMWARE, self.layout, self.clock_ms(), self.acked)
+            hello = protocol.make_hello(self.id, self.name, FIRMWARE, self.layout, self.clock_ms(), acked=self.acked)
             self.transport.publish(protocol.hello_topic(self.box, self.id), protocol.encode(hello))
             self.online = True
             if self.pending is not None:

@@ -6,8 +6,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from appliance.flows import flow_factory
 from appliance.session.engine_flow import EngineFlow
-from appliance.session.flow import Card, GameSetup, flow_factory
+from appliance.session.flow import Card, GameSetup
 from firmware.core import bot
 
 PLAYERS = ("Ann", "Bob", "Cat")
@@ -20,8 +21,8 @@ ESTIMATION = [
 ]
 ALLIN = [Card(f"a{i}", {"statements": ["I can juggle", "I have met a king", "I sing in a choir"]}) for i in range(4)]
 SQUIZZ = [Card(f"s{i}", {"prompt": "Which is tallest?", "propositions": [
-    {"label": "A", "text": "Eiffel Tower", "value": "330"}, {"label": "B", "text": "Big Ben", "value": "96"},
-    {"label": "C", "text": "Burj Khalifa", "value": "828"}]}) for i in range(12)]
+    {"label": "Eiffel Tower", "value": "330"}, {"label": "Big Ben", "value": "96"},
+    {"label": "Burj Khalifa", "value": "828"}]}) for i in range(12)]
 CARDS = {"confident": ESTIMATION, "poker": ESTIMATION, "allin": ALLIN, "squizz": SQUIZZ}
 
 

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from appliance.games.squizz.actions import Answer, Close, CloseReason, Roll
+from appliance.games.squizz.actions import Answer, Close, CloseReason, StartQuestion
 from appliance.games.squizz.card import Card, card_from_scenario
 from appliance.games.squizz.engine import SquizzEngine
 from appliance.games.squizz.table import form_teams, team_name
@@ -19,8 +19,8 @@ __all__ = [
     "Card",
     "Close",
     "CloseReason",
-    "Roll",
     "SquizzEngine",
+    "StartQuestion",
     "card_from_scenario",
     "form_teams",
     "team_name",
