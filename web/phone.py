@@ -39,7 +39,10 @@ def _phone() -> PhoneHandset | None:
 def _screen(phone: PhoneHandset) -> dict[str, Any]:
     """The phone's screen with the controls its prompt offers and the player's own facts."""
     screen = phone.screen()
-    return {**screen, "controls": controls(screen["prompt"]), "private": private_lines(screen["prompt"])}
+    answering = services().link.appliance_online()  # the box's heartbeat is fresh (web/link.py)
+    version = screen["version"] if answering else f"{screen['version']}-silent"
+    return {**screen, "version": version, "box_answering": answering, "controls": controls(screen["prompt"]),
+            "private": private_lines(screen["prompt"])}
 
 
 def _clean_name(text: str) -> str:

@@ -324,7 +324,8 @@ class Hub:
         if msg["kind"] == protocol.BUZZ:  # the press on the appliance clock (rules.md Buzzer 2)
             data = self.clocks.buzz_data(handset_id, data, msg["clock"], self._ms())
         try:
-            message = self.session.handle_input(handset_id, local_id, msg["kind"], data)
+            message = self.session.handle_input(handset_id, local_id, msg["kind"], data,
+                                                origin=(handset_id, msg["seq"], msg["prompt"]))
         except QuizboxError as exc:
             self._refuse(handset_id, msg["seq"], str(exc), msg["prompt"], code=code_of(exc), shown=screen_text(exc))
             return

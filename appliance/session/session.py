@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from appliance.box.store import Store, StoreError
+from appliance.box.store import Origin, Store, StoreError
 from appliance.edge.handsets import Handset
 from appliance.errors import IllegalAction, MalformedInput, QuizboxError
 from appliance.flows import flow_factory
@@ -167,16 +167,17 @@ class Session:
         self._changed()
         return True
 
-    def _persist(self) -> None:
-        """Store the flow's new log entries durably; on failure roll the flow back to what is stored
-        and raise StoreError (the input is then refused, not acked)."""
+    def _persist(self, origin: Origin | None = None) -> None:
+        """Store the flow's new log entries durably (with ``origin``: as that handset's last acked input);
+        on failure roll the flow back to what is stored and raise StoreError (the input is then refused,
+        not acked)."""
         if self.store is None or self.flow is None or self.game_id is None or self.setup is None:
             return
         entries = self.flow.log()
         new = entries[self._stored:]
         try:
             if new:
-                self.store.append_actions(self.game_id, self._stored, new)
+                self.store.append_actions(self.game_id, self._stored, new, origin)
         except StoreError as exc:
             self._store_trouble(exc)
             self._rebuild(entries[: self._stored])  # back to what is stored: the input is refused
@@ -318,8 +319,11 @@ class Session:
 
     # -- inputs --------------------------------------------------------------------------------------------
 
-    def handle_input(self, handset_id: str, prompt_id: str, kind: str, data: Mapping[str, Any]) -> str:
-        """Apply one handset input; returns the ack message. Raises a QuizboxError on refusal."""
+    def handle_input(self, handset_id: str, prompt_id: str, kind: str, data: Mapping[str, Any],
+                     origin: Origin | None = None) -> str:
+        """Apply one handset input; returns the ack message. Raises a QuizboxError on refusal. ``origin``
+        (handset, seq, prompt id on the wire) is stored with it: after a power cut, what a handset says
+        it had acked is checked against it (appliance/box/recovery.py)."""
         sent = self._sent.get(handset_id)
         if sent is None or sent.id != prompt_id:
             raise StalePrompt("that screen is old; look again")
@@ -342,7 +346,7 @@ class Session:
         if self.flow.finished:
             self.state = RESULTS
             touched = EVERYONE
-        self._persist()  # durable BEFORE the hub acks
+        self._persist(origin)  # durable BEFORE the hub acks
         # an input changes only the game: the prompt of a handset with no seat in it stays as it was
         self._changed(set(self.seats) if touched is EVERYONE else touched)
         return message
