@@ -164,6 +164,11 @@ def appliance_status_topic(box):
     return box_topic(box, "appliance", "status")
 
 
+def appliance_heartbeat_topic(box):
+    """The appliance's heartbeat, retained: ``{"v", "at", "every", "boot"}`` every HEARTBEAT_MS."""
+    return box_topic(box, "appliance", "heartbeat")
+
+
 def board_topic(box):
     """The public board state, retained; it never holds a secret."""
     return box_topic(box, "board")
@@ -283,7 +288,9 @@ def _count(value, what):
 # -- handset -> appliance payloads --------------------------------------------------------------------------
 
 
-def make_hello(handset, name=None, firmware="", layout=LAYOUT_KEYPAD, clock=None, keepalive=None):
+def make_hello(handset, name=None, firmware="", layout=LAYOUT_KEYPAD, clock=None, keepalive=None, acked=None):
+    """``acked`` (optional): ``(seq, prompt id)`` of the last input the appliance acked ok, so a box
+    that lost it in a power cut can say so."""
     msg = {"v": VERSION, "id": handset, "fw": firmware, "layout": layout}
     if name:
         msg["name"] = name
@@ -291,6 +298,8 @@ def make_hello(handset, name=None, firmware="", layout=LAYOUT_KEYPAD, clock=None
         msg["clock"] = clock
     if keepalive is not None:
         msg["keepalive"] = keepalive
+    if acked is not None:
+        msg["acked"] = {"seq": acked[0], "prompt": acked[1]}
     return msg
 
 
@@ -310,6 +319,13 @@ def parse_hello(handset, obj):
         if not 5 <= keepalive <= 300:
             raise ProtocolError("keepalive must be 5-300")
         out["keepalive"] = keepalive
+    acked = _get(obj, "acked", "dict", required=False)
+    if acked is not None:  # optional: only handsets that know it send it
+        seq = _count(_get(acked, "seq", "int", "acked seq"), "acked seq")
+        prompt_id = _get(acked, "prompt", "str", "acked prompt")
+        if not prompt_id or len(prompt_id) > MAX_ID:
+            raise ProtocolError("bad acked prompt id")
+        out["acked"] = {"seq": seq, "prompt": prompt_id}
     return out
 
 
@@ -709,3 +725,32 @@ def parse_reply(obj):
     if not isinstance(obj, dict) or not isinstance(obj.get("ok"), bool) or not isinstance(obj.get("id"), str):
         return None
     return {"id": obj["id"], "ok": obj["ok"], "msg": str(obj.get("msg", "")), "code": obj.get("code")}
+
+
+# -- the appliance's heartbeat (appliance -> everyone) ------------------------------------------------------
+
+HEARTBEAT_MS = 2000  # the appliance says it is alive this often
+STALE_MS = 6000  # no heartbeat for this long: "the box is not answering"
+
+
+def make_heartbeat(at_ms, boot, every_ms=HEARTBEAT_MS):
+    """``at_ms``: the appliance's wall clock (ms since 1970); ``boot``: changes on every start."""
+    return {"v": VERSION, "at": at_ms, "every": every_ms, "boot": boot}
+
+
+def parse_heartbeat(obj):
+    _check_version(obj)
+    at = _clock(obj, "at")
+    every = _get(obj, "every", "int")
+    if every <= 0 or every > 600000:
+        raise ProtocolError("every out of range")
+    boot = _get(obj, "boot", "str")
+    if not boot or len(boot) > MAX_ID:
+        raise ProtocolError("bad boot")
+    return {"at": at, "every": every, "boot": boot}
+
+
+def box_answering(heard_ms, now_ms, every_ms=HEARTBEAT_MS):
+    """Whether a box last heard at ``heard_ms`` (the listener's own clock) still counts as answering:
+    three heartbeats may be missed. ``heard_ms`` None: never heard."""
+    return heard_ms is not None and now_ms - heard_ms < max(STALE_MS, 3 * every_ms)

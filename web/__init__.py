@@ -19,8 +19,8 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect  # type: ignore[import-untyped]
 
 from appliance.box.config import Config, load_config
-from appliance.box.store import Store
 from appliance.edge.mqtt import Connection
+from web import restore
 from web.account import Account
 from web.link import ApplianceLink, MqttLink
 from web.phones import Phones, mqtt_factory
@@ -57,8 +57,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     store = overrides.pop("STORE", None)
     app.config.update(overrides)
 
-    if store is None:
-        store = Store(config.data_path / "quizbox.db")
+    app.config["QUIZBOX_DATA"] = str(config.data_path)
+    if store is None:  # a damaged database still gives an admin page, which offers the good copy (web/restore.py)
+        store = restore.open_store(app, config.data_path / "quizbox.db")
     if link is None:
         link = MqttLink(config.box.id, broker_connection(config)).start(wait=None)
     phones = Phones(
@@ -83,9 +84,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     from web import auth, decks, games, handsets, live, pages, phone, tv
 
-    for module in (auth, decks, games, handsets, live, phone, tv):
+    for module in (auth, decks, games, handsets, live, phone, restore, tv):
         app.register_blueprint(module.bp)
     pages.install(app)
+    restore.install(app)
     from web.decks_seed import seed_shipped
 
     seed_shipped(store)

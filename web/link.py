@@ -58,15 +58,19 @@ class ApplianceLink(Protocol):
 
 
 class MqttLink:
-    def __init__(self, box: str, connection: Connection, clock: Any = time.monotonic) -> None:
+    def __init__(self, box: str, connection: Connection, clock: Any = time.monotonic, wall: Any = time.time) -> None:
         self.box = box
         self.clock = clock
+        self.wall = wall
         self._cond = threading.Condition()
         self._board: JSON | None = None
         self._board_at = 0.0
         self._admin: JSON | None = None
         self._replies: OrderedDict[str, JSON] = OrderedDict()
         self._online = False
+        self._heard: float | None = None  # when the appliance's last fresh heartbeat arrived (self.clock)
+        self._ever_heard = False
+        self._was_answering = False
         self._version = 0
         self.client = Client(
             client_id=private_client_id(f"quizbox-{box}-web"),  # nobody can guess it (docs/security.md)
@@ -76,6 +80,7 @@ class MqttLink:
                 protocol.board_topic(box),
                 protocol.admin_state_topic(box),
                 protocol.appliance_status_topic(box),
+                protocol.appliance_heartbeat_topic(box),
             ],
         )
 
@@ -89,6 +94,9 @@ class MqttLink:
     # -- what the appliance published --------------------------------------------------------------------
 
     def _on_message(self, topic: str, payload: bytes) -> None:
+        if topic == protocol.appliance_heartbeat_topic(self.box):
+            self._heartbeat(payload)
+            return
         if topic == protocol.appliance_status_topic(self.box):
             with self._cond:
                 self._online = payload.strip() == protocol.ONLINE.encode()
@@ -125,12 +133,37 @@ class MqttLink:
         with self._cond:
             return self._admin
 
-    def appliance_online(self) -> bool:
+    def _heartbeat(self, payload: bytes) -> None:
+        """A heartbeat counts when its time is recent by this machine's clock (the admin page runs on the
+        box): a retained one a restarted broker kept from a dead box is old, and is not a sign of life."""
+        try:
+            beat = protocol.parse_heartbeat(protocol.decode(payload))
+        except protocol.ProtocolError:
+            return
         with self._cond:
-            return self._online and self.client.connected.is_set()
+            self._ever_heard = True  # this box has a heartbeat: from now on only a fresh one says it is alive
+            if abs(self.wall() * 1000 - beat["at"]) < protocol.STALE_MS:
+                self._heard = self.clock()
+
+    def _answering(self) -> bool:
+        if not (self._online and self.client.connected.is_set()):
+            return False
+        if not self._ever_heard:
+            return True  # a broker that does not let this page read the heartbeat: the word is all there is
+        heard = None if self._heard is None else round(self._heard * 1000)
+        return protocol.box_answering(heard, round(self.clock() * 1000))
+
+    def appliance_online(self) -> bool:
+        """The appliance says it is online and its heartbeat is fresh: False means "the box is not answering"."""
+        with self._cond:
+            return self._answering()
 
     def version(self) -> int:
         with self._cond:
+            answering = self._answering()
+            if answering != self._was_answering:  # the heartbeat went stale: the page must say so
+                self._was_answering = answering
+                self._version += 1
             return self._version
 
     def remaining(self) -> float | None:
@@ -149,7 +182,8 @@ class MqttLink:
         if not self.client.connected.is_set():
             raise LinkError("the admin page cannot reach the quiz box's message broker; is the box running?")
         if not self.appliance_online():
-            raise LinkError("the quiz box is not running (it says it is offline); start it and try again")
+            raise LinkError("the box is not answering: the quiz program is not running or is stuck; "
+                            "restart the box and try again")
         token = secrets.token_hex(6)
         payload = protocol.make_command(token, str(command.get("cmd", "")),
                                         **{k: v for k, v in command.items() if k not in ("cmd", "id", "v")})

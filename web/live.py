@@ -9,6 +9,7 @@ board changes. :mod:`web.standings` reads each game's view (points, whose move, 
 
 from __future__ import annotations
 
+import zlib
 from typing import Any
 
 from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, url_for
@@ -19,6 +20,7 @@ from web import answercard, controls, results, standings
 from web.catalogue import GAMES
 from web.link import LinkError
 from web.mirror import board_png
+from web.restore import box_health
 from web.services import services
 
 bp = Blueprint("live", __name__, url_prefix="/live")
@@ -50,6 +52,7 @@ def _game_name(game: Any) -> str:
 
 def state() -> dict[str, Any]:
     link = services().link
+    health = box_health()
     board = link.board() or {}
     admin = link.admin_state() or {}
     view = board.get("view") if isinstance(board.get("view"), dict) else None
@@ -59,8 +62,11 @@ def state() -> dict[str, Any]:
     playing = scene == "playing"
     step = controls.next_step(board.get("game"), view, standing.step or "Next", bool(board.get("waiting")))
     return {
-        "version": link.version(),
+        # the box's parts and recovery report change the panel too (web/restore.py reads them)
+        "version": _version(link.version(), health),
         "online": link.appliance_online(),
+        "health": health["problems"],
+        "recovery": health["recovery"],
         "board": board,
         "admin": admin,
         "scene": board.get("scene", "lobby"),
@@ -89,6 +95,13 @@ def _state() -> dict[str, Any]:
     s = state()
     s["returning"] = _returning(s) if s["scene"] == "playing" else []
     return s
+
+
+def _version(link_version: int, health: dict[str, Any]) -> str:
+    """The panel's version: the link's, plus the box's health when it has something to say."""
+    if not health["problems"] and not health["recovery"]:
+        return str(link_version)
+    return f"{link_version}-{zlib.crc32(repr(health).encode())}"
 
 
 @bp.get("/")

@@ -56,8 +56,10 @@ def _screen(phone: PhoneHandset) -> dict[str, Any]:
     """The phone's screen with the controls its prompt offers and the player's own facts."""
     screen = phone.screen()
     retake = _retake(phone)
-    version = f"{screen['version']}-{'-'.join(retake)}" if retake else screen["version"]
-    return {**screen, "version": version, "retake": retake,
+    answering = services().link.appliance_online()  # the box's heartbeat is fresh (web/link.py)
+    version = f"{screen['version']}-{'-'.join(retake)}" if retake else str(screen["version"])
+    version = version if answering else f"{version}-silent"
+    return {**screen, "version": version, "retake": retake, "box_answering": answering,
             "controls": controls(screen["prompt"]), "private": private_lines(screen["prompt"])}
 
 

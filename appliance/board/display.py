@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 DISPLAYS = ("auto", "window", "kmsdrm", "headless")
 FRAME_SECONDS = 1 / 30
 """Frame interval while an animation runs."""
+SOUND_RETRY_SECONDS = 60.0
+"""How often board sound that could not open is tried again."""
 IDLE_POLL_SECONDS = 0.25
 """How often an idle loop wakes to read window events and the stop flag."""
 
@@ -70,6 +72,7 @@ class Board:
         display: str = "auto",
         sound: bool = False,
         clock: Clock = time.monotonic,
+        report: Callable[[str, bool, str], None] | None = None,
     ) -> None:
         if display not in DISPLAYS:
             raise ConfigError(f"board display must be one of {', '.join(DISPLAYS)}, got {display!r}")
@@ -80,6 +83,8 @@ class Board:
         self.display = display
         self.sound_enabled = sound
         self.clock = clock
+        # how the optional parts are doing: report("board" | "sound", ok, words) (appliance/box/health.py)
+        self.report = report or (lambda part, ok, text: None)
         self.driver: str | None = None
         self.frames = 0
         self._lock = threading.Lock()
@@ -145,6 +150,10 @@ class Board:
             return
         raise ConfigError(f"no screen for board display {self.display!r}: {'; '.join(errors)}")
 
+    def screenless(self) -> bool:
+        """Open on SDL's dummy driver although a screen was wanted (``auto`` found none that works)."""
+        return self.driver == "dummy" and self.display != "headless"
+
     def close(self) -> None:
         if self._screen is not None:
             self._screen = None
@@ -152,15 +161,16 @@ class Board:
 
     def run(self, stop: threading.Event) -> None:
         """The loop: draw when needed, sleep otherwise, until ``stop`` is set (or the window closes)."""
-        from appliance.hardware.sound import Sounds
-
         self.open()
-        sounds = Sounds(self.sound_enabled)
+        sounds = self._sounds()
+        sound_tried = self.clock()
         drawn: tuple[int, int | None, Hashable] | None = None
         moment_key: Hashable = None
         moment_start = self.clock()
         try:
             while not stop.is_set():
+                if self.sound_enabled and not sounds.active and self.clock() - sound_tried >= SOUND_RETRY_SECONDS:
+                    sounds, sound_tried = self._sounds(), self.clock()  # a speaker plugged in later
                 self._events(stop)
                 with self._lock:
                     state, arrived, serial = self._state, self._arrived, self._serial
@@ -183,6 +193,15 @@ class Board:
         finally:
             sounds.close()
             self.close()
+
+    def _sounds(self) -> Any:
+        from appliance.hardware.sound import Sounds
+
+        sounds = Sounds(self.sound_enabled)
+        if self.sound_enabled:
+            self.report("sound", sounds.active, "on" if sounds.active else
+                        f"off: {sounds.problem}; trying again every {SOUND_RETRY_SECONDS:.0f} s")
+        return sounds
 
     def _draw(self, state: Mapping[str, Any], t: float) -> None:
         canvas, _ = compose(state, self.size, t)

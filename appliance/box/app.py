@@ -11,8 +11,13 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import pygame
+
 from appliance.board import Board
 from appliance.box.config import Config
+from appliance.box.health import Health, Retry, backoff
+from appliance.box.pulse import Pulse
+from appliance.box.recovery import Claims, Keeper, Report, check_on_start, say
 from appliance.box.store import Store
 from appliance.box.tv import TV, join_info
 from appliance.decks.deal import cards_for_game, seed_shipped
@@ -21,6 +26,7 @@ from appliance.edge.broker import RunningBroker, start_broker
 from appliance.edge.hub import Hub
 from appliance.edge.mqtt import Connection
 from appliance.edge.pairing import Pairing, PairingError
+from appliance.errors import QuizboxError
 from appliance.session.flow import Card
 from appliance.session.session import Session
 
@@ -50,6 +56,11 @@ class Appliance(contextlib.ExitStack):
         self.broker: RunningBroker | None = None
         self.hub: Hub | None = None
         self.store: Store | None = None
+        self.health = Health(config.data_path)
+        self.report: Report | None = None  # what the start-up check found (appliance/box/recovery.py)
+        self.keeper: Keeper | None = None
+        self.pulse: Pulse | None = None
+        self._advertised: Any = None
 
     @property
     def connection(self) -> Connection:
@@ -68,8 +79,14 @@ class Appliance(contextlib.ExitStack):
         )
 
     def start(self) -> Appliance:
-        self.store = Store(self.config.data_path / "quizbox.db")
+        db = self.config.data_path / "quizbox.db"
+        self.health.save()  # a fresh file: the parts and the report of this start, not the last one's
+        self.report = check_on_start(db)  # before anything opens the database: WAL, good copy
+        self.store = Store(db)
         self.callback(self.store.close)
+        self.keeper = Keeper(db, self.health).start()
+        self.callback(self.keeper.stop)
+        self.store.milestone = self.keeper.request  # copied after every question, start, end and undo
         seeded = seed_shipped(self.store)
         if seeded:
             log.info("put %d shipped decks in the store", seeded)
@@ -78,6 +95,7 @@ class Appliance(contextlib.ExitStack):
         self.callback(self.broker.stop)
         session = Session(self.clock, self.rng, box_name=self.config.box.name, store=self.store)
         session.resume_stored()
+        say(self.report, session, self.health)  # the TV, the admin page and the doctor say what was lost
         self.hub = Hub(
             self.config.box.id,
             session,
@@ -88,11 +106,44 @@ class Appliance(contextlib.ExitStack):
             store=self.store,
             pairing=self._pairing(),
         )
+        # Before the hub sends this start's first prompt: listen to hellos and announce the new start, so
+        # that handsets still connected say hello with the last input the box acked before it died (after
+        # a new prompt they would already have answered it, and the old ack be forgotten)
+        claims = Claims(self.report, self.hub, self.health, self.connection).start()
+        self.callback(claims.stop)
+        claims.announce()
         self.hub.start()
         self.callback(self.hub.stop)
+        self.pulse = Pulse(self.hub).start()
+        self.callback(self.pulse.stop)
         addr = self.broker.address
         log.info("hub connected to %s broker at %s:%s", addr.kind, addr.host, addr.port)
         return self
+
+    def advertise(self, first_retry: float = 5.0) -> Retry:
+        """Announce the box on mDNS, an optional part: a network without multicast (or no network yet)
+        is reported and tried again in the background; the game never waits for it."""
+        from appliance.edge import discovery
+
+        assert self.broker is not None
+        cfg, port = self.config, self.broker.address.port
+
+        def attempt() -> str:
+            advertised = discovery.advertise(cfg.box.id, port, cfg.web.port, box_name=cfg.box.name)
+            advertised.__enter__()
+            self._advertised = advertised
+            where = ", ".join(advertised.current) or "no address yet"
+            return f"announced as {discovery.host_name(cfg.box.id)} at {where}"
+
+        retry = Retry(self.health, "mdns", attempt, first=first_retry, longest=120.0).start()
+        self.callback(self._unadvertise)
+        self.callback(retry.stop)
+        return retry
+
+    def _unadvertise(self) -> None:
+        if self._advertised is not None:
+            self._advertised.__exit__(None, None, None)
+            self._advertised = None
 
     def _pairing(self) -> Pairing | None:
         """Handsets' own broker accounts, when the box runs its own mosquitto with accounts: kept in its
@@ -119,20 +170,70 @@ class Appliance(contextlib.ExitStack):
             log.error("pairing is off: %s", exc)
         return self.pairing
 
-    def run_board(self, stop: threading.Event, display: str | None = None,
-                  join: Mapping[str, str] | None = None) -> Board:
-        """Show the board (from the retained public state) on the main thread until ``stop`` is set;
-        ``join``: how phones join, when not the box's mDNS name (the demo's real address)."""
+    def run_board(self, stop: threading.Event, display: str | None = None, first_retry: float = 2.0,
+                  longest_retry: float = 60.0, join: Mapping[str, str] | None = None) -> Board:
+        """Show the board (from the retained public state) on the main thread until ``stop`` is set.
+
+        The TV is an optional part: a screen that cannot open (the TV off or unplugged at boot, no
+        kmsdrm) or a board that fails while drawing is reported on the admin page and the doctor and
+        tried again, ever more slowly, while the game goes on from the handsets and the admin page's
+        live view (which draws the same board)."""
         assert self.hub is not None
         cfg = self.config
-        board = Board((cfg.board.width, cfg.board.height), display or cfg.board.display, cfg.board.sound)
+        board = Board((cfg.board.width, cfg.board.height), display or cfg.board.display, cfg.board.sound,
+                      report=self._board_report)
+        # how phones join: the box's mDNS name, unless the caller knows better (the demo's real address)
         join = dict(join) if join is not None else join_info(cfg.box.id, cfg.web.port)
-        with TV(cfg.box.id, self.connection, board, self.hub.command, join, gpio=cfg.gpio):
-            board.run(stop)
+        with TV(cfg.box.id, self.connection, board, self.hub.command, join, gpio=cfg.gpio, health=self.health):
+            delay = backoff(first_retry, longest_retry)
+            while not stop.is_set():
+                try:
+                    board.open()
+                    self._board_opened(board, stop, delay)
+                except Exception as exc:  # noqa: BLE001 (only the rules may stop a game)
+                    wait = delay()
+                    if not isinstance(exc, (QuizboxError, pygame.error)):
+                        log.exception("the board failed")
+                    self.health.failing("board", f"no picture: {_first_line(exc)}; the admin page's live view "
+                                                 f"shows the game; trying again in {wait:.0f} s")
+                    board.close()
+                    stop.wait(wait)
         return board
+
+    def _board_opened(self, board: Board, stop: threading.Event, delay: Callable[[], float]) -> None:
+        """Run the open board until ``stop``; a board that found no screen (``auto`` fell back to drawing
+        for nobody) stops now and then to look for one again (a TV switched on after the box)."""
+        if not board.screenless():
+            self.health.ok("board", f"showing on {board.driver} at {board.size[0]}x{board.size[1]}")
+            board.run(stop)
+            return
+        wait = delay()
+        self.health.failing("board", f"no screen found (drawing for nobody): the admin page's live view shows "
+                                     f"the game; looking for a screen again in {wait:.0f} s")
+        attempt = threading.Event()
+        timer = threading.Timer(wait, attempt.set)
+        timer.daemon = True
+        timer.start()
+
+        def follow_stop() -> None:
+            stop.wait(wait + 1)
+            attempt.set()
+
+        threading.Thread(target=follow_stop, name="board-stop", daemon=True).start()
+        try:
+            board.run(attempt)
+        finally:
+            timer.cancel()
+
+    def _board_report(self, part: str, ok: bool, text: str) -> None:
+        (self.health.ok if ok else self.health.failing)(part, text)
 
     def _cards(self, game: str, command: Mapping[str, Any]) -> Sequence[Card]:
         assert self.store is not None
         deck = command.get("deck")
         return cards_for_game(self.store, game, self.rng, deck if isinstance(deck, str) else None,
                               command.get("filters"))
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc) or type(exc).__name__).splitlines()[0][:300]

@@ -110,16 +110,13 @@ def _run(args: argparse.Namespace) -> int:
     from appliance.box import notify
     from appliance.box.app import Appliance
     from appliance.box.config import load_config
-    from appliance.edge import discovery
 
     config = load_config(args.config)
     stop = stop_event()
     with Appliance(config) as app:
         app.start()
         if config.broker.host in ("", "localhost", "127.0.0.1"):  # handsets find this box by mDNS
-            assert app.broker is not None
-            app.enter_context(discovery.advertise(config.box.id, app.broker.address.port, config.web.port,
-                                                  box_name=config.box.name))
+            app.advertise()  # optional: retried in the background, never stops the game
         notify.ready(f"box {config.box.id} running")
         watchdog = threading.Thread(target=_watchdog, args=(app, stop), name="watchdog", daemon=True)
         watchdog.start()

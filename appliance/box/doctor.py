@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from appliance.box import health, recovery
 from appliance.box.config import Config, load_config
 from appliance.edge.mqtt import Connection
 from appliance.errors import ConfigError
@@ -316,11 +317,19 @@ def check_handsets(config: Config, probes: Probes, broker_ok: bool) -> Finding:
             "Fix the broker problem above first.",
         )
     box = config.box.id
-    topics = [protocol.appliance_status_topic(box), protocol.handset_wildcard(box, "status")]
+    topics = [protocol.appliance_status_topic(box), protocol.appliance_heartbeat_topic(box),
+              protocol.handset_wildcard(box, "status")]
     try:
         seen = probes.retained(connection_of(config), topics, probes.listen_seconds)
     except OSError as exc:
         return problem(f"Listening for the handsets failed: {exc}.", "Run the doctor again in a minute.")
+    silent = _heartbeat_age(seen.get(protocol.appliance_heartbeat_topic(box)), probes.now())
+    if silent is not None and silent * 1000 >= protocol.STALE_MS:
+        return problem(
+            f"The box is not answering: the quiz program for box {box!r} sent its last heartbeat "
+            f"{silent:.0f} s ago (the broker may still say \"online\": a word it kept from before it restarted).",
+            _restart("quizbox"),
+        )
     if seen.get(protocol.appliance_status_topic(box)) != protocol.ONLINE.encode():
         return problem(
             f"The quiz program for box {box!r} is not connected to the broker: it is stopped, crashed, "
@@ -344,6 +353,64 @@ def check_handsets(config: Config, probes: Probes, broker_ok: bool) -> Finding:
         )
     gone = f"; {len(offline)} more seen before but off now" if offline else ""
     return fine(f"{len(online)} connected: {', '.join(online)}{gone}")
+
+
+def _heartbeat_age(payload: bytes | None, now: float) -> float | None:
+    """Seconds since the appliance's retained heartbeat was sent (None: no readable heartbeat)."""
+    if payload is None:
+        return None
+    try:
+        beat = protocol.parse_heartbeat(protocol.decode(payload))
+    except protocol.ProtocolError:
+        return None
+    return max(0.0, now - float(beat["at"]) / 1000)
+
+
+PART_FIXES = {
+    "board": "Switch the TV on and check its HDMI cable (the box tries again by itself); meanwhile the admin "
+             "page's Live page shows what the TV would.",
+    "sound": "Check the speaker or the TV's sound; the box tries again by itself.",
+    "gpio": "Check the buttons' wiring and the [gpio] pins in the settings; the box tries again by itself.",
+    "mdns": "Phones and handsets cannot find <box>.local: check the network; the box tries again by itself. "
+            "Handsets with the box's address set still work.",
+    "copy": "Free some space on the SD card (sudo journalctl --vacuum-size=100M); the next question's copy "
+            "is made by itself.",
+}
+
+
+def check_parts(config: Config, probes: Probes) -> Finding:
+    """The optional parts the running quiz program reports on (appliance/box/health.py)."""
+    data = health.read(config.data_path)
+    if data is None:
+        return fine("no report from the quiz program yet")
+    failing = [(name, part) for name, part in sorted((data.get("parts") or {}).items())
+               if isinstance(part, dict) and not part.get("ok", True)]
+    if not failing:
+        named = ", ".join(health.PARTS.get(n, n) for n in sorted(data.get("parts") or {})) or "none in use"
+        return fine(f"working: {named}")
+    return problem(
+        " ".join(f"The {health.PARTS.get(name, name)}: {part.get('text', '')}." for name, part in failing)
+        + " The game goes on without it.",
+        " ".join(PART_FIXES.get(name, "") for name, _ in failing).strip(),
+    )
+
+
+def check_recovery(config: Config, probes: Probes) -> Finding:
+    """What the last start found after a power cut (appliance/box/recovery.py)."""
+    data = health.read(config.data_path)
+    report = (data or {}).get("recovery")
+    if isinstance(report, dict) and report.get("found"):
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(report.get("at") or 0)))
+        return problem(
+            f"At the start of {when}: {report.get('text', '')}",
+            "Nothing to repair: the box went on from the last good point. Tell the players whose answers were "
+            "lost to answer again; keep a damaged file for a while, then delete it.",
+        )
+    good = recovery.good_copy_of(config.data_path / "quizbox.db")
+    if good.exists():
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(good.stat().st_mtime))
+        return fine(f"nothing lost at the last start; last good copy of the database from {when}")
+    return fine("nothing lost at the last start")
 
 
 def check_display(config: Config, probes: Probes) -> Finding:
@@ -450,6 +517,8 @@ def check_database(config: Config, probes: Probes) -> Finding:
     if not files:
         return fine(f"no database in {path} yet: the first game or deck creates it")
     for db in files:
+        if ".damaged-" in db.name:
+            continue  # kept aside after a power cut (check_recovery says so)
         verdict = probes.db_check(db)
         if verdict != "ok":
             return problem(
@@ -487,6 +556,8 @@ def run_checks(config: Config, probes: Probes) -> list[tuple[str, Finding]]:
         ("Disk", check_disk(config, probes)),
         ("Database", check_database(config, probes)),
         ("Clock", check_clock(config, probes)),
+        ("Power cuts", check_recovery(config, probes)),
+        ("Optional parts", check_parts(config, probes)),
     ]
 
 

@@ -67,7 +67,28 @@ MIGRATIONS: tuple[str, ...] = (
         used REAL NOT NULL
     );
     """,
+    # 2: what a power cut can take (appliance/box/recovery.py): each handset's last acked input, written in
+    # the same transaction as the actions it became, and each game's last undo (an undo shortens the log,
+    # which a copy made before it must not call a loss)
+    """
+    CREATE TABLE acked (
+        handset TEXT PRIMARY KEY,
+        seq INTEGER NOT NULL,
+        prompt TEXT NOT NULL,            -- the prompt id as the handset saw it ("<boot>-p<n>")
+        game_id INTEGER NOT NULL,
+        entry INTEGER NOT NULL,          -- the seq of the first action it became
+        at REAL NOT NULL
+    );
+    CREATE TABLE undone (
+        game_id INTEGER PRIMARY KEY,
+        keep INTEGER NOT NULL,
+        at REAL NOT NULL
+    );
+    """,
 )
+
+Origin = tuple[str, int, str]
+"""Who an input came from: (handset id, seq, prompt id as sent to the handset)."""
 
 
 class StoreError(QuizboxError):
@@ -94,6 +115,9 @@ class Store:
         self.path = str(path)
         self.clock = clock
         self._lock = threading.RLock()
+        # called after a game starts, a question's cards are dealt, a game ends or an undo: the appliance
+        # copies the store then (appliance/box/recovery.py); must return at once
+        self.milestone: Any = None
         try:
             uri = self.path.startswith("file:")  # e.g. "file:/var/lib/quizbox/q.db?mode=ro" for a read-only view
             if self.path != ":memory:" and not uri:
@@ -144,6 +168,8 @@ class Store:
                     f"the database {self.path} is from a newer Quizbox (schema {version}, this one knows "
                     f"{len(MIGRATIONS)}): upgrade the software"
                 )
+            if "mode=ro" in self.path:  # a read-only view reads the schema as it is
+                return version
             for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
                 self._db.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
             return len(MIGRATIONS)
@@ -173,16 +199,29 @@ class Store:
                 (game, json.dumps(setup), json.dumps(seats), self.clock()),
             )
             assert cur.lastrowid is not None
-            return int(cur.lastrowid)
+            game_id = int(cur.lastrowid)
+        self._milestone()
+        return game_id
 
-    def append_actions(self, game_id: int, first_seq: int, actions: Sequence[JSON]) -> None:
-        """Append ``actions`` as seq ``first_seq``... in one durable transaction (all or none)."""
+    def _milestone(self) -> None:
+        if self.milestone is not None:
+            self.milestone()
+
+    def append_actions(self, game_id: int, first_seq: int, actions: Sequence[JSON],
+                       origin: Origin | None = None) -> None:
+        """Append ``actions`` as seq ``first_seq``... in one durable transaction (all or none); with
+        ``origin``, the handset input they came from is that handset's last acked input."""
         now = self.clock()
         with self._tx() as db:
             db.executemany(
                 "INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
                 [(game_id, first_seq + i, json.dumps(a), now) for i, a in enumerate(actions)],
             )
+            if origin is not None:
+                handset, seq, prompt = origin
+                db.execute(
+                    "INSERT OR REPLACE INTO acked (handset, seq, prompt, game_id, entry, at) "
+                    "VALUES (?, ?, ?, ?, ?, ?)", (handset, seq, prompt, game_id, first_seq, now))
 
     def update_seats(self, game_id: int, seats: dict[str, str]) -> None:
         """A seat moved to another handset mid-game (player -> handset id): a resume seats it there."""
@@ -193,6 +232,14 @@ class Store:
         """Drop every action from seq ``keep`` on (undo)."""
         with self._tx() as db:
             db.execute("DELETE FROM actions WHERE game_id=? AND seq>=?", (game_id, keep))
+            db.execute("INSERT OR REPLACE INTO undone (game_id, keep, at) VALUES (?, ?, ?)",
+                       (game_id, keep, self.clock()))
+        self._milestone()
+
+    def last_acked(self, handset_id: str) -> tuple[int, str] | None:
+        """The (seq, prompt id) of ``handset_id``'s last input stored as acked, if any."""
+        rows = self._query("SELECT seq, prompt FROM acked WHERE handset=?", (handset_id,))
+        return (int(rows[0]["seq"]), str(rows[0]["prompt"])) if rows else None
 
     def finish_game(self, game_id: int, result: JSON, status: str = "finished") -> None:
         with self._tx() as db:
@@ -200,6 +247,7 @@ class Store:
                 "UPDATE games SET status=?, ended=?, result=? WHERE id=?",
                 (status, self.clock(), json.dumps(result), game_id),
             )
+        self._milestone()
 
     def game(self, game_id: int) -> StoredGame | None:
         rows = self._query("SELECT * FROM games WHERE id=?", (game_id,))
@@ -272,10 +320,12 @@ class Store:
         ]
 
     def mark_used(self, cards: Sequence[str]) -> None:
+        """Cards dealt: a new question begins (the one before is over), so it is also a milestone."""
         with self._tx() as db:
             db.executemany(
                 "INSERT OR REPLACE INTO used_cards (card, used) VALUES (?, ?)", [(c, self.clock()) for c in cards]
             )
+        self._milestone()
 
     def used_cards(self) -> set[str]:
         return {r["card"] for r in self._query("SELECT card FROM used_cards")}

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from appliance.board import Board
+from appliance.box.health import Health, Retry
 from appliance.edge.mqtt import Client, Connection
 from firmware import protocol
 
@@ -41,27 +42,47 @@ class TV:
         join: Mapping[str, str] | None = None,
         gpio: Any = None,
         pin_factory: Any = None,
+        health: Health | None = None,
+        retry_seconds: float = 5.0,
     ) -> None:
         self.board = board
         self.command = command
         self.join = dict(join or {})
         self.states = 0
         self._paused = False
-        self.host = None
+        self.host: Any = None
+        self._gpio, self._pin_factory = gpio, pin_factory
+        self._last_state: dict[str, Any] | None = None
+        self._retry: Retry | None = None
         if gpio is not None and gpio.enabled:
-            from appliance.hardware.host import HostControls
-
-            self.host = HostControls(gpio.next_pin, gpio.pause_pin, gpio.led_pin, self.next, self.pause_toggle,
-                                     pin_factory=pin_factory)
+            if health is None:  # no one to report to: a wiring fault is the caller's to see
+                self._open_host()
+            else:  # an optional part: a fault is said on the admin page and tried again, the game goes on
+                self._retry = Retry(health, "gpio", self._open_host, first=retry_seconds, longest=120.0)
         self.client = Client(f"quizbox-{box}-tv", connection, self._on_board,
                              subscriptions=[protocol.board_topic(box)])
         self.shown = threading.Event()
 
+    def _open_host(self) -> str:
+        from appliance.hardware.host import HostControls
+
+        g = self._gpio
+        host = HostControls(g.next_pin, g.pause_pin, g.led_pin, self.next, self.pause_toggle,
+                            pin_factory=self._pin_factory)
+        self.host = host
+        if self._last_state is not None:
+            host.show(host.state_for(self._last_state))
+        return f"buttons on GPIO {g.next_pin} and {g.pause_pin}, lamp on GPIO {g.led_pin}"
+
     def start(self) -> TV:
         self.client.start()
+        if self._retry is not None:
+            self._retry.start()
         return self
 
     def stop(self) -> None:
+        if self._retry is not None:
+            self._retry.stop()
         self.client.stop()
         if self.host is not None:
             self.host.close()
@@ -86,8 +107,10 @@ class TV:
         self.board.update(state)
         self.states += 1
         self.shown.set()
-        if self.host is not None:
-            self.host.show(self.host.state_for(state))
+        self._last_state = state
+        host = self.host
+        if host is not None:
+            host.show(host.state_for(state))
 
     # -- host buttons --------------------------------------------------------------------------------
 

@@ -70,6 +70,7 @@ RIGHTS: dict[str, tuple[tuple[str, str], ...]] = {
         ("read", "quizbox/{box}/admin/state"),
         ("read", "quizbox/{box}/board"),
         ("read", "quizbox/{box}/appliance/status"),
+        ("read", "quizbox/{box}/appliance/heartbeat"),  # whether the box answers (appliance/box/pulse.py)
         ("write", "quizbox/{box}/handset/+/input"),
         ("write", "quizbox/{box}/handset/+/hello"),
         ("write", "quizbox/{box}/handset/+/telemetry"),
@@ -93,6 +94,7 @@ RIGHTS: dict[str, tuple[tuple[str, str], ...]] = {
         ("read", "quizbox/{box}/handset/{handset}/ack"),
         ("read", "quizbox/{box}/handset/{handset}/time"),
         ("read", "quizbox/{box}/board"),
+        ("read", "quizbox/{box}/appliance/heartbeat"),  # "the box is not answering" when it goes stale
     ),
 }
 

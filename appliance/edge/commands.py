@@ -12,6 +12,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from appliance.edge.memory import settle_memory
 from appliance.edge.refusals import NO_GAME, code_of
 from appliance.errors import IllegalAction, QuizboxError
 from appliance.session.flow import Card, GameSetup
@@ -87,6 +88,7 @@ def run(hub: Hub, command: Mapping[str, Any]) -> dict[str, Any]:
             _handset(hub, command).identify_until = hub.clock() + 5
         elif name == "start":
             start_game(hub, command)
+            settle_memory()  # the game's cards and state live for the game: out of the collector's way
         elif name in s.flow_commands():  # a game's own commands (protocol.GAME_COMMANDS: the buzzer's)
             message = s.flow_command(name, command)
             hub._publish_changes()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -22,7 +23,9 @@ from appliance.edge import commands, liveness
 from appliance.edge.accounts import private_client_id
 from appliance.edge.clocksync import ClockSync
 from appliance.edge.handsets import Handset, Registry
+from appliance.edge.memory import settle_memory
 from appliance.edge.mqtt import Availability, Client, Connection
+from appliance.edge.outbox import Outbox
 from appliance.edge.pairing import Pairing, PairingDesk
 from appliance.edge.prompts import fit
 from appliance.edge.refusals import code_of, screen_text
@@ -34,6 +37,11 @@ from firmware import protocol
 log = logging.getLogger(__name__)
 
 DeckProvider = Callable[[str, Mapping[str, Any]], Sequence[Card]]
+
+SWITCH_INTERVAL = 0.001
+"""Seconds a Python thread runs before another may take the interpreter (Python's default: 5 ms). MQTT's
+thread acks inputs while the publisher thread rebuilds prompts and the ticker pings clocks: with the
+default an ack can wait 5 ms for the interpreter; the hub's process switches every 1 ms (issue 22)."""
 
 
 class Hub:
@@ -62,12 +70,14 @@ class Hub:
         self.clock = clock
         self.decks = decks
         self.pairing = pairing  # None: no broker accounts to manage (the demo's private broker)
-        self.lock = threading.RLock()
+        self.lock = Outbox(self._deliver)  # the hub's lock; what is published under it goes out after it
         self.refused = 0  # inputs and payloads refused (for benches and tests)
         self.accepted = 0
         self._board_sent: str | None = None
         self._admin_sent: str | None = None
         self._last_result: dict[str, Any] = {}
+        self._players_json: tuple[Any, str] | None = None  # the board's players list and its JSON
+        self._admin_handsets: tuple[Any, str] | None = None  # the handsets as the admin state lists them
         self._stop = threading.Event()
         self._tick_interval = tick_interval
         # Prompt ids on the wire are "<boot tag>-<session id>": the session counts from p1 again after a
@@ -98,20 +108,28 @@ class Hub:
             on_change=self._pairing_changed, tls=connection.tls, ca_file=connection.ca_file)
         self._state_at = 0.0
         self._ticker = threading.Thread(target=self._tick_loop, name="hub-ticker", daemon=True)
+        self._changes_due = threading.Event()  # inputs applied whose prompts and board are not out yet
+        self._publisher = threading.Thread(target=self._publish_loop, name="hub-publisher", daemon=True)
 
     # -- lifecycle -------------------------------------------------------------------------------------
 
     def start(self, wait: float = 10.0) -> Hub:
+        if sys.getswitchinterval() > SWITCH_INTERVAL:
+            sys.setswitchinterval(SWITCH_INTERVAL)
+        settle_memory()
         self.client.start(wait=wait)
         if self.desk is not None:
             self.desk.start()
         self._ticker.start()
+        self._publisher.start()
         return self
 
     def stop(self) -> None:
         self._stop.set()
-        if self._ticker.is_alive():
-            self._ticker.join(timeout=2)
+        self._changes_due.set()
+        for thread in (self._ticker, self._publisher):
+            if thread.is_alive():
+                thread.join(timeout=2)
         if self.desk is not None:
             self.desk.stop()
         self.client.stop()
@@ -147,7 +165,7 @@ class Hub:
                 with self.lock:
                     online = [h.id for h in self.registry if h.online]
                     for handset_id, ping in self.clocks.due(self._ms(), online):  # clock offsets (buzzer)
-                        self.client.publish(protocol.time_topic(self.box, handset_id), protocol.encode(ping), qos=0)
+                        self.lock.post(protocol.time_topic(self.box, handset_id), protocol.encode(ping), qos=0)
                     liveness.sweep(self)  # handsets silent too long are shown offline
                     if self.session.tick():
                         self._publish_changes()
@@ -155,6 +173,29 @@ class Hub:
                         self._publish_state()
             except Exception:
                 log.exception("session tick failed")
+
+    def _publish_loop(self) -> None:
+        """After inputs: the prompts they touched and the board. MQTT's thread acks an input and goes on
+        to the next message; this thread rebuilds what the inputs changed, all of those that came
+        meanwhile in one pass (session.pending gathers whose prompt may have changed)."""
+        while not self._stop.is_set():
+            if not self._changes_due.wait(1.0):
+                continue
+            self._changes_due.clear()
+            self._acks_written()
+            try:
+                with self.lock:
+                    self._publish_changes(narrowed=True)
+            except Exception:
+                log.exception("publishing the changes of an input failed")
+
+    def _acks_written(self, most: float = 0.005) -> None:
+        """Wait (at most ``most`` s, sleeping: MQTT's thread gets the interpreter) until the client has
+        written what is queued, the acks first: the rebuild after them must not hold them up."""
+        paho = getattr(self.client, "paho", None)  # a test's stand-in client writes at once
+        deadline = time.monotonic() + most
+        while paho is not None and paho.want_write() and time.monotonic() < deadline:
+            time.sleep(0.0002)
 
     # -- inbound ---------------------------------------------------------------------------------------
 
@@ -273,7 +314,7 @@ class Hub:
         liveness.heard(self, handset)
         key = (msg["seq"], msg["prompt"])
         if key in handset.acks:  # a QoS 1 duplicate or a retry after reconnect: ack again, apply once
-            self.client.publish(protocol.ack_topic(self.box, handset_id), handset.acks[key])
+            self.lock.post(protocol.ack_topic(self.box, handset_id), handset.acks[key])
             return
         tag, local_id = protocol.split_prompt_id(msg["prompt"])
         if tag and tag != self.boot:  # answers a prompt sent before this appliance restarted
@@ -283,15 +324,19 @@ class Hub:
         if msg["kind"] == protocol.BUZZ:  # the press on the appliance clock (rules.md Buzzer 2)
             data = self.clocks.buzz_data(handset_id, data, msg["clock"], self._ms())
         try:
-            message = self.session.handle_input(handset_id, local_id, msg["kind"], data)
+            message = self.session.handle_input(handset_id, local_id, msg["kind"], data,
+                                                origin=(handset_id, msg["seq"], msg["prompt"]))
         except QuizboxError as exc:
             self._refuse(handset_id, msg["seq"], str(exc), msg["prompt"], code=code_of(exc), shown=screen_text(exc))
             return
         self.accepted += 1
         ack = protocol.encode(protocol.make_ack(msg["seq"], True, message, msg["prompt"]))
         handset.remember_ack(msg["seq"], msg["prompt"], ack)
-        self.client.publish(protocol.ack_topic(self.box, handset_id), ack)
-        self._publish_changes()
+        self.lock.post(protocol.ack_topic(self.box, handset_id), ack)
+        if self._publisher.is_alive():  # the ack goes out now; the prompts and the board right after it
+            self._changes_due.set()
+        else:
+            self._publish_changes(narrowed=True)  # the input changed the game only: the prompts it touched
 
     # -- pairing and identity (appliance/edge/pairing.py: the topic is the identity) ---------------------------
 
@@ -322,7 +367,7 @@ class Hub:
         self.refused += 1
         log.warning("refused %s from %s (seq %s, %s): %s", about or "input", handset_id, seq, code, message)
         ack = protocol.make_ack(seq, False, message if shown is None else shown, prompt_id, code=code, about=about)
-        self.client.publish(protocol.ack_topic(self.box, handset_id), protocol.encode(ack))
+        self.lock.post(protocol.ack_topic(self.box, handset_id), protocol.encode(ack))
 
     # -- admin commands (appliance/edge/commands.py) ------------------------------------------------------
 
@@ -347,38 +392,46 @@ class Hub:
 
     # -- outbound --------------------------------------------------------------------------------------
 
+    def _deliver(self, topic: str, payload: bytes | str, retain: bool, qos: int | None) -> None:
+        """Publish one message the hub queued (Outbox: after the lock is let go, in the order queued)."""
+        self.client.publish(topic, payload, retain=retain, qos=qos)
+
     def _send_prompt(self, handset: Handset, fresh: bool = False) -> None:
         prompt, changed = self.session.prompt_for(handset, fresh=fresh)
         if changed or fresh:
             self._publish_prompt(handset, prompt)
 
-    def _publish_changes(self) -> None:
-        for handset, prompt in self.session.changed_prompts(list(self.registry)):
+    def _publish_changes(self, narrowed: bool = False) -> None:
+        """The prompts that changed, then the board: every prompt rebuilt, or with ``narrowed`` (right
+        after an input, when nothing else can have changed) only those the session says the input touched."""
+        for handset, prompt in self.session.changed_prompts(list(self.registry), narrowed=narrowed):
             self._publish_prompt(handset, prompt)
         self._publish_state()
 
     def _publish_prompt(self, handset: Handset, prompt: dict[str, Any]) -> None:
         """One handset's prompt; a prompt that cannot be sent is logged and never stops the others or
         the board."""
-        wire = protocol.wire_prompt(self.boot, prompt)
-        try:
-            payload = fit(wire)
-        except protocol.ProtocolError as exc:
-            log.error("prompt for %s cannot fit a handset (%s): %s", handset.id, exc, str(wire)[:200])
-            payload = protocol.encode(protocol.make_prompt(wire["id"], protocol.INFO, "Too much to show",
-                                                           "Ask the quizmaster to use the admin page."))
-        self.client.publish(protocol.prompt_topic(self.box, handset.id), payload)
+        wire_id = protocol.wire_prompt(self.boot, {"id": prompt["id"]})["id"]
+        payload = self.session.wire_prompt(handset.id, wire_id)  # the session's one serialisation of it
+        if payload is None:  # too big for a handset: shortened to fit
+            wire = protocol.wire_prompt(self.boot, prompt)
+            try:
+                payload = fit(wire)
+            except protocol.ProtocolError as exc:
+                log.error("prompt for %s cannot fit a handset (%s): %s", handset.id, exc, str(wire)[:200])
+                payload = protocol.encode(protocol.make_prompt(wire_id, protocol.INFO, "Too much to show",
+                                                               "Ask the quizmaster to use the admin page."))
+        self.lock.post(protocol.prompt_topic(self.box, handset.id), payload)
 
     def _publish_state(self) -> None:
         self._state_at = self.clock()
         board = self.session.board_state(list(self.registry), self.registry.colour)
-        text = json.dumps(board, sort_keys=True)
+        text = self._board_text(board)
         if text != self._board_sent:
             self._board_sent = text
-            self.client.publish(protocol.board_topic(self.box), text, retain=True)
+            self.lock.post(protocol.board_topic(self.box), text, retain=True)
         admin = {
             "v": protocol.VERSION,
-            "handsets": [h.public() for h in self.registry],
             "scene": self.session.state,
             "game": board["game"],
             "paused": board["paused"],
@@ -393,8 +446,30 @@ class Hub:
             # from the store (never on this topic: no answer travels over MQTT)
             "card": {"game_id": self.session.game_id, "index": self.session.current_card()},
         }
-        text = json.dumps(admin, sort_keys=True)
+        text = _with_list(admin, "handsets", self._handsets_json())
         if text != self._admin_sent:
             self._admin_sent = text
-            self.client.publish(protocol.admin_state_topic(self.box), text, retain=True)
+            self.lock.post(protocol.admin_state_topic(self.box), text, retain=True)
+
+    # The board and the admin state are published after every input; their lists of handsets change only
+    # when a handset does, so each list's JSON is kept and spliced into the rest, which is small.
+
+    def _board_text(self, board: dict[str, Any]) -> str:
+        players = board.pop("players")
+        if self._players_json is None or self._players_json[0] is not players:
+            self._players_json = (players, json.dumps(players, sort_keys=True))
+        board["players"] = players
+        return _with_list({k: v for k, v in board.items() if k != "players"}, "players", self._players_json[1])
+
+    def _handsets_json(self) -> str:
+        key = tuple((h.id, h.name, h.accepted, h.online, h.battery, h.rssi, h.firmware, h.layout)
+                    for h in self.registry)
+        if self._admin_handsets is None or self._admin_handsets[0] != key:
+            self._admin_handsets = (key, json.dumps([h.public() for h in self.registry], sort_keys=True))
+        return self._admin_handsets[1]
+
+
+def _with_list(rest: dict[str, Any], name: str, listed: str) -> str:
+    """``rest`` as JSON (sorted keys) with ``name``: the JSON text ``listed`` added at the end."""
+    return f'{json.dumps(rest, sort_keys=True)[:-1]},"{name}":{listed}}}'
 

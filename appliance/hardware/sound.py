@@ -65,6 +65,7 @@ class Sounds:
 
     def __init__(self, enabled: bool) -> None:
         self.active = False
+        self.problem = "" if enabled else "sound is off in the config"
         self._sounds: dict[str, pygame.mixer.Sound] = {}
         if not enabled:
             return
@@ -78,6 +79,7 @@ class Sounds:
             }
             self.active = True
         except pygame.error as exc:
+            self.problem = f"no audio device ({exc})"
             log.info("board sound off: no audio device (%s)", exc)
             if pygame.mixer.get_init():
                 pygame.mixer.quit()

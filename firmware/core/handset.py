@@ -50,6 +50,7 @@ class Handset:
         self.pending = None  # the unacked input message (a dict as protocol.make_input builds it)
         self.pending_sent = 0  # clock_ms of its last sending
         self.last_ack = None
+        self.acked = None  # (seq, prompt id) of the last input acked ok: said in every hello
         self.time = None  # the appliance's last clock message (time topic)
         self.online = False
         self.battery = None  # percent, set by the port
@@ -71,7 +72,7 @@ class Handset:
         try:
             for topic in self._topics:
                 self.transport.subscribe(topic)
-            hello = protocol.make_hello(self.id, self.name, FIRMWARE, self.layout, self.clock_ms())
+            hello = protocol.make_hello(self.id, self.name, FIRMWARE, self.layout, self.clock_ms(), acked=self.acked)
             self.transport.publish(protocol.hello_topic(self.box, self.id), protocol.encode(hello))
             self.online = True
             if self.pending is not None:
@@ -133,6 +134,8 @@ class Handset:
     def _on_ack(self, obj):
         ack = protocol.parse_ack(obj)
         self.last_ack = ack
+        if ack["ok"] and ack.get("prompt"):
+            self.acked = (ack["seq"], ack["prompt"])
         if self.pending is None or ack["seq"] != self.pending["seq"]:
             return  # a late ack of an input already settled
         answered = self.pending["prompt"]

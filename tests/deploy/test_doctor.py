@@ -76,7 +76,8 @@ def healthy(**changes: Any) -> doctor.Probes:
 def test_a_healthy_box_passes_every_check(config: Config) -> None:
     findings = doctor.run_checks(config, healthy())
     assert [name for name, _ in findings] == [
-        "Services", "Broker", "Handsets", "Display", "GPIO", "Disk", "Database", "Clock"]
+        "Services", "Broker", "Handsets", "Display", "GPIO", "Disk", "Database", "Clock", "Power cuts",
+        "Optional parts"]
     assert all(f.ok for _, f in findings), findings
     notes = dict((name, f.note) for name, f in findings)
     assert notes["Handsets"] == "1 connected: h1; 1 more seen before but off now"

@@ -28,6 +28,8 @@ from firmware.core import bot as chooser
 from firmware.core import handset as core
 
 REPO = Path(__file__).resolve().parents[2]
+# the checkout whose appliance the child process runs: another one (an older commit) shows a test fails there
+APPLIANCE_REPO = Path(os.environ.get("QUIZBOX_FAULT_APPLIANCE_REPO") or REPO)
 QUIET = 0.3  # seconds without a change on the board before the quizmaster presses *next*
 PATIENCE = 10.0  # seconds a quiet table asking its players for something waits before *next* closes it
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
@@ -65,14 +67,16 @@ def wait_until(predicate: Callable[[], bool], timeout: float, what: str, step: f
 class ApplianceProcess:
     """``python -m appliance run --config <toml>`` in a child process, restarted as often as a test likes."""
 
-    def __init__(self, folder: Path, box: str, port: int, data_dir: Path | None = None) -> None:
+    def __init__(self, folder: Path, box: str, port: int, data_dir: Path | None = None,
+                 display: str = "headless") -> None:
         self.folder = folder
         self.box = box
         self.data_dir = data_dir or folder / "data"
         self.config = folder / "quizbox.toml"
         self.config.write_text(
             f'[box]\nid = "{box}"\nname = "Fault Pub"\ndata_dir = "{self.data_dir}"\njoin = "open"\n'
-            f'[broker]\nhost = "127.0.0.1"\nport = {port}\n[board]\ndisplay = "headless"\nwidth = 640\nheight = 360\n',
+            f'[broker]\nhost = "127.0.0.1"\nport = {port}\n'
+            f'[board]\ndisplay = "{display}"\nwidth = 640\nheight = 360\n',
             encoding="utf-8",
         )
         self.log_path = folder / "appliance.log"
@@ -91,7 +95,7 @@ class ApplianceProcess:
             log.flush()
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "appliance", "run", "--config", str(self.config)],
-                cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+                cwd=APPLIANCE_REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
             )
         self.starts += 1
 
@@ -299,17 +303,20 @@ class Player(SimHandset):
 class Table:
     """One appliance process, its observer and three bot players; the quizmaster's part is :meth:`drive`."""
 
-    def __init__(self, folder: Path, port: int, seed: int, prefix: str, data_dir: Path | None = None) -> None:
+    def __init__(self, folder: Path, port: int, seed: int, prefix: str, data_dir: Path | None = None,
+                 display: str = "headless") -> None:
         self.folder = folder
         self.rng = random.Random(seed)
         self.box = f"{prefix}{int(time.time() * 1000) % 10**8}"
         conn = Connection("127.0.0.1", port)
-        self.app = ApplianceProcess(folder, self.box, port, data_dir)
+        self.connection = conn
+        self.app = ApplianceProcess(folder, self.box, port, data_dir, display)
         self.observer = Observer(self.box, conn).start()
         self.app.start()
         self.observer.wait_online(0)
         self.players: list[Player] = start_players(self.box, conn, 3, seed)
         self._next_sent: tuple[int, float] = (-1, 0.0)
+        self.send_next: Callable[[], None] = lambda: self.observer.command(cmd="next")  # the quizmaster's *next*
         self._quiet_since: tuple[int, float] = (-1, 0.0)
 
     def close(self) -> None:
@@ -333,7 +340,7 @@ class Table:
         sent_version, sent_at = self._next_sent
         if sent_version == version and now - sent_at < 2.0:
             return  # sent for this state already (re-sent after 2 s: a kill may have eaten it)
-        self.observer.command(cmd="next")
+        self.send_next()
         self._next_sent = (version, now)
 
     def start_game(self, game: str, options: dict[str, Any], count: int) -> int:

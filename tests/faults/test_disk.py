@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,7 +118,26 @@ def _paused_table(tmp_path: Path, broker: MosquittoBroker, data_dir: Path, prefi
     table.start_game("confident", {"target": 4}, 3)
     for player in table.players:
         player.wait_prompt("range")
+    _copies_done(data_dir)
     return table
+
+
+def _copies_done(data_dir: Path) -> None:
+    """Until the store's good copy after the game's start and first question is written (the box copies
+    in the background, appliance/box/recovery.py; replacing the old copy frees its space, which would
+    make room on a disk the test has just filled)."""
+    good, tmp = data_dir / "quizbox-good.db", data_dir / "quizbox-good.db.tmp"
+    last: tuple[float, bool] | None = None
+    stable_since = time.monotonic()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        now = (good.stat().st_mtime if good.exists() else 0.0, tmp.exists())
+        if now != last:
+            last, stable_since = now, time.monotonic()
+        elif now[0] and not now[1] and time.monotonic() - stable_since > 0.5:
+            return
+        time.sleep(0.05)
+    raise AssertionError("the store's good copy was not written")
 
 
 def _answer(player: Player) -> None:

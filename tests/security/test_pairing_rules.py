@@ -125,7 +125,8 @@ def test_every_kind_of_account_has_its_rights_from_the_one_table() -> None:
     sends = {a["topic"] for a in handset if a["acltype"] == "publishClientSend"}
     reads = {a["topic"] for a in handset if a["acltype"] == "subscribePattern"}
     assert sends == {f"quizbox/pub/handset/h1/{leaf}" for leaf in ("input", "hello", "telemetry", "status", "clock")}
-    assert reads == {"quizbox/pub/board"} | {f"quizbox/pub/handset/h1/{leaf}" for leaf in ("prompt", "ack", "time")}
+    assert reads == {"quizbox/pub/board", "quizbox/pub/appliance/heartbeat"} | {
+        f"quizbox/pub/handset/h1/{leaf}" for leaf in ("prompt", "ack", "time")}
     assert all("+" not in t and "#" not in t for t in sends | reads)  # a handset's rights name only itself
     assert role_name("handset", "h1") == "quizbox-handset-h1" and role_name("web") == "quizbox-web"
     for bad in ("web", "pairing", "appliance", "phone-abcd2345", "has/slash", ""):
