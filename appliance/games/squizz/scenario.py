@@ -9,7 +9,9 @@
 * one more step, the host's ``{"player": "", "action": "close"}`` with optional ``"reason"``
   (``"host"``, the default, or ``"timeout"``) while answers are missing: each missing answerer is
   wrong and uses up their lowest unused token, then the reveal (the product's decision,
-  :class:`~appliance.games.squizz.actions.Close`);
+  :class:`~appliance.games.squizz.actions.Close`); and the host's ``{"player": "", "action": "end"}``
+  after a question's reveal: the game ends before every read was played (the quizmaster stopped it),
+  rules.md sQuizz 6 decides on the totals so far;
 * question result: ``reader``, ``correct`` (seat order), plus ``die``, ``correct_answer``, ``answers``
   (of those who answered) and ``missed`` (closed-out player -> the token that used up);
   final result: ``scores``, ``correct_counts``, ``winners``, ``finished``.
@@ -23,7 +25,7 @@ from typing import Any
 from appliance.errors import MalformedInput
 from appliance.games.base import JSON, Engine
 from appliance.games.scenario import ScenarioAdapter
-from appliance.games.squizz.actions import Answer, Close, CloseReason, Roll
+from appliance.games.squizz.actions import Answer, Close, CloseReason, End, Roll
 from appliance.games.squizz.card import card_from_scenario
 from appliance.games.squizz.engine import SquizzEngine
 
@@ -86,8 +88,8 @@ class SquizzAdapter:
         }
 
 
-def parse_step(step: Mapping[str, Any]) -> Answer | Close:
-    """One scenario step as a sQuizz answer or the host's close; :class:`MalformedInput` if neither."""
+def parse_step(step: Mapping[str, Any]) -> Answer | Close | End:
+    """One scenario step as a sQuizz answer, the host's close or end; :class:`MalformedInput` if none."""
     player = step.get("player")
     if not isinstance(player, str):
         raise MalformedInput(f"a step needs a player name, got {step!r}")
@@ -96,8 +98,11 @@ def parse_step(step: Mapping[str, Any]) -> Answer | Close:
         return Answer(player, step["answer"], step["token"])
     if "action" in keys and keys <= CLOSE_KEYS and step["action"] == Close.kind:
         return Close(player, step.get("reason", CloseReason.HOST.value))
+    if keys == {"action"} and step["action"] == End.kind:
+        return End(player)
     raise MalformedInput(
-        f'a sQuizz step is {{"player", "answer", "token"}} or the host\'s {{"action": "close"}}, got {dict(step)!r}'
+        f'a sQuizz step is {{"player", "answer", "token"}} or the host\'s {{"action": "close"}} or '
+        f'{{"action": "end"}}, got {dict(step)!r}'
     )
 
 
