@@ -21,16 +21,18 @@ unknown key is refused, so that a misspelt ``expect`` cannot pass silently.
 from __future__ import annotations
 
 import argparse
+import functools
+import importlib
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from appliance.errors import MalformedInput, QuizboxError
 from appliance.games import GAMES, game_module
-from appliance.games.base import JSON
+from appliance.games.base import JSON, Engine
 from appliance.games.scenario import ScenarioAdapter
 
 EXIT_AGREE = 0
@@ -38,11 +40,15 @@ EXIT_DISAGREE = 1
 EXIT_MALFORMED = 2
 
 TOP_REQUIRED = ("game", "players", "questions")
-TOP_OPTIONAL = ("options", "expect", "description", "rules")
+TOP_OPTIONAL = ("options", "expect", "description", "note", "rules")
 QUESTION_REQUIRED = ("card", "steps")
-QUESTION_OPTIONAL = ("expect", "description")
+QUESTION_OPTIONAL = ("expect", "description", "note")
 QUESTION_EXTRA: Mapping[str, tuple[str, ...]] = {"squizz": ("die",)}
+REPLAY_GAMES: tuple[str, ...] = (*GAMES, "buzzer")
+"""Games a file may play: the contract's four, and the buzzer round (docs/scenarios.md, an extension)."""
 """Question keys one game adds to the common ones (README: sQuizz's ``die``)."""
+
+BUZZER_SCENARIO = "appliance.games.buzzer.scenario"
 
 MAX_FILE_BYTES = 4_000_000
 """A scenario is a game's worth of inputs; anything bigger is refused before parsing."""
@@ -156,8 +162,8 @@ def load(data: Any) -> Scenario:
     top = _object(data, "", "a scenario file")
     _keys(top, "the file", TOP_REQUIRED, TOP_OPTIONAL)
     game = top["game"]
-    if game not in GAMES:
-        _fail("game", f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
+    if game not in REPLAY_GAMES:
+        _fail("game", f"unknown game {game!r}; expected one of {', '.join(REPLAY_GAMES)} (or a night file)")
     players = _list(top["players"], "players", "players")
     if not players or not all(isinstance(p, str) and p for p in players):
         _fail("players", f"players must be a non-empty list of non-empty names, got {json.dumps(players)}")
@@ -201,7 +207,7 @@ def _question(item: Any, where: str, extra: Sequence[str]) -> Question:
 
 def adapter_for(game: str) -> ScenarioAdapter:
     try:
-        module = game_module(game, "scenario")
+        module = game_module(game, "scenario") if game in GAMES else importlib.import_module(BUZZER_SCENARIO)
     except ModuleNotFoundError as exc:
         if exc.name is not None and exc.name.startswith(f"appliance.games.{game}"):
             _fail("game", f"the {game} game has no scenario adapter in this build ({exc.name} is missing)")
@@ -218,33 +224,49 @@ def play(scenario: Scenario) -> Replay:
         engine = adapter.new_engine(list(scenario.players), scenario.options)
     except QuizboxError as exc:
         _fail("players/options", f"refused: {exc}")
-    for question in scenario.questions:
-        try:
-            adapter.start_question(engine, question.data)
-        except QuizboxError as exc:
-            _fail(question.where, f"the question could not start: {exc}")
-        for step in question.steps:
-            before = engine.snapshot()
-            try:
-                adapter.step(engine, step.data)
-            except QuizboxError as exc:
-                if not step.expect_error:
-                    _fail(step.where, f"refused: {exc}")
-                if engine.snapshot() != before:
-                    replay.problems.append(f"{step.where}: refused ({exc}) but the engine state changed")
-                continue
-            if step.expect_error:
-                replay.problems.append(f"{step.where}: marked expect_error but the engine accepted it")
-        try:
-            adapter.finish_question(engine, question.data)
-            replay.questions.append(adapter.question_result(engine))
-        except QuizboxError as exc:
-            _fail(question.where, f"the question could not finish: {exc}")
+    replay.questions = play_questions(adapter, engine, scenario.questions, replay.problems)
     try:
         replay.final = adapter.final_result(engine)
     except QuizboxError as exc:
         _fail("final", f"no final result: {exc}")
     return replay
+
+
+def play_questions(
+    adapter: ScenarioAdapter, engine: Engine, questions: Sequence[Question], problems: list[str]
+) -> list[JSON]:
+    """Play ``questions`` on ``engine`` and return their results; a refused step marked
+    ``expect_error`` that changed the state, or an accepted one, is added to ``problems``."""
+    results: list[JSON] = []
+    for question in questions:
+        try:
+            adapter.start_question(engine, question.data)
+        except QuizboxError as exc:
+            _fail(question.where, f"the question could not start: {exc}")
+        for step in question.steps:
+            play_step(engine, functools.partial(adapter.step, engine, step.data), step, problems)
+        try:
+            adapter.finish_question(engine, question.data)
+            results.append(adapter.question_result(engine))
+        except QuizboxError as exc:
+            _fail(question.where, f"the question could not finish: {exc}")
+    return results
+
+
+def play_step(engine: Engine, apply: Callable[[], None], step: Step, problems: list[str]) -> None:
+    """Apply one step; a refusal is an error unless the step is marked ``expect_error``, and then
+    the engine's state must be exactly as before it."""
+    before = engine.snapshot()
+    try:
+        apply()
+    except QuizboxError as exc:
+        if not step.expect_error:
+            _fail(step.where, f"refused: {exc}")
+        if engine.snapshot() != before:
+            problems.append(f"{step.where}: refused ({exc}) but the engine state changed")
+        return
+    if step.expect_error:
+        problems.append(f"{step.where}: marked expect_error but the engine accepted it")
 
 
 # -- comparing -------------------------------------------------------------------------------------
@@ -328,9 +350,14 @@ def main(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) 
         args = _parser().parse_args(argv)
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else EXIT_MALFORMED
+    from appliance.box import replay_night
+
     path: Path = args.file
     try:
-        scenario = load(read_file(path))
+        data = read_file(path)
+        if replay_night.is_night(data):
+            return replay_night.run(path, replay_night.load(data), args.check, out, err)
+        scenario = load(data)
         replay = play(scenario)
     except ScenarioError as exc:
         print(f"quizbox replay: {path}: {exc}", file=err)
