@@ -161,13 +161,31 @@ def test_card_from_scenario_reads_values_in_any_number_form() -> None:
     assert card.player == HOST
 
 
+def test_card_from_scenario_reads_labels_as_the_propositions_texts() -> None:
+    """The contract's form (shared/scenarios/README.md, sQuizz): the label is the text, the letter its position."""
+    card = card_from_scenario(
+        {
+            "prompt": "Height in metres of...",
+            "propositions": [
+                {"label": "Eiffel Tower", "value": "330"},
+                {"label": "B", "value": "93"},
+                {"label": "Big Ben", "value": "96"},
+            ],
+        }
+    )
+    assert card.texts == ("Eiffel Tower", "", "Big Ben")
+    assert card.values == (Decimal(330), Decimal(93), Decimal(96))
+    assert card.letter_for(3) == "A"
+
+
 @pytest.mark.parametrize(
     "data,match",
     [
         ("card", "an object"),
         ({"propositions": []}, "prompt"),
         ({"prompt": "p", "propositions": [{"label": "A", "value": "1"}]}, "3 propositions"),
-        ({"prompt": "p", "propositions": [{"label": "B", "value": "1"}, {}, {}]}, "labelled 'B'"),
+        ({"prompt": "p", "propositions": [{"label": "B", "value": "1", "text": "t"}, {}, {}]}, "labelled 'B'"),
+        ({"prompt": "p", "propositions": [{"label": 3, "value": "1"}, {}, {}]}, "label is its text"),
         ({"prompt": "p", "propositions": [{"label": "A", "value": 1}, {}, {}]}, "written as text"),
         ({"prompt": "p", "propositions": [{"label": "A", "value": "1", "rank": 1}, {}, {}]}, "optional"),
         ({"prompt": "p", "propositions": [{"label": "A", "value": "1,5"}, {}, {}]}, "A's value"),

@@ -3,8 +3,11 @@
 Cards whose three values are not all different are refused with :class:`DeckError` (rules.md
 sQuizz 4): the die's smallest / middle / largest would not name one proposition. Decks are checked
 on import by :mod:`appliance.decks.validate`; :meth:`Card.from_deck` deals one of those records, and
-:func:`card_from_scenario` reads the scenario file form ``{"prompt", "propositions": [{"label": "A",
-"value": "900", "text": "Yoda"}, ...]}`` (labels A, B, C in order; ``text`` optional).
+:func:`card_from_scenario` reads the scenario file form ``{"prompt", "propositions": [{"label": "Yoda",
+"value": "900"}, ...]}``: as the contract (shared/scenarios/README.md, sQuizz) has it, ``label`` is the
+proposition's text as the board shows it and its letter is its position (first A, second B, third C).
+The older Quizbox form ``{"label": "A", "value": "900", "text": "Yoda"}`` still reads: with ``text``,
+the label must be the position's letter; a label that is its position's letter stands for no text.
 """
 
 from __future__ import annotations
@@ -118,8 +121,13 @@ def card_from_scenario(data: object) -> Card:
         keys = set(proposition) if isinstance(proposition, Mapping) else set()
         if not REQUIRED_KEYS <= keys <= REQUIRED_KEYS | {"text"}:
             raise DeckError(f'proposition {letter} is {{"label", "value", optional "text"}}, got {proposition!r}')
-        if proposition["label"] != letter:
-            raise DeckError(f"proposition {letter} is labelled {proposition['label']!r}; labels go A, B, C in order")
+        label = proposition["label"]
+        if not isinstance(label, str):
+            raise DeckError(f"proposition {letter}'s label is its text, got {label!r}")
+        if "text" in proposition and label != letter:
+            raise DeckError(
+                f"proposition {letter} is labelled {label!r} and has a text; with a text, labels go A, B, C in order"
+            )
         value = proposition["value"]
         if not isinstance(value, str):
             raise DeckError(f"proposition {letter}'s value is written as text, got {value!r}")
@@ -127,5 +135,5 @@ def card_from_scenario(data: object) -> Card:
             values.append(parse_number(value))
         except MalformedInput as exc:
             raise DeckError(f"proposition {letter}'s value: {exc}") from exc
-        texts.append(proposition.get("text", ""))
+        texts.append(proposition.get("text", "" if label == letter else label))
     return Card(HOST, prompt, tuple(texts), tuple(values))
