@@ -160,6 +160,8 @@ def _keys(data: Mapping[str, Any], where: str, required: Sequence[str], optional
 def load(data: Any) -> Scenario:
     """Validate the common part of a scenario (README "Common keys"); ScenarioError says where."""
     top = _object(data, "", "a scenario file")
+    if "rounds" in top:
+        _fail("rounds", f'rounds belong to a night file ("game": "night"); a {top.get("game")} file has questions')
     _keys(top, "the file", TOP_REQUIRED, TOP_OPTIONAL)
     game = top["game"]
     if game not in REPLAY_GAMES:
