@@ -45,8 +45,8 @@ from appliance.edge.hub import Hub  # noqa: E402
 from appliance.edge.mqtt import Client, Connection  # noqa: E402
 from appliance.edge.pairing import Accounts, Pairing, request_payload  # noqa: E402
 from appliance.errors import MalformedInput  # noqa: E402
+from appliance.flows import flow_factory  # noqa: E402
 from appliance.games.numbers import format_plain, parse_number  # noqa: E402
-from appliance.session.flow import flow_factory  # noqa: E402
 from appliance.session.session import Session, setup_from_json  # noqa: E402
 from firmware import protocol  # noqa: E402
 from firmware.core import bot  # noqa: E402

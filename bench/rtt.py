@@ -25,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from appliance.edge.broker import RunningBroker, start_broker  # noqa: E402
 from appliance.edge.hub import Hub  # noqa: E402
 from appliance.edge.mqtt import Client, Connection  # noqa: E402
-from appliance.session.flow import GameSetup, register_flow  # noqa: E402
+from appliance.flows import register_flow  # noqa: E402
+from appliance.session.flow import GameSetup  # noqa: E402
 from appliance.session.session import Session  # noqa: E402
 from firmware import protocol  # noqa: E402
 

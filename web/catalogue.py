@@ -1,9 +1,10 @@
-"""The games the set-up page offers: their deck type, seat counts and options, and how a form becomes options.
+"""The games the set-up page offers (the game registry's entries: deck type, seat counts and options as the
+engines give them), and how a form becomes options.
 
 The engines decide whether options are legal (``validate_options``); the appliance refuses a bad set-up
 when the game starts and the page shows its reason. This module only turns form fields into the option
 values each engine reads (rules.md Confident 8 variants, poker stack/ante/schedule, All In chips, sQuizz
-first reader).
+first reader, the buzzer's lock-out and points).
 """
 
 from __future__ import annotations
@@ -12,16 +13,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from appliance.games import registry
+from appliance.games.registry import GameSpec, Setting
 
-@dataclass(frozen=True)
-class Option:
-    name: str
-    label: str
-    kind: str  # "int", "check" (one variant of a list), "player", "choice"
-    default: Any = None
-    low: int | None = None
-    high: int | None = None
-    choices: tuple[tuple[str, str], ...] = ()
+Option = Setting
+"""One option the page offers (the registry's :class:`~appliance.games.registry.Setting`)."""
 
 
 @dataclass(frozen=True)
@@ -35,44 +31,16 @@ class Game:
     options: tuple[Option, ...] = field(default_factory=tuple)
 
 
-CONFIDENT_VARIANTS = (
-    ("final_hurdle", "Final Hurdle: the target is reached only with a smallest-range award"),
-    ("nail_it", "Nail It: an exact range (size 0) scores 5"),
-    ("fast_play", "Fast Play: ranges must be in within the time limit"),
-    ("top_two", "Top Two: the next smallest size scores 1"),
-    ("minus_points", "Minus Points: a wrong range scores -1"),
-    ("two_players", "Two Players: exactly two players"),
-)
+def _game(spec: GameSpec) -> Game:
+    """The set-up page's game from its registry entry: seat limits and option defaults are the engine's."""
+    return Game(spec.id, spec.title, spec.deck, spec.min_players, spec.max_players, spec.blurb, spec.settings)
 
-GAMES: dict[str, Game] = {
-    g.id: g
-    for g in (
-        Game("confident", "Confident?", "estimation", 2, 8,
-             "Everyone enters a range; the narrowest correct range scores most.",
-             (Option("target", "Points to win", "int", 15, 1, 10_000),
-              *(Option(f"variant:{v}", label, "check") for v, label in CONFIDENT_VARIANTS),
-              Option("fast_play_seconds", "Fast Play time limit (seconds)", "int", 10, 1, 600))),
-        Game("poker", "Estimation poker", "estimation", 2, 8,
-             "Ranges are secret hands; bet through four rounds of hints.",
-             (Option("stack", "Starting chips", "int", 1000, 1, 1_000_000),
-              Option("ante", "Starting ante", "int", 10, 1, 1_000_000),
-              Option("ante_unit", "The ante doubles every", "choice", "minutes",
-                     choices=(("minutes", "N minutes"), ("questions", "N questions"))),
-              Option("ante_every", "N", "int", 20, 1, 1000),
-              Option("first", "First to act", "player"))),
-        Game("allin", "All In", "allin", 2, 12,
-             "The reader answers a statement in secret; the others split all their chips.",
-             (Option("chips", "Chips each", "int", 15, 1, 1000),
-              Option("max_players", "Most players", "int", 6, 2, 12))),
-        Game("squizz", "sQuizz", "squizz", 2, 8,
-             "Pick A, B or C and bet a token; teams of two above 8 people.",
-             (Option("first_reader", "First reader", "player"),)),
-    )
-}
+
+GAMES: dict[str, Game] = {spec.id: _game(spec) for spec in registry.SPECS}
 
 
 def games(extra: Mapping[str, str]) -> dict[str, Game]:
-    """The four games plus any registered extra game (game id -> deck type) offered without options."""
+    """The registered games plus any extra game (game id -> deck type) offered without options."""
     out = dict(GAMES)
     for game_id, deck_type in extra.items():
         out.setdefault(game_id, Game(game_id, game_id, deck_type, 2, 12, "An extra game registered on this box."))
@@ -105,6 +73,10 @@ def options_from_form(game: Game, form: Mapping[str, str], players: Sequence[str
                 if raw not in players:
                     raise OptionProblem(f"{option.label}: {raw!r} is not seated")
                 options[option.name] = raw
+        elif option.kind == "flag" and raw:
+            if raw not in ("yes", "no"):
+                raise OptionProblem(f"{option.label}: yes or no, please")
+            options[option.name] = raw == "yes"
         elif option.kind == "choice" and raw:
             if raw not in dict(option.choices):
                 raise OptionProblem(f"{option.label}: choose one of the offered values")

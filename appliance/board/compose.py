@@ -17,21 +17,23 @@ from appliance.board.scenes import allin, buzzer, confident, lobby, pause, poker
 from appliance.board.scenes.common import background
 from appliance.board.scenes.select import Choice
 from appliance.board.state import Board
+from appliance.games import registry
 
-GAMES: dict[str, ModuleType] = {
-    "confident": confident,
-    "poker": poker,
-    "allin": allin,
-    "squizz": squizz,
-    "buzzer": buzzer,
+SCENES: Mapping[str, ModuleType] = {
+    scene.__name__.rpartition(".")[2]: scene for scene in (allin, buzzer, confident, poker, squizz)
 }
+"""The game scenes by module name: what a registry entry's ``scene`` names."""
+
+GAMES: Mapping[str, ModuleType] = {spec.id: SCENES[spec.scene] for spec in registry.SPECS}
+"""Game id -> the scene that draws it while playing."""
 
 
 def choose(board: Board) -> Choice:
     if board.scene == "results" and board.game:
         return results.choose(board)
-    if board.scene == "playing" and board.game in GAMES:
-        choice: Choice = GAMES[board.game].choose(board)
+    scene = GAMES.get(board.game or "")
+    if board.scene == "playing" and scene is not None:
+        choice: Choice = scene.choose(board)
         return choice
     return Choice("lobby", lobby.draw, ("lobby",))
 

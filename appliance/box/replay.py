@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import importlib
 import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -31,7 +30,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from appliance.errors import MalformedInput, QuizboxError
-from appliance.games import GAMES, game_module
+from appliance.games import registry
 from appliance.games.base import JSON, Engine
 from appliance.games.scenario import ScenarioAdapter
 
@@ -43,12 +42,10 @@ TOP_REQUIRED = ("game", "players", "questions")
 TOP_OPTIONAL = ("options", "expect", "description", "note", "rules")
 QUESTION_REQUIRED = ("card", "steps")
 QUESTION_OPTIONAL = ("expect", "description", "note")
-QUESTION_EXTRA: Mapping[str, tuple[str, ...]] = {"squizz": ("die",)}
-REPLAY_GAMES: tuple[str, ...] = (*GAMES, "buzzer")
-"""Games a file may play: the contract's four, and the buzzer round (docs/scenarios.md, an extension)."""
-"""Question keys one game adds to the common ones (README: sQuizz's ``die``)."""
-
-BUZZER_SCENARIO = "appliance.games.buzzer.scenario"
+QUESTION_EXTRA: Mapping[str, tuple[str, ...]] = {
+    spec.id: spec.question_keys for spec in registry.SPECS if spec.adapter is not None
+}
+"""Question keys each game with a scenario format adds to the common ones (README: sQuizz's ``die``)."""
 
 MAX_FILE_BYTES = 4_000_000
 """A scenario is a game's worth of inputs; anything bigger is refused before parsing."""
@@ -164,8 +161,8 @@ def load(data: Any) -> Scenario:
         _fail("rounds", f'rounds belong to a night file ("game": "night"); a {top.get("game")} file has questions')
     _keys(top, "the file", TOP_REQUIRED, TOP_OPTIONAL)
     game = top["game"]
-    if game not in REPLAY_GAMES:
-        _fail("game", f"unknown game {game!r}; expected one of {', '.join(REPLAY_GAMES)} (or a night file)")
+    if game not in registry.GAMES:
+        _fail("game", f"unknown game {game!r}; expected one of {', '.join(registry.IDS)} (or a night file)")
     players = _list(top["players"], "players", "players")
     if not players or not all(isinstance(p, str) and p for p in players):
         _fail("players", f"players must be a non-empty list of non-empty names, got {json.dumps(players)}")
@@ -208,13 +205,9 @@ def _question(item: Any, where: str, extra: Sequence[str]) -> Question:
 
 
 def adapter_for(game: str) -> ScenarioAdapter:
-    try:
-        module = game_module(game, "scenario") if game in GAMES else importlib.import_module(BUZZER_SCENARIO)
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and exc.name.startswith(f"appliance.games.{game}"):
-            _fail("game", f"the {game} game has no scenario adapter in this build ({exc.name} is missing)")
-        raise
-    adapter: ScenarioAdapter = module.ADAPTER
+    adapter = registry.spec(game).adapter
+    if adapter is None:
+        _fail("game", f"the {game} game has no scenario adapter in this build (no scenario format yet)")
     return adapter
 
 

@@ -23,13 +23,12 @@ from appliance.decks import (
 from appliance.decks import Card as DeckCardRecord
 from appliance.decks import pool as deck_pool
 from appliance.errors import DeckError, MalformedInput
+from appliance.games import registry
 from appliance.games.numbers import format_plain
 from appliance.session.flow import Card
 
-DECK_TYPE: dict[str, str] = {
-    "confident": "estimation", "poker": "estimation", "allin": "allin", "squizz": "squizz",
-    "buzzer": "estimation",  # the quizmaster reads an estimation card's question; the first right answer scores
-}
+DECK_TYPE: Mapping[str, str] = {spec.id: spec.deck for spec in registry.SPECS}
+"""Game -> the deck type it deals (the buzzer reads an estimation card's question)."""
 
 
 def card_fields(card: DeckCardRecord) -> dict[str, Any]:

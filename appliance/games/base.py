@@ -79,6 +79,9 @@ class Engine(ABC):
     max_players: ClassVar[int] = 8
     actions: ClassVar[Mapping[str, type[Action]]] = {}
     """Every action kind this engine accepts, ``kind -> record type``; used to load a stored log."""
+    defaults: ClassVar[Mapping[str, Any]] = {}
+    """The options a game starts with when the set-up leaves them out (those that do not depend on the
+    seats: a default "first player" is the first seat). The set-up page shows these."""
 
     def __init__(self, players: Sequence[str], options: Mapping[str, Any] | None = None) -> None:
         names = list(players)

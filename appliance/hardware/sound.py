@@ -13,6 +13,8 @@ from collections.abc import Hashable, Sequence
 
 import pygame
 
+from appliance.games import registry
+
 log = logging.getLogger(__name__)
 
 RATE = 22050
@@ -29,15 +31,18 @@ CUES: dict[str, Sequence[tuple[float, float]]] = {
 
 
 def cue_name(key: Hashable) -> str | None:
-    """The cue for a new scene moment (``(scene name, key)`` from :func:`appliance.board.compose.moment`)."""
+    """The cue for a new scene moment (``(scene name, key)`` from :func:`appliance.board.compose.moment`):
+    a game's own cues (its registry entry's ``cues``, by moment after the ``<game>-`` prefix) first."""
     name = key[0] if isinstance(key, tuple) and key and isinstance(key[0], str) else ""
+    game, _, moment = name.partition("-")
+    known = registry.GAMES.get(game)
+    if known is not None and moment in known.cues:
+        return known.cues[moment]
     if name.endswith(("-reveal", "-showdown")):
         return "reveal"
-    if name in ("winners", "squizz-final"):
+    if name == "winners":
         return "fanfare"
-    if name in ("squizz-roll", "squizz-question"):
-        return "roll"
-    if name.endswith("-question") or name in ("poker-ranges", "buzzer-armed"):
+    if name.endswith("-question"):
         return "question"
     return None
 

@@ -7,12 +7,10 @@ handset's input data into engine actions, and says when it needs the clock (a de
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from appliance.errors import MalformedInput
 from firmware import protocol
 
 JSON = dict[str, Any]
@@ -44,7 +42,10 @@ def info(title: str, text: str = "", wait: bool = False, lines: Sequence[str] = 
 class GameFlow(Protocol):
     """One game in progress, as the session drives it."""
 
-    game: str
+    @property
+    def game(self) -> str:
+        """The game's id (its registry entry's, appliance.games.registry)."""
+        ...
 
     @property
     def finished(self) -> bool: ...
@@ -110,33 +111,5 @@ class GameFlow(Protocol):
 
 FlowFactory = Callable[[GameSetup, Any, float], GameFlow]
 """``factory(setup, rng, now)`` builds a flow at session time ``now`` (it may deal its first card then);
-``rng`` is a ``random.Random`` owned by the session."""
-
-_FLOWS: dict[str, str] = {
-    "confident": "appliance.flows.confident:ConfidentFlow",
-    "poker": "appliance.flows.poker:PokerFlow",
-    "allin": "appliance.flows.allin:AllInFlow",
-    "squizz": "appliance.flows.squizz:SquizzFlow",
-    "buzzer": "appliance.flows.buzzer:BuzzerFlow",
-}
-_EXTRA: dict[str, FlowFactory] = {}
-
-
-def register_flow(game: str, factory: FlowFactory) -> None:
-    """Register a flow factory (tests register their own small games this way)."""
-    _EXTRA[game] = factory
-
-
-def flow_factory(game: str) -> FlowFactory:
-    if game in _EXTRA:
-        return _EXTRA[game]
-    target = _FLOWS.get(game)
-    if target is None:
-        raise MalformedInput(f"unknown game {game!r}; known: {', '.join([*_FLOWS, *_EXTRA])}")
-    module_name, _, attr = target.partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        raise MalformedInput(f"game {game!r} cannot be played on this box yet ({exc.name} missing)") from exc
-    factory: FlowFactory = getattr(module, attr)
-    return factory
+``rng`` is a ``random.Random`` owned by the session. Each game's factory is in appliance.flows.TABLE
+(:func:`appliance.flows.flow_factory`)."""

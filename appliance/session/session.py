@@ -19,8 +19,9 @@ from typing import Any
 from appliance.box.store import Store, StoreError
 from appliance.edge.handsets import Handset
 from appliance.errors import IllegalAction, MalformedInput, QuizboxError
+from appliance.flows import flow_factory
 from appliance.session.engine_flow import EngineFlow
-from appliance.session.flow import Card, GameFlow, GameSetup, flow_factory, info
+from appliance.session.flow import Card, GameFlow, GameSetup, info
 
 log = logging.getLogger(__name__)
 

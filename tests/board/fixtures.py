@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from appliance.edge.handsets import PALETTE
-from appliance.games import game_module
+from appliance.games import registry
 from appliance.games.base import Engine
 from appliance.games.squizz.actions import Roll
 from appliance.games.squizz.scenario import card_from_scenario
@@ -71,7 +71,9 @@ class Play:
     def __init__(self, game: str, names: Sequence[str], options: Mapping[str, Any] | None = None) -> None:
         self.game = game
         self.names = list(names)
-        self.adapter = game_module(game, "scenario").ADAPTER
+        adapter = registry.spec(game).adapter
+        assert adapter is not None, f"{game} has no scenario adapter"
+        self.adapter = adapter
         self.engine: Engine = self.adapter.new_engine(self.names, dict(options or {}))
         self.views: dict[str, JSON] = {}
 

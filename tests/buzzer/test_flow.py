@@ -12,8 +12,9 @@ import pytest
 from appliance.box.store import Store
 from appliance.edge.handsets import Handset
 from appliance.errors import ConfigError, IllegalAction, MalformedInput
+from appliance.flows import flow_factory
 from appliance.flows.buzzer import BuzzerFlow
-from appliance.session.flow import Card, GameSetup, flow_factory
+from appliance.session.flow import Card, GameSetup
 from appliance.session.session import Paused, setup_from_json
 from tests.buzzer.wiring import CommandSession
 

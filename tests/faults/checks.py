@@ -12,8 +12,9 @@ from typing import Any
 
 from appliance.box.store import StoredGame
 from appliance.errors import QuizboxError
+from appliance.flows import flow_factory
 from appliance.session.engine_flow import EngineFlow
-from appliance.session.flow import GameSetup, flow_factory
+from appliance.session.flow import GameSetup
 from appliance.session.session import setup_from_json
 from firmware import protocol
 from tests.faults.harness import Player, Sent

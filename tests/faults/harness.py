@@ -22,7 +22,7 @@ from appliance.box.sim import SimHandset
 from appliance.box.store import Store, StoredGame
 from appliance.decks.deal import cards_for_game, seed_shipped
 from appliance.edge.mqtt import Client, Connection
-from appliance.session.flow import flow_factory
+from appliance.flows import flow_factory
 from firmware import protocol
 from firmware.core import bot as chooser
 from firmware.core import handset as core

@@ -16,7 +16,7 @@ from appliance.box.store import Store
 from appliance.decks.deal import cards_for_game, seed_shipped
 from appliance.edge.broker import MosquittoBroker
 from appliance.edge.hub import Hub
-from appliance.session.flow import flow_factory
+from appliance.flows import flow_factory
 from appliance.session.session import Session, setup_from_json
 from tests.conftest import connection_of
 

@@ -85,7 +85,7 @@ def play_buzzer(engine: NightEngine, rights: list[str | None], stopped: bool = F
 def test_a_night_starts_between_rounds_and_plays_them_in_order() -> None:
     engine = night({"game": "buzzer", "title": "Warm-up"}, {"game": "buzzer", "seats": [ANN, BOB]})
     assert engine.phase == "between" and engine.next_round is not None and engine.next_round.number == 1
-    assert engine.status() == "waiting for the host to start round 1 (Buzzer round)"
+    assert engine.status() == "waiting for the host to start round 1 (Buzzer Round)"
     engine.apply(StartRound.now())
     assert engine.phase == "playing" and engine.playing is not None and engine.playing.number == 1
     refused(engine, StartRound.now(), WrongPhase, "round 1 .* is in play")
@@ -353,7 +353,7 @@ def test_views_show_the_standing_the_last_round_and_the_next() -> None:
     assert view["standings"][0] == {"player": CAT, "place": 1, "total": 4}
     assert view["last"]["title"] == "Fastest finger" and view["last"]["points"][CAT] == 4
     assert view["next"]["seats"] == [ANN, BOB] and view["next"]["sitting_out"] == [CAT, DAN]
-    assert view["next"]["multiplier"] == 2 and view["next"]["title"] == "Buzzer round"
+    assert view["next"]["multiplier"] == 2 and view["next"]["title"] == "Buzzer Round"
     assert engine.private_view(CAT) == {"player": CAT, "total": 4, "place": 1, "prompt": None, "number": None}
 
 

@@ -12,7 +12,8 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from appliance.errors import IllegalAction, MalformedInput
-from appliance.session.flow import GameSetup, info, register_flow
+from appliance.flows import register_flow
+from appliance.session.flow import GameSetup, info
 from firmware import protocol
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from appliance.flows import flow_factory
 from appliance.session.engine_flow import EngineFlow
-from appliance.session.flow import Card, GameSetup, flow_factory
+from appliance.session.flow import Card, GameSetup
 from firmware.core import bot
 
 PLAYERS = ("Ann", "Bob", "Cat")

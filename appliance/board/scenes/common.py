@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 
 import pygame
@@ -10,18 +10,13 @@ import pygame
 from appliance.board import theme
 from appliance.board.canvas import Canvas, Rect, line_step
 from appliance.board.state import Board
+from appliance.games import registry
 
-GAME_TITLES = {
-    "confident": "Confident?",
-    "poker": "Estimation Poker",
-    "allin": "All In",
-    "squizz": "sQuizz",
-    "buzzer": "Buzzer Round",
-}
+GAME_TITLES: Mapping[str, str] = {spec.id: spec.title for spec in registry.SPECS}
 
 
 def game_title(game: str | None) -> str:
-    return GAME_TITLES.get(game or "", (game or "Quizbox").title())
+    return registry.title(game)
 
 
 @lru_cache(maxsize=4)

@@ -2,42 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from appliance.board import theme
 from appliance.board.canvas import Canvas, Rect
 from appliance.board.scenes.common import footer, game_title, header, player_pills
 from appliance.board.state import Board, as_list, as_map, as_text
+from appliance.games import registry
 
-RULES = {
-    "confident": (
-        "Give a range you are sure holds the answer.",
-        "Right and narrowest scores 3; any other right range scores 1.",
-        "Copy, Swap and Double: each once per game.",
-        "First to the target wins.",
-    ),
-    "poker": (
-        "Enter a secret range, then bet on it like poker.",
-        "Two hints and the answer come between betting rounds.",
-        "Showdown: a range holding the answer beats one that does not; narrower wins.",
-        "The ante rises as the night goes on. Last one with chips wins.",
-    ),
-    "allin": (
-        "The reader picks one of three statements about themselves and answers it in secret.",
-        "Everyone else splits ALL their chips between True and False.",
-        "Chips on the wrong side leave the game.",
-        "Last player with chips wins.",
-    ),
-    "squizz": (
-        "The die says: find the smallest, the middle or the largest.",
-        "Pick A, B or C and bet one of your tokens on it.",
-        "A right answer keeps its token's points, face down until the end.",
-        "Most points wins.",
-    ),
-    "buzzer": (
-        "Wait for the quizmaster to arm the buzzers.",
-        "Buzz too early and you are locked out of that question.",
-        "First buzz answers; a wrong answer passes to the next.",
-    ),
-}
+RULES: Mapping[str, tuple[str, ...]] = {spec.id: spec.intro for spec in registry.SPECS}
+"""Each game's rules summary, from its registry entry."""
 
 VARIANTS = {
     "final_hurdle": "Final Hurdle",

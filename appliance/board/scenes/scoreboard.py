@@ -9,8 +9,7 @@ import pygame
 from appliance.board import theme
 from appliance.board.canvas import Canvas, Rect
 from appliance.board.state import Board, as_int, as_map
-
-UNITS = {"confident": "points", "poker": "chips", "allin": "chips", "squizz": "points", "buzzer": "points"}
+from appliance.games import registry
 
 
 @dataclass(frozen=True)
@@ -20,15 +19,12 @@ class Standing:
 
 
 def totals_key(board: Board) -> tuple[str, str]:
-    """Which view key holds the totals and what they count.
+    """Which view key holds the totals and what they count, as the game's registry entry reads its view.
 
     sQuizz keeps token values hidden until the end (rules.md sQuizz 5): during the game the board
     ranks by correct answers, which are public; the points appear only once ``scores`` is published."""
-    view = board.view
-    if board.game == "squizz":
-        return ("scores", "points") if as_map(view.get("scores")) else ("correct_counts", "correct")
-    key = {"poker": "stacks", "allin": "chips"}.get(board.game or "", "scores")
-    return key, UNITS.get(board.game or "", "points")
+    standing = registry.read_standing(board.game, board.view, board.in_game())
+    return standing.key or "scores", standing.unit
 
 
 def standings(board: Board) -> list[Standing]:

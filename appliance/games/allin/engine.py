@@ -14,7 +14,7 @@ because the deck ran out (most chips wins, ties share).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from appliance.errors import ConfigError, IllegalAction
 from appliance.games.allin import views
@@ -58,6 +58,7 @@ class AllInEngine(Engine):
     game: ClassVar[str] = "allin"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = MAX_SEATS
+    defaults: ClassVar[Mapping[str, Any]] = {"chips": DEFAULT_CHIPS, "max_players": DEFAULT_MAX_PLAYERS}
     actions: ClassVar[Mapping[str, type[Action]]] = {record.kind: record for record in (Card, Read, Split, Close, End)}
 
     def __init__(self, players: Sequence[str], options: Mapping[str, object] | None = None) -> None:

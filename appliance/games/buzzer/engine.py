@@ -14,7 +14,7 @@ appliance clock), not by when they arrived (rules.md Buzzer 2); equal times go b
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from appliance.errors import ConfigError, IllegalAction
 from appliance.games.base import JSON, Action, Engine
@@ -49,6 +49,7 @@ class BuzzerEngine(Engine):
     game: ClassVar[str] = "buzzer"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = MAX_PLAYERS
+    defaults: ClassVar[Mapping[str, Any]] = DEFAULTS
     actions: ClassVar[Mapping[str, type[Action]]] = {
         record.kind: record for record in (Ask, Arm, Press, Declare, Judge, Close, End)
     }

@@ -77,6 +77,7 @@ class ConfidentEngine(Engine):
     game: ClassVar[str] = "confident"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = MAX_SEATS
+    defaults: ClassVar[Mapping[str, Any]] = confident_options.DEFAULTS
     actions: ClassVar[Mapping[str, type[Action]]] = {
         record.kind: record for record in (Ask, Answer, Close, Settle, End)
     }

@@ -31,6 +31,7 @@ class Variant(StrEnum):
 
 
 KNOWN_OPTIONS = ("target", "variants", "fast_play_seconds")
+DEFAULTS: Mapping[str, Any] = {"target": DEFAULT_TARGET, "variants": (), "fast_play_seconds": DEFAULT_FAST_PLAY_SECONDS}
 
 
 def _whole(options: Mapping[str, Any], name: str, default: int, low: int, high: int) -> int:

@@ -11,26 +11,22 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from appliance.games import registry
 from appliance.games.allin.actions import End as AllInEnd
-from appliance.games.allin.engine import AllInEngine
 from appliance.games.base import HOST, Action, Engine
 from appliance.games.buzzer.actions import Close as BuzzerClose
 from appliance.games.buzzer.actions import End as BuzzerEnd
-from appliance.games.buzzer.engine import BuzzerEngine
 from appliance.games.confident.actions import End as ConfidentEnd
-from appliance.games.confident.engine import ConfidentEngine
 from appliance.games.night.placement import KEYS, Key
 from appliance.games.poker.actions import EndGame as PokerEnd
-from appliance.games.poker.engine import PokerEngine
 from appliance.games.squizz.actions import End as SquizzEnd
-from appliance.games.squizz.engine import SquizzEngine
 
 
 @dataclass(frozen=True)
 class RoundKind:
     game: str
     title: str
-    """The game's name as the TV and the admin page show it."""
+    """The game's name as the TV and the admin page show it (the registry's)."""
     engine: type[Engine]
     end: Callable[[], Action]
     """The host's end of the game: most points or chips wins, ties share (each game's stopped rule)."""
@@ -43,13 +39,18 @@ def _host(record: type[Action]) -> Callable[[], Action]:
     return lambda: record(HOST)
 
 
-KINDS: Mapping[str, RoundKind] = {
-    "confident": RoundKind("confident", "Confident?", ConfidentEngine, _host(ConfidentEnd), (),
-                           KEYS["confident"]),
-    "poker": RoundKind("poker", "Estimation poker", PokerEngine, _host(PokerEnd), (), KEYS["poker"]),
-    "allin": RoundKind("allin", "All In", AllInEngine, _host(AllInEnd), (), KEYS["allin"]),
-    "squizz": RoundKind("squizz", "sQuizz", SquizzEngine, _host(SquizzEnd), (), KEYS["squizz"]),
-    "buzzer": RoundKind("buzzer", "Buzzer round", BuzzerEngine, _host(BuzzerEnd),
-                        (_host(BuzzerClose),), KEYS["buzzer"]),
+_STOP: Mapping[str, tuple[Callable[[], Action], tuple[Callable[[], Action], ...]]] = {
+    "confident": (_host(ConfidentEnd), ()),
+    "poker": (_host(PokerEnd), ()),
+    "allin": (_host(AllInEnd), ()),
+    "squizz": (_host(SquizzEnd), ()),
+    "buzzer": (_host(BuzzerEnd), (_host(BuzzerClose),)),
 }
-"""Every round kind a run-sheet may hold, in the order the admin page offers them."""
+"""Each game's end by its stopped rule, and what closes a question in play first (the buzzer's)."""
+
+KINDS: Mapping[str, RoundKind] = {
+    spec.id: RoundKind(spec.id, spec.title, spec.engine, *_STOP[spec.id], KEYS[spec.id])
+    for spec in registry.SPECS
+}
+"""Every round kind a run-sheet may hold (every game of the registry), in the order the admin page offers
+them; a game the night cannot place or stop would fail here on import."""

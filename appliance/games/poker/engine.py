@@ -41,7 +41,7 @@ from appliance.games.poker.refusals import (
     RangesLocked,
     ReversedRange,
 )
-from appliance.games.poker.schedule import AnteSchedule, ante_at, parse_schedule
+from appliance.games.poker.schedule import DEFAULT_EVERY_MINUTES, AnteSchedule, Unit, ante_at, parse_schedule
 from appliance.games.poker.settle import settle
 from appliance.games.poker.showdown import Range
 from appliance.games.poker.state import REVEALS, Ending, Phase, Question
@@ -64,6 +64,9 @@ class PokerEngine(Engine):
     game: ClassVar[str] = "poker"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 8
+    defaults: ClassVar[Mapping[str, Any]] = {
+        "stack": DEFAULT_STACK, "ante": DEFAULT_ANTE, "ante_every": {Unit.MINUTES.value: DEFAULT_EVERY_MINUTES},
+    }
     actions: ClassVar[Mapping[str, type[Action]]] = {record.kind: record for record in ALL_ACTIONS}
 
     def __init__(self, players: Sequence[str], options: Mapping[str, Any] | None = None) -> None:

@@ -1,0 +1,119 @@
+"""The game registry: every per-game table of the box derives from its entries and covers exactly them,
+and what the set-up page offers (seat limits, option defaults) is what the engines accept."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from appliance.board.compose import GAMES as BOARD_GAMES
+from appliance.board.scenes import common, intro
+from appliance.box import replay
+from appliance.decks import deal
+from appliance.decks.model import DECK_TYPES
+from appliance.errors import MalformedInput
+from appliance.flows import TABLE, flow_factory
+from appliance.games import registry
+from appliance.games.registry import SPECS, GameSpec
+from appliance.hardware import sound
+from web import catalogue, standings
+
+IDS = {spec.id for spec in SPECS}
+
+
+def test_the_registry_has_the_five_games_once_each() -> None:
+    assert [spec.id for spec in SPECS] == ["confident", "poker", "allin", "squizz", "buzzer"]
+    assert set(registry.GAMES) == IDS == set(registry.IDS)
+
+
+@pytest.mark.parametrize(
+    ("name", "table"),
+    [
+        ("appliance.flows.TABLE", TABLE),
+        ("board.BOARD_GAMES", BOARD_GAMES),
+        ("scenes.common.GAME_TITLES", common.GAME_TITLES),
+        ("scenes.intro.RULES", intro.RULES),
+        ("decks.deal.DECK_TYPE", deal.DECK_TYPE),
+        ("web.catalogue.GAMES", catalogue.GAMES),
+    ],
+)
+def test_every_derived_table_covers_exactly_the_registered_games(name: str, table: Mapping[str, Any]) -> None:
+    assert set(table) == IDS, name
+
+
+def test_replay_knows_exactly_the_games_with_a_scenario_adapter() -> None:
+    with_adapter = {spec.id for spec in SPECS if spec.adapter is not None}
+    assert set(replay.QUESTION_EXTRA) == with_adapter == IDS
+    assert replay.QUESTION_EXTRA["squizz"] == ("die",)
+    for spec in SPECS:
+        if spec.adapter is not None:
+            assert spec.adapter.game == spec.id
+            assert isinstance(spec.adapter.new_engine(_seats(spec), {}), spec.engine)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.id)
+def test_each_layer_reads_the_same_entry(spec: GameSpec) -> None:
+    assert TABLE[spec.id].game is spec
+    assert flow_factory(spec.id) is TABLE[spec.id].flow
+    assert TABLE[spec.id].flow.game == spec.id
+    assert BOARD_GAMES[spec.id].__name__ == f"appliance.board.scenes.{spec.scene}"
+    assert common.game_title(spec.id) == spec.title == catalogue.GAMES[spec.id].name
+    assert intro.RULES[spec.id] == spec.intro and spec.intro
+    assert deal.DECK_TYPE[spec.id] == spec.deck and spec.deck in DECK_TYPES
+    assert set(spec.cues.values()) <= set(sound.CUES)
+    assert all(sound.cue_name((f"{spec.id}-{moment}", 0)) == cue for moment, cue in spec.cues.items())
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.id)
+def test_the_set_up_page_offers_the_engines_seat_limits_and_defaults(spec: GameSpec) -> None:
+    game = catalogue.GAMES[spec.id]
+    assert (game.min_players, game.max_players) == (spec.engine.min_players, spec.engine.max_players)
+    engine = spec.engine(_seats(spec), {})
+    for name, value in spec.defaults.items():
+        assert engine.options[name] == (list(value) if isinstance(value, tuple) else value), name
+    # the page's fields as first shown (each at its default) give exactly the engine's default options
+    form = {f"{spec.id}.{s.name}": _shown(s.default) for s in game.options if s.default is not None}
+    chosen = catalogue.options_from_form(game, form, engine.players)
+    assert spec.engine(engine.players, chosen).options == engine.options
+    with pytest.raises(Exception):  # noqa: B017 - the engine's own refusal (ConfigError) for one seat too many
+        spec.engine([f"P{i}" for i in range(spec.engine.max_players + 1)], {})
+
+
+def test_confident_offers_the_twelve_seats_its_engine_allows() -> None:
+    """Issue 14: New game offered Confident? 2-8 seats while the engine seats 12."""
+    assert catalogue.GAMES["confident"].max_players == 12
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.id)
+def test_the_web_reads_each_game_standing_through_its_entry(spec: GameSpec) -> None:
+    engine = spec.engine(_seats(spec), {})
+    view = engine.public_view()
+    read = standings.read(spec.id, view)
+    assert read == spec.standing(view, list(engine.players))
+    assert list(read.points) == list(engine.players)
+
+
+def test_an_unknown_game_is_refused_by_name() -> None:
+    with pytest.raises(MalformedInput, match="unknown game 'chess'; expected one of confident, poker"):
+        registry.spec("chess")
+    with pytest.raises(MalformedInput, match="unknown game 'chess'"):
+        flow_factory("chess")
+
+
+def test_a_spec_must_name_its_own_engine() -> None:
+    poker = registry.spec("poker")
+    with pytest.raises(ValueError, match="names the 'poker' engine"):
+        GameSpec("confident", "x", poker.engine, "estimation", "", (), poker.standing)
+
+
+def _seats(spec: GameSpec) -> list[str]:
+    count = max(3, spec.engine.min_players)  # Confident? needs 3 without its Two Players variant
+    return [f"P{i}" for i in range(count)]
+
+
+def _shown(default: Any) -> str:
+    if isinstance(default, bool):
+        return "yes" if default else "no"
+    return str(default)
