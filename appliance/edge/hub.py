@@ -25,6 +25,7 @@ from appliance.edge.pairing import Pairing, pairing_wildcard
 from appliance.edge.prompts import fit
 from appliance.errors import QuizboxError
 from appliance.session.flow import Card, GameSetup
+from appliance.session.night import NIGHT_COMMANDS, NightRunner, night_command
 from appliance.session.session import Session
 from firmware import protocol
 
@@ -354,6 +355,14 @@ class Hub:
                 self._handset(command).identify_until = self.clock() + 5
             elif name == "start":
                 self._start(command)
+            elif name in NIGHT_COMMANDS:  # a quiz night's (appliance/session/night.py)
+                runner = s.night if s.night is not None else NightRunner(s, self.store, self.decks)
+                message = night_command(runner, command, lambda hid: (h := self.registry.get(hid)) is not None
+                                        and h.accepted)
+                self._publish_changes()
+                return {"ok": True, "msg": message}
+            elif name == "next" and s.night is not None and s.night.wants_next():
+                s.night.start_round()  # between a night's rounds, *next* starts the next one
             elif name in s.flow_commands():  # a game's own commands: the buzzer's arm / right / wrong / close
                 message = s.flow_command(name, command)
                 self._publish_changes()
