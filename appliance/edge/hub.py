@@ -362,7 +362,7 @@ class Hub:
                 self._publish_changes()
                 return {"ok": True, "msg": message}
             elif name == "next" and s.night is not None and s.night.wants_next():
-                s.night.start_round()  # between a night's rounds, *next* starts the next one
+                s.night.next()  # between a night's rounds *next* starts the next one (or ends a round that is due)
             elif name in s.flow_commands():  # a game's own commands: the buzzer's arm / right / wrong / close
                 message = s.flow_command(name, command)
                 self._publish_changes()

@@ -158,16 +158,14 @@ class NightRunner:
     # -- playing a round ---------------------------------------------------------------------------
 
     def setup_for(self, round_: Round) -> GameSetup:
-        """The round's game as the session sets it up: its seats, options and cards (its deck's, cut
-        to its card count)."""
+        """The round's game as the session sets it up: its seats, options and its deck's cards (a card
+        count stops the round after that many questions: :meth:`due`)."""
         plan = round_.plan
         cards: Sequence[Card] = ()
         if plan.deck or plan.game != "buzzer":
             if self.cards is None:
                 raise IllegalAction(f"round {round_.number} needs cards but this box has no decks")
             cards = self.cards(plan.game, {"deck": plan.deck} if plan.deck else {})
-        if plan.cards is not None:
-            cards = list(cards)[: plan.cards]
         options: dict[str, Any] = dict(plan.options)
         if plan.game == "buzzer" and plan.cards is not None and not cards:
             options["questions"] = plan.cards
@@ -254,22 +252,39 @@ class NightRunner:
         finally:
             self._syncing = False
 
-    def tick(self) -> bool:
-        """The round's time box: once it is up, the round is finished now at the first break between
-        questions (rules.md Quiz night 2: a time box running out stops the round)."""
+    def due(self) -> bool:
+        """Whether the round in play has reached its card count or its time box and is between
+        questions: it is then finished now (rules.md Quiz night 2: the round's card count or time box
+        ran out, it is placed by its game's stopped rule)."""
         engine = self.engine
         flow = self.session.flow
-        if engine is None or engine.phase != Phase.PLAYING.value or self.round_started is None:
-            return False
-        round_ = engine.playing
-        assert round_ is not None
-        minutes = round_.plan.minutes
-        if minutes is None or self.session.clock() - self.round_started < minutes * 60:
+        if engine is None or engine.phase != Phase.PLAYING.value or self.session.state != "playing":
             return False
         if not isinstance(flow, EngineFlow) or flow.finished or not flow.ready_for_card():
             return False
+        round_ = engine.playing
+        assert round_ is not None
+        plan = round_.plan
+        if plan.cards is not None and flow.cards_dealt >= plan.cards:
+            return True
+        started = self.round_started
+        return plan.minutes is not None and started is not None and self.session.clock() - started >= plan.minutes * 60
+
+    def tick(self) -> bool:
+        """A round whose card count or time box is up is finished now (:meth:`due`)."""
+        if not self.due():
+            return False
         self.finish_round(stopped=True)
         return True
+
+    def next(self) -> str:
+        """The host's *next* when it belongs to the night: start the next round, or finish the round
+        in play that is due."""
+        if self.due():
+            self.finish_round(stopped=True)
+            return "round finished: its card count or time box is up"
+        self.start_round()
+        return "round started"
 
     # -- the tie-break -------------------------------------------------------------------------------------
 
@@ -288,9 +303,11 @@ class NightRunner:
     # -- the host's *next* -------------------------------------------------------------------------
 
     def wants_next(self) -> bool:
-        """Whether the host's *next* belongs to the night now (between rounds: start the next one)."""
+        """Whether the host's *next* belongs to the night now: between rounds (start the next one), or a
+        round that is due (:meth:`due`)."""
         engine = self.engine
-        return engine is not None and engine.phase == Phase.BETWEEN.value and self.session.state != "playing"
+        between = engine is not None and engine.phase == Phase.BETWEEN.value and self.session.state != "playing"
+        return between or self.due()
 
     # -- after a power cut -----------------------------------------------------------------------------
 
@@ -353,6 +370,8 @@ class NightRunner:
             if isinstance(entry, dict) and entry.get("handset") in names:
                 entry["name"] = names[entry["handset"]]
         if self.session.state == "playing":
+            if self.due():
+                state["can_advance"] = True
             return state
         if engine.finished or engine.phase in (Phase.TIEBREAK.value, Phase.CARD.value):
             state["scene"] = "night-podium" if engine.finished else "night-tiebreak"
