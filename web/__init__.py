@@ -79,9 +79,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
     csrf.init_app(app)
 
-    from web import auth, decks, games, handsets, live, pages, phone
+    from web import auth, decks, games, handsets, live, night, pages, phone
 
-    for module in (auth, decks, games, handsets, live, phone):
+    for module in (auth, decks, games, handsets, live, night, phone):
         app.register_blueprint(module.bp)
     pages.install(app)
     from web.decks_seed import seed_shipped

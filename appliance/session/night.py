@@ -364,6 +364,7 @@ class NightRunner:
         if engine is None:
             return state
         view = engine.public_view()
+        view["id"] = self.night_id
         state["night"] = view
         names = {hid: player for player, hid in self.seats.items()}
         for entry in state.get("players", []):  # the board colours the night's players by their handsets
