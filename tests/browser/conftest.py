@@ -84,15 +84,15 @@ def box(mosquitto: MosquittoBroker, box_id: str, tmp_path: Path) -> Iterator[Box
                     broker=BrokerConfig(host=conn.host, port=conn.port))
     with Appliance(config, rng=random.Random(7)) as appliance:
         appliance.start()
-        assert appliance.edge.hub is not None and appliance.box.store is not None
-        app = create_app({"QUIZBOX_CONFIG": config, "STORE": appliance.box.store, "PHONE_POLL_MS": 400})
+        assert appliance.hub is not None and appliance.store is not None
+        app = create_app({"QUIZBOX_CONFIG": config, "STORE": appliance.store, "PHONE_POLL_MS": 400})
         server = ServerThread(app).start()
         services: Services = app.extensions[KEY]
         deadline = time.monotonic() + 10
         while not services.link.appliance_online() and time.monotonic() < deadline:
             time.sleep(0.05)
         try:
-            yield Box(server.url, appliance.box.store, appliance.edge.hub, services)
+            yield Box(server.url, appliance.store, appliance.hub, services)
         finally:
             server.stop()
             services.link.stop()  # type: ignore[attr-defined]
