@@ -361,6 +361,8 @@ class NightRunner:
     def decorate(self, state: JSON) -> JSON:
         """The board state with the night: its view, and between rounds its own scene."""
         engine = self.engine
+        if engine is not None and engine.finished and self.session.game_id not in (None, *self.games.values()):
+            self.engine = engine = None  # a game after the night: the podium makes way for it
         if engine is None:
             return state
         view = engine.public_view()

@@ -8,6 +8,8 @@ from typing import Any
 
 import pygame
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from appliance.board.compose import choose, compose
 from appliance.board.state import Board
@@ -52,3 +54,20 @@ def test_the_podium_and_the_next_round_come_from_the_night() -> None:
     standing = next(state for name, state, _ in STATES if name == "night-standing")
     words = [p.text for p in compose(standing, SIZES["1080"], 5.0)[0].placements]
     assert "Next: Round 3: The final (points x2)" in words and "Sitting out: Dan" in words
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    base=st.sampled_from([name for name, _, _ in STATES]),
+    night=st.dictionaries(st.sampled_from(["title", "standings", "rounds", "last", "next", "cards", "tied", "winners",
+                                           "players", "played", "standing", "phase"]),
+                          st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+                                       lambda inner: st.lists(inner, max_size=3)
+                                       | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=8),
+                          max_size=4),
+)
+def test_a_malformed_night_block_still_draws(base: str, night: dict[str, Any]) -> None:
+    state = next(s for name, s, _ in STATES if name == base)
+    broken = {**state, "night": {**state["night"], **night}}
+    canvas, choice = compose(broken, SIZES["720"], 1.0)
+    assert choice.name.startswith("night")

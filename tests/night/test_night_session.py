@@ -92,6 +92,13 @@ def test_a_night_plays_its_rounds_and_scores_each_from_its_game(tmp_path: Path) 
     night = store.nights()[0]
     assert night.status == "finished" and set(night.rounds) == {1, 2}
     assert all(store.game(g).status == "finished" for g in night.rounds.values())  # type: ignore[union-attr]
+    # a one-off game after the night: its own screens, not the podium
+    from appliance.session.flow import GameSetup
+
+    session.start_game(GameSetup("buzzer", ["Ann", "Bob"], {"questions": 1}), {"Ann": "ann", "Bob": "bob"})
+    session.end_game()
+    board = session.board_state(hs.values(), lambda _: "#fff")
+    assert board["scene"] == "results" and "night" not in board
 
 
 def test_finish_now_scores_by_the_stopped_rule_and_abandon_scores_nothing(tmp_path: Path) -> None:
