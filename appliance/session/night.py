@@ -393,6 +393,9 @@ class NightRunner:
         if engine is None or self.session.state == "playing" or player is None:
             return None
         standing, places = engine.standing(), engine.places()
+        card = engine.card
+        if card is not None and player in card.waiting_for:  # the quizmaster types it on the night page
+            return info("Tie-break!", f"{card.question} Tell the quizmaster one number.", wait=True)
         if engine.finished:
             title = "You won the night!" if player in engine.winners() else "The night is over"
         else:

@@ -151,6 +151,9 @@ def test_the_tiebreak_is_entered_for_the_tied_players(tmp_path: Path) -> None:
     hs = handsets()
     assert session.board_state(hs.values(), lambda _: "#fff")["scene"] == "night-tiebreak"
     runner.tiebreak_card("Eiffel Tower?", "330")
+    prompt, _ = session.prompt_for(hs["Ann"])
+    assert prompt["title"] == "Tie-break!" and prompt["text"].startswith("Eiffel Tower?")
+    assert session.prompt_for(hs["Cat"])[0]["title"] == "Quiz night"
     with pytest.raises(IllegalAction, match="Cat is not tied"):
         runner.enter_number("Cat", "330")
     runner.enter_number("Ann", "300")
