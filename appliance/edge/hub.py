@@ -311,6 +311,7 @@ class Hub:
     # -- admin commands -----------------------------------------------------------------------------------
 
     def _admin(self, payload: bytes) -> None:
+        command: Any = None
         try:
             command = json.loads(payload.decode("utf-8"))
             if not isinstance(command, dict) or not isinstance(command.get("cmd"), str):
@@ -319,6 +320,9 @@ class Hub:
         except (ValueError, QuizboxError) as exc:
             result = {"ok": False, "msg": str(exc)}
             log.warning("admin command refused: %s", exc)
+        token = command.get("id") if isinstance(command, dict) else None
+        if isinstance(token, str) and token:  # the admin page matches its answer by it (web/link.py)
+            result = {**result, "id": token[:64]}
         self._last_result = result
         self._admin_sent = None
         self._publish_changes()

@@ -53,6 +53,11 @@ CardSource = Callable[[str, Mapping[str, Any]], Sequence[Card]]
 
 MAX_INTERVAL_SECONDS = 3600
 
+NEXT_GRACE_SECONDS = 4.0
+"""After a round ends, the host's *next* waits this long before it starts the next round: the standing's
+animation plays, and a *next* pressed twice for the round's last question cannot skip into the next
+round (the night page's "Start the next round" is not held back)."""
+
 
 class NightRunner:
     def __init__(self, session: Session, store: Store | None = None, cards: CardSource | None = None) -> None:
@@ -66,6 +71,7 @@ class NightRunner:
         self.games: dict[int, int] = {}
         """Round number -> the game id that plays it."""
         self.round_started: float | None = None
+        self.round_ended: float | None = None
         self.interval_until: float | None = None
         self._syncing = False
         session.night = self
@@ -227,6 +233,7 @@ class NightRunner:
             result["night"] = {"round": round_.number, "end": action.kind}
             self.store.end_night_round(self.night_id, len(engine.log), action.to_json(), game_id, result, status)
         engine.apply(action)
+        self.round_ended = self.session.clock()
         self._finish_if_over()
         self.session.state = "results"  # the game's status is stored above: the lobby must not abandon it
         self.session.to_lobby()
@@ -244,8 +251,10 @@ class NightRunner:
             ours = self.session.game_id == self.games.get(round_.number) or self.store is None
             if flow is not None and ours and flow.finished:
                 self._apply(FinishRound(HOST, tuple(self._game_log())))
+                self.round_ended = self.session.clock()
             elif flow is None or not ours or self.session.state != "playing":
                 self._apply(AbandonRound(HOST))
+                self.round_ended = self.session.clock()
         except QuizboxError as exc:
             log.error("the night could not follow its round: %s", exc)
             self.session.message, self.session.message_until = str(exc), None
@@ -303,11 +312,14 @@ class NightRunner:
     # -- the host's *next* -------------------------------------------------------------------------
 
     def wants_next(self) -> bool:
-        """Whether the host's *next* belongs to the night now: between rounds (start the next one), or a
-        round that is due (:meth:`due`)."""
+        """Whether the host's *next* belongs to the night now: between rounds (start the next one, once
+        :data:`NEXT_GRACE_SECONDS` have passed since the last round ended), or a round that is due
+        (:meth:`due`)."""
         engine = self.engine
         between = engine is not None and engine.phase == Phase.BETWEEN.value and self.session.state != "playing"
-        return between or self.due()
+        ended = self.round_ended
+        settled = ended is None or self.session.clock() - ended >= NEXT_GRACE_SECONDS
+        return (between and settled) or self.due()
 
     # -- after a power cut -----------------------------------------------------------------------------
 

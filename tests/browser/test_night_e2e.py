@@ -101,8 +101,9 @@ def test_a_three_round_night_with_three_phones_to_the_podium(box: Box, browser: 
     expect(admin.locator("button[data-key=r]")).to_be_enabled(timeout=10_000)  # the settle window passed
     admin.keyboard.press("r")
     expect(admin.locator(".flash")).to_contain_text("Right: done")
-    expect(admin.locator("button[data-key=n]")).to_be_enabled(timeout=10_000)
-    admin.keyboard.press("n")
+    # the round's one question is over: the round ends by itself at this break (its card count), or on N
+    if admin.locator("button[data-key=n]:enabled").count():
+        admin.keyboard.press("n")
     expect(admin.locator(".state h1")).to_contain_text("Quiz night", timeout=10_000)
 
     # round 3: All In: Ann reads True; Bob bets his chip on True, Cat on False; then the quizmaster

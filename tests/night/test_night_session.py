@@ -78,7 +78,10 @@ def test_a_night_plays_its_rounds_and_scores_each_from_its_game(tmp_path: Path) 
     buzz_right(session, hs, "Bob")  # the second and last question: the buzzer round is over
     assert runner.engine is not None and runner.engine.rounds[0].status.value == "finished"
     assert runner.engine.rounds[0].points == {"Ann": 1, "Bob": 3, "Cat": 1}
-    assert session.board_state(hs.values(), lambda _: "#fff")["scene"] == "night"
+    board = session.board_state(hs.values(), lambda _: "#fff")
+    assert board["scene"] == "night" and board["can_advance"] is False  # a second *next* cannot skip ahead
+    session.clock.now += 5  # type: ignore[attr-defined]
+    assert session.board_state(hs.values(), lambda _: "#fff")["can_advance"] is True
     runner.start_round()
     confident_answer(session, hs, "Ann", "0", "100")
     confident_answer(session, hs, "Bob", "9", "11")
