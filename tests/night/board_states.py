@@ -61,6 +61,7 @@ def night_states() -> list[tuple[str, dict[str, Any], float]]:
     runner.start_round()
     _buzzer_round(session, handsets, ["Bob", "Bob", "Dan"])
     runner.finish_round()
+    clock.now += 5  # the standing's animation has played: NEXT starts the next round now
     standing = _state(session, handsets)
     states += [("night-standing-counting", standing, 1.0), ("night-standing", standing, 5.0)]
     runner.interval(600)
