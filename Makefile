@@ -24,8 +24,13 @@ system-deps:
 test: system-deps $(STAMP)
 	@if [ -f $(MPY)/package.json ]; then cd $(MPY) && npm ci --silent --no-audit --no-fund; fi
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy appliance/games
+	$(VENV)/bin/mypy --strict appliance web
 	$(VENV)/bin/pytest
+
+# The type check make test runs: strict on the appliance and the web (the firmware is MicroPython, checked
+# by its own tests).
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy --strict appliance web
 
 bench: $(STAMP)
 	$(PY) bench/rtt.py

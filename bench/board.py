@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import pygame  # noqa: E402
 
 from appliance.board import Board, render  # noqa: E402
-from tests.board.fixtures import board_states  # noqa: E402
+from appliance.board.samples import board_states  # noqa: E402
 
 SIZE = (1920, 1080)
 
@@ -72,16 +72,17 @@ def main() -> int:
         time.sleep(1.0)  # let the first frame be drawn
         cpu0, wall0, frames0 = time.process_time(), time.monotonic(), board.frames
         stop.wait()
-        measured.update(cpu=time.process_time() - cpu0, wall=time.monotonic() - wall0,
-                        frames=board.frames - frames0)
+        measured.update(cpu=time.process_time() - cpu0, wall=time.monotonic() - wall0, frames=board.frames - frames0)
 
     sampler = threading.Thread(target=sample)
     sampler.start()
     board.run(stop)
     sampler.join()
     share = measured["cpu"] / measured["wall"] * 100
-    print(f"idle {measured['wall']:.1f} s: CPU {measured['cpu'] * 1000:.0f} ms ({share:.2f}% of one core), "
-          f"{measured['frames']:.0f} frames drawn")
+    print(
+        f"idle {measured['wall']:.1f} s: CPU {measured['cpu'] * 1000:.0f} ms ({share:.2f}% of one core), "
+        f"{measured['frames']:.0f} frames drawn"
+    )
     return 0
 
 

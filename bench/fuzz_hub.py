@@ -40,10 +40,11 @@ from hypothesis import strategies as st  # noqa: E402
 
 from appliance.box.store import Store  # noqa: E402
 from appliance.decks.deal import cards_for_game, seed_shipped  # noqa: E402
+from appliance.edge.accounts import MemoryAccounts  # noqa: E402
 from appliance.edge.broker import MosquittoBroker, RunningBroker  # noqa: E402
 from appliance.edge.hub import Hub  # noqa: E402
 from appliance.edge.mqtt import Client, Connection  # noqa: E402
-from appliance.edge.pairing import Accounts, Pairing, request_payload  # noqa: E402
+from appliance.edge.pairing import Pairing, request_payload  # noqa: E402
 from appliance.errors import MalformedInput  # noqa: E402
 from appliance.flows import flow_factory  # noqa: E402
 from appliance.games.numbers import format_plain, parse_number  # noqa: E402
@@ -55,14 +56,21 @@ SEATED = ["f1", "f2", "f3"]
 NAMES = ["Ann", "Bob", "Cat"]
 OTHERS = ["x9", "phone-abcd2345"]  # paired but not seated; a phone; (and any id hypothesis makes up)
 GAMES: list[tuple[str, dict[str, Any]]] = [
-    ("confident", {"target": 5}), ("poker", {}), ("allin", {"chips": 5}), ("squizz", {})]
+    ("confident", {"target": 5}),
+    ("poker", {}),
+    ("allin", {"chips": 5}),
+    ("squizz", {}),
+]
 PROMPT = "\x00prompt"  # replaced by the sending handset's current prompt id when sent
 
 # -- payloads -------------------------------------------------------------------------------------------
 
 scalars = st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.floats(allow_nan=False) | st.text(max_size=30)
-values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-    st.text(max_size=8), inner, max_size=4), max_leaves=10)
+values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=10,
+)
 digits = st.text("0123456789", min_size=1, max_size=12)
 numbers = st.one_of(
     digits,
@@ -76,56 +84,118 @@ numbers = st.one_of(
 )
 names = st.sampled_from(NAMES + ["Dan", "", "x" * 30]) | st.text(max_size=26)
 range_data = st.one_of(
-    st.fixed_dictionaries({"bottom": numbers, "top": numbers},
-                          optional={"swap": st.lists(names, max_size=3), "double": st.booleans() | values}),
+    st.fixed_dictionaries(
+        {"bottom": numbers, "top": numbers},
+        optional={"swap": st.lists(names, max_size=3), "double": st.booleans() | values},
+    ),
     st.fixed_dictionaries({"copy": names | values}, optional={"swap": values, "double": values}),
 )
-bet_data = st.fixed_dictionaries({"action": st.sampled_from([*protocol.BET_ACTIONS, "steal"])},
-                                 optional={"to": st.integers(-5, 10**7) | values})
-choice_data = st.fixed_dictionaries({"choices": st.dictionaries(
-    st.sampled_from(["pick", "answer", "exclude", "other"]) | st.text(max_size=34),
-    st.sampled_from(["0", "1", "2", "3", "true", "false"]) | names | values, max_size=5)})
-split_data = st.fixed_dictionaries({"split": st.dictionaries(
-    st.sampled_from(["true", "false", "maybe"]) | st.text(max_size=34), st.integers(-3, 20) | values, max_size=5)})
-token_data = st.fixed_dictionaries({"answer": st.sampled_from(["A", "B", "C", "D", "a"]) | values,
-                                    "token": st.integers(-2, 12) | values})
+bet_data = st.fixed_dictionaries(
+    {"action": st.sampled_from([*protocol.BET_ACTIONS, "steal"])}, optional={"to": st.integers(-5, 10**7) | values}
+)
+choice_data = st.fixed_dictionaries(
+    {
+        "choices": st.dictionaries(
+            st.sampled_from(["pick", "answer", "exclude", "other"]) | st.text(max_size=34),
+            st.sampled_from(["0", "1", "2", "3", "true", "false"]) | names | values,
+            max_size=5,
+        )
+    }
+)
+split_data = st.fixed_dictionaries(
+    {
+        "split": st.dictionaries(
+            st.sampled_from(["true", "false", "maybe"]) | st.text(max_size=34), st.integers(-3, 20) | values, max_size=5
+        )
+    }
+)
+token_data = st.fixed_dictionaries(
+    {"answer": st.sampled_from(["A", "B", "C", "D", "a"]) | values, "token": st.integers(-2, 12) | values}
+)
 buzz_data = st.fixed_dictionaries({}, optional={"pressed": st.integers(0, 2**40) | values})
-DATA = {protocol.RANGE: range_data, protocol.BET: bet_data, protocol.CHOICE: choice_data,
-        protocol.SPLIT: split_data, protocol.TOKEN: token_data, protocol.BUZZ: buzz_data}
+DATA = {
+    protocol.RANGE: range_data,
+    protocol.BET: bet_data,
+    protocol.CHOICE: choice_data,
+    protocol.SPLIT: split_data,
+    protocol.TOKEN: token_data,
+    protocol.BUZZ: buzz_data,
+}
 
 
 @st.composite
 def inputs(draw: st.DrawFn) -> tuple[str, Any]:
     kind = draw(st.sampled_from([*protocol.INPUT_KINDS, "info", "dance"]))
     data = draw(DATA.get(kind, values) | values) if draw(st.integers(0, 9)) == 0 else draw(DATA.get(kind, values))
-    body: dict[str, Any] = {"seq": draw(st.integers(0, 2**31 - 1) | st.integers(-5, 2**33) | values),
-                            "prompt": PROMPT if draw(st.integers(0, 3)) else draw(st.text(max_size=40) | values),
-                            "kind": kind, "data": data}
-    optional = draw(st.fixed_dictionaries({}, optional={"v": st.sampled_from([1, 1, 1, 2, "1"]),
-                                                        "id": st.sampled_from(["", "f1", "f2", "zz"]),
-                                                        "clock": st.integers(0, 2**40) | values}))
+    body: dict[str, Any] = {
+        "seq": draw(st.integers(0, 2**31 - 1) | st.integers(-5, 2**33) | values),
+        "prompt": PROMPT if draw(st.integers(0, 3)) else draw(st.text(max_size=40) | values),
+        "kind": kind,
+        "data": data,
+    }
+    optional = draw(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "v": st.sampled_from([1, 1, 1, 2, "1"]),
+                "id": st.sampled_from(["", "f1", "f2", "zz"]),
+                "clock": st.integers(0, 2**40) | values,
+            },
+        )
+    )
     return "input:" + kind, {**body, **optional}
 
 
 others = st.one_of(
-    st.tuples(st.just("hello"), st.fixed_dictionaries(
-        {"v": st.just(1)}, optional={"id": st.sampled_from(["f1", "f2", "x"]), "name": names | values,
-                                      "fw": st.text(max_size=40) | values, "layout": st.sampled_from(
-                                          [*protocol.LAYOUTS, "piano"]) | values, "clock": values})),
-    st.tuples(st.just("telemetry"), st.fixed_dictionaries(
-        {"v": st.sampled_from([1, 2])}, optional={"battery": st.integers(-10, 120) | values,
-                                                   "rssi": st.integers(-200, 10) | values,
-                                                   "fw": st.text(max_size=40), "layout": values})),
+    st.tuples(
+        st.just("hello"),
+        st.fixed_dictionaries(
+            {"v": st.just(1)},
+            optional={
+                "id": st.sampled_from(["f1", "f2", "x"]),
+                "name": names | values,
+                "fw": st.text(max_size=40) | values,
+                "layout": st.sampled_from([*protocol.LAYOUTS, "piano"]) | values,
+                "clock": values,
+            },
+        ),
+    ),
+    st.tuples(
+        st.just("telemetry"),
+        st.fixed_dictionaries(
+            {"v": st.sampled_from([1, 2])},
+            optional={
+                "battery": st.integers(-10, 120) | values,
+                "rssi": st.integers(-200, 10) | values,
+                "fw": st.text(max_size=40),
+                "layout": values,
+            },
+        ),
+    ),
     st.tuples(st.just("status"), st.sampled_from([b"online", b"offline", b"", b"maybe", b"\xff"])),
-    st.tuples(st.just("pairing"), st.one_of(
-        st.builds(request_payload, st.sampled_from(["f1", "x9", "n1", "web"]), st.text(min_size=10, max_size=70),
-                  names), values.map(lambda v: json.dumps(v).encode()))),
+    st.tuples(
+        st.just("pairing"),
+        st.one_of(
+            st.builds(
+                request_payload, st.sampled_from(["f1", "x9", "n1", "web"]), st.text(min_size=10, max_size=70), names
+            ),
+            values.map(lambda v: json.dumps(v).encode()),
+        ),
+    ),
 )
-garbage = st.tuples(st.sampled_from(["input:garbage", "hello", "telemetry", "pairing"]), st.one_of(
-    st.binary(max_size=1400), st.text(max_size=1300).map(str.encode), values.map(lambda v: json.dumps(v).encode()),
-    st.just(b"{" + b'"a":' * 300 + b"1" + b"}" * 300)))
-payloads = st.tuples(st.sampled_from(SEATED * 6 + OTHERS) | st.text("abcdefgh-_", min_size=1, max_size=8),
-                     st.one_of(inputs(), inputs(), inputs(), others, garbage))  # inputs: 3 in 5
+garbage = st.tuples(
+    st.sampled_from(["input:garbage", "hello", "telemetry", "pairing"]),
+    st.one_of(
+        st.binary(max_size=1400),
+        st.text(max_size=1300).map(str.encode),
+        values.map(lambda v: json.dumps(v).encode()),
+        st.just(b"{" + b'"a":' * 300 + b"1" + b"}" * 300),
+    ),
+)
+payloads = st.tuples(
+    st.sampled_from(SEATED * 6 + OTHERS) | st.text("abcdefgh-_", min_size=1, max_size=8),
+    st.one_of(inputs(), inputs(), inputs(), others, garbage),
+)  # inputs: 3 in 5
 Item = tuple[str, tuple[str, Any]]  # (handset id, (kind, body: a dict or raw bytes))
 CHUNK = 2500  # payloads per generating process
 
@@ -149,8 +219,13 @@ def generate_chunk(count: int, seed_value: int) -> list[Item]:
     made: list[Item] = []
 
     @seed(seed_value)
-    @settings(max_examples=count, phases=[Phase.generate], database=None, deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=count,
+        phases=[Phase.generate],
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(payloads)
     def collect(item: tuple[str, tuple[str, Any]]) -> None:
         made.append(item)
@@ -165,8 +240,13 @@ def fuzz_numbers(count: int, seed_value: int) -> dict[str, int]:
     texts: list[str] = []
 
     @seed(seed_value)
-    @settings(max_examples=count, phases=[Phase.generate], database=None, deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=count,
+        phases=[Phase.generate],
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(numbers)
     def collect(text: str) -> None:
         texts.append(text)
@@ -235,8 +315,12 @@ class Wire:
         self.acks = 0
         self.by_handset: dict[str, list[dict[str, Any]]] = {}  # each handset's acks, in order
         self.prompts: dict[str, dict[str, Any]] = {}
-        self.client = Client(f"fuzz-wire-{box}", conn, self._on, subscriptions=[
-            protocol.handset_wildcard(box, "ack"), protocol.handset_wildcard(box, "prompt")]).start()
+        self.client = Client(
+            f"fuzz-wire-{box}",
+            conn,
+            self._on,
+            subscriptions=[protocol.handset_wildcard(box, "ack"), protocol.handset_wildcard(box, "prompt")],
+        ).start()
 
     def _on(self, topic: str, payload: bytes) -> None:
         handset, leaf = protocol.parse_handset_topic(self.box, topic)
@@ -271,8 +355,15 @@ def _topic(box: str, handset: str, leaf: str) -> str:
     return protocol.box_topic(box, "handset", handset, leaf)
 
 
-def run(payload_count: int, seed_value: int, broker: RunningBroker, batch: int = 500,
-        folder: Path | None = None, out: Any = None, baseline: bool = True) -> Result:
+def run(
+    payload_count: int,
+    seed_value: int,
+    broker: RunningBroker,
+    batch: int = 500,
+    folder: Path | None = None,
+    out: Any = None,
+    baseline: bool = True,
+) -> Result:
     """Fuzz a hub on ``broker`` with ``payload_count`` payloads; then (``baseline``) the raw publishes."""
     say = (lambda text: print(text, file=out, flush=True)) if out is not None else (lambda text: None)
     result = Result()
@@ -286,9 +377,9 @@ def run(payload_count: int, seed_value: int, broker: RunningBroker, batch: int =
         conn = Connection(broker.address.host, broker.address.port)
         store = Store(work / "fuzz.db")
         seed_shipped(store)
-        accounts = Accounts(box, work)  # the seated handsets and x9 have broker accounts; others do not
+        accounts = MemoryAccounts()  # the seated handsets and x9 have broker accounts; others do not
         for handset in [*SEATED, "x9"]:
-            accounts.set_password(handset, f"{handset}-secret-0123456789")
+            accounts.add_handset(handset, f"{handset}-secret-0123456789")
         failures = Failures()
         logging.getLogger("appliance").addHandler(failures)
         processed = Counter[str]()
@@ -301,12 +392,23 @@ def run(payload_count: int, seed_value: int, broker: RunningBroker, batch: int =
             processed["n"] += 1
 
         hub.client.on_message = counted
+        if hub.desk is not None:  # pairing requests come on the pairing desk's own connection: count them too
+            desk_on = hub.desk.paho.on_message
+
+            def desk_counted(client: Any, userdata: Any, message: Any) -> None:
+                if desk_on is not None:
+                    desk_on(client, userdata, message)
+                processed["n"] += 1
+
+            hub.desk.paho.on_message = desk_counted
         hub.start()
         wire = Wire(box, conn)
         try:
             for handset, name in zip(SEATED, NAMES, strict=True):
-                wire.client.publish(protocol.hello_topic(box, handset), protocol.encode(
-                    protocol.make_hello(handset, name, "fuzz", protocol.LAYOUT_KEYPAD)))
+                wire.client.publish(
+                    protocol.hello_topic(box, handset),
+                    protocol.encode(protocol.make_hello(handset, name, "fuzz", protocol.LAYOUT_KEYPAD)),
+                )
             _wait(lambda: len(wire.prompts) == len(SEATED), 10, "the seated handsets' lobby prompts")
             game_no = 0
             game_ids = [_start(hub, store, GAMES[game_no], rng)]
@@ -314,9 +416,9 @@ def run(payload_count: int, seed_value: int, broker: RunningBroker, batch: int =
             sent_inputs = 0
             sent: dict[str, list[tuple[bytes, int]]] = {}  # each handset's inputs in order, with their game
             for first in range(0, len(items), batch):
-                chunk = [_encode(item, wire) for item in items[first:first + batch]]
+                chunk = [_encode(item, wire) for item in items[first : first + batch]]
                 start, before = time.perf_counter(), processed["n"]
-                for (handset, (kind, _)), (leaf, data) in zip(items[first:first + batch], chunk, strict=True):
+                for (handset, (kind, _)), (leaf, data) in zip(items[first : first + batch], chunk, strict=True):
                     wire.client.publish(_topic(box, handset, leaf), data)
                     result.by_kind[kind] += 1
                     if leaf == "input":
@@ -346,8 +448,10 @@ def run(payload_count: int, seed_value: int, broker: RunningBroker, batch: int =
                         game_no += 1
                         game_ids.append(_start(hub, store, GAMES[game_no % len(GAMES)], rng))
                 if first // batch % 20 == 0:
-                    say(f"  {result.payloads} payloads, {wire.acks} acks, hub applied {hub.accepted}, "
-                        f"lost {result.lost}")
+                    say(
+                        f"  {result.payloads} payloads, {wire.acks} acks, hub applied {hub.accepted}, "
+                        f"lost {result.lost}"
+                    )
             result.inputs, result.acks = sent_inputs, wire.acks
             with hub.lock:
                 result.applied = hub.accepted
@@ -367,15 +471,22 @@ def _start(hub: Hub, store: Store, game: tuple[str, dict[str, Any]], rng: random
     """Start ``game`` with the seated handsets; its id in the store."""
     name, options = game
     cards = cards_for_game(store, name, rng, limit=30)
-    hub.command({"cmd": "start", "game": name, "options": options,
-                 "seats": [{"player": p, "handset": h} for p, h in zip(NAMES, SEATED, strict=True)],
-                 "cards": [{"id": c.id, **c.fields} for c in cards]})
+    hub.command(
+        {
+            "cmd": "start",
+            "game": name,
+            "options": options,
+            "seats": [{"player": p, "handset": h} for p, h in zip(NAMES, SEATED, strict=True)],
+            "cards": [{"id": c.id, **c.fields} for c in cards],
+        }
+    )
     assert hub.session.game_id is not None
     return hub.session.game_id
 
 
-def _check_stored(result: Result, store: Store, sent: dict[str, list[tuple[bytes, int]]],
-                  acks: dict[str, list[dict[str, Any]]]) -> None:
+def _check_stored(
+    result: Result, store: Store, sent: dict[str, list[tuple[bytes, int]]], acks: dict[str, list[dict[str, Any]]]
+) -> None:
     """Pair each handset's inputs with its acks (one each, in order: one sender, one hub), then find every
     input acked ok in its game's stored log: the log entry the game makes of it, among that player's
     entries, in order, each entry used once (the game's own steps, a timeout's fold, sit between them)."""
@@ -395,7 +506,8 @@ def _check_stored(result: Result, store: Store, sent: dict[str, list[tuple[bytes
                 flows[game_id] = flow_factory(stored.game)(setup_from_json(stored.setup), random.Random(0), 0.0)
             message = protocol.parse_input(handset, protocol.decode(payload))
             wanted.setdefault((game_id, player), []).append(
-                flows[game_id].parse(player, message["kind"], message["data"]).to_json())
+                flows[game_id].parse(player, message["kind"], message["data"]).to_json()
+            )
     result.accepted = len(seen)
     for (game_id, player), entries in wanted.items():
         stored_game = store.game(game_id)
@@ -427,7 +539,7 @@ def _raw(items: list[Item], conn: Connection, batch: int, rng: random.Random) ->
     seconds = 0.0
     try:
         for first in range(0, len(items), batch):
-            chunk = items[first:first + batch]
+            chunk = items[first : first + batch]
             encoded = [_encode(item, empty) for item in chunk]
             start, before = time.perf_counter(), got["n"]
             for (handset, _), (leaf, data) in zip(chunk, encoded, strict=True):
@@ -452,17 +564,19 @@ def _wait(predicate: Any, timeout: float, what: str) -> None:
 
 def report(result: Result) -> str:
     kinds = ", ".join(f"{k} {n}" for k, n in sorted(result.by_kind.items()))
-    return "\n".join([
-        f"payloads fuzzed: {result.payloads} ({kinds})",
-        f"inputs: {result.inputs} (legal ones from the seated handsets: {result.legit}); acks: {result.acks}; "
-        f"acked ok: {result.accepted}; applied: {result.applied}; stored: {result.stored_inputs}; "
-        f"lost: {result.lost}; "
-        f"crashes: {len(result.crashes)}",
-        f"games finished during the fuzz: {dict(result.games)}",
-        f"number parser: {result.numbers.get('parsed', 0)} parsed, {result.numbers.get('refused', 0)} refused",
-        f"hub: {result.hub_rate:,.0f} payloads/s; raw publishes: {result.raw_rate:,.0f} payloads/s; "
-        f"ratio hub/raw {result.hub_rate / result.raw_rate if result.raw_rate else 0:.2f}",
-    ])
+    return "\n".join(
+        [
+            f"payloads fuzzed: {result.payloads} ({kinds})",
+            f"inputs: {result.inputs} (legal ones from the seated handsets: {result.legit}); acks: {result.acks}; "
+            f"acked ok: {result.accepted}; applied: {result.applied}; stored: {result.stored_inputs}; "
+            f"lost: {result.lost}; "
+            f"crashes: {len(result.crashes)}",
+            f"games finished during the fuzz: {dict(result.games)}",
+            f"number parser: {result.numbers.get('parsed', 0)} parsed, {result.numbers.get('refused', 0)} refused",
+            f"hub: {result.hub_rate:,.0f} payloads/s; raw publishes: {result.raw_rate:,.0f} payloads/s; "
+            f"ratio hub/raw {result.hub_rate / result.raw_rate if result.raw_rate else 0:.2f}",
+        ]
+    )
 
 
 def main() -> int:
@@ -477,8 +591,13 @@ def main() -> int:
     print(report(result))
     for crash in result.crashes[:5]:
         print(crash)
-    bad = result.lost or result.crashes or result.acks != result.inputs or result.unstored or not (
-        result.stored_inputs == result.applied == result.accepted)
+    bad = (
+        result.lost
+        or result.crashes
+        or result.acks != result.inputs
+        or result.unstored
+        or not (result.stored_inputs == result.applied == result.accepted)
+    )
     return 1 if bad else 0
 
 

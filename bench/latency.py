@@ -51,11 +51,12 @@ TIMEOUT = 30.0  # seconds to wait for an ack or a board state before counting th
 
 
 def serve(host: str, port: int, box: str) -> None:
-    """The appliance's hub and session with the buzzer wired in (tests/buzzer/wiring.py), until stdin closes."""
-    from tests.buzzer.wiring import CommandSession, SyncedHub
+    """The appliance's hub and session (the buzzer's clock sync is in the hub), until stdin closes."""
+    from appliance.edge.hub import Hub
+    from appliance.session.session import Session
 
-    session = CommandSession(time.monotonic, random.Random(1))
-    with SyncedHub(box, session, Connection(host, port)):
+    session = Session(time.monotonic, random.Random(1))
+    with Hub(box, session, Connection(host, port)):
         print("ready", flush=True)
         sys.stdin.read()
 
@@ -67,7 +68,10 @@ class Appliance:
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (the appliance's stderr, open until stop())
         self.proc = subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve()), "--serve", conn.host, str(conn.port), box],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            text=True,
         )
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
@@ -160,12 +164,9 @@ class Tv:
 
 
 def start_handsets(conn: Connection, box: str, n: int) -> list[TimedHandset]:
-    from tests.buzzer.wiring import answer_pings
-
     handsets = []
     for i in range(n):
-        handset = TimedHandset(box, f"h{i:03d}", conn, name=f"H{i:03d}")
-        answer_pings(handset)  # the firmware's answer to the appliance's clock pings
+        handset = TimedHandset(box, f"h{i:03d}", conn, name=f"H{i:03d}")  # its core answers clock pings
         handset.start(wait=30)
         handsets.append(handset)
     return handsets
@@ -201,8 +202,9 @@ def wait_acks(sent: Sequence[tuple[TimedHandset, int, float]], timeout: float = 
         time.sleep(0.005)
 
 
-def question(tv: Tv, handsets: Sequence[TimedHandset], number: int, spread: float,
-             rng: random.Random) -> tuple[list[tuple[TimedHandset, int, float]], dict[str, float]]:
+def question(
+    tv: Tv, handsets: Sequence[TimedHandset], number: int, spread: float, rng: random.Random
+) -> tuple[list[tuple[TimedHandset, int, float]], dict[str, float]]:
     """Arm question ``number``, let every handset buzz, wait for the acks and the board; close it."""
     tv.command(cmd="arm")
     tv.wait(lambda t: t.view.get("number") == number and t.view.get("phase") == "armed", f"question {number} armed")
@@ -235,21 +237,28 @@ def release() -> None:
 # -- the raw baseline -----------------------------------------------------------------------------------------
 
 
-def raw_round_trips(conn: Connection, n: int, rounds: int, spread: float,
-                    rng: random.Random) -> tuple[list[float], int]:
+def raw_round_trips(
+    conn: Connection, n: int, rounds: int, spread: float, rng: random.Random
+) -> tuple[list[float], int]:
     """The same schedule as the appliance's questions against a bare echo: round trips (s) and losses."""
     tag = f"rawbench{os.getpid()}"
-    echo = Client(f"{tag}-echo", conn, lambda topic, payload: echo.publish(topic.replace("/ping", "/pong"), payload),
-                  subscriptions=[f"{tag}/+/ping"]).start()
+    echo = Client(
+        f"{tag}-echo",
+        conn,
+        lambda topic, payload: echo.publish(topic.replace("/ping", "/pong"), payload),
+        subscriptions=[f"{tag}/+/ping"],
+    ).start()
     got: list[dict[int, float]] = [{} for _ in range(n)]
 
     def on_pong(i: int) -> Callable[[str, bytes], None]:
         def handle(topic: str, payload: bytes) -> None:
             got[i].setdefault(int(json.loads(payload)["seq"]), time.perf_counter())
+
         return handle
 
-    clients = [Client(f"{tag}-{i}", conn, on_pong(i), subscriptions=[f"{tag}/{i}/pong"]).start(wait=30)
-               for i in range(n)]
+    clients = [
+        Client(f"{tag}-{i}", conn, on_pong(i), subscriptions=[f"{tag}/{i}/pong"]).start(wait=30) for i in range(n)
+    ]
     times: list[float] = []
     lost = 0
     try:
@@ -290,8 +299,9 @@ def pct(values: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(q * len(ordered)) - 1)] * 1000
 
 
-def appliance_latency(conn: Connection, n: int, rounds: int, spread: float,
-                      rng: random.Random) -> tuple[list[float], list[float], int]:
+def appliance_latency(
+    conn: Connection, n: int, rounds: int, spread: float, rng: random.Random
+) -> tuple[list[float], list[float], int]:
     box = f"lat{os.getpid()}n{n}"
     appliance = Appliance(conn, box)
     tv = Tv(conn, box)
@@ -331,10 +341,14 @@ def main() -> int:
     broker = start_broker(prefer="mosquitto")
     conn = Connection(broker.address.host, broker.address.port)
     rng = random.Random(args.seed)
-    print(f"broker: {broker.address.kind}; buzzes spread over {args.spread:g} s per question; times in ms; "
-          "x = appliance / raw")
-    print(f"{'handsets':>8} {'presses':>7} | {'raw p50':>7} {'raw p99':>7} | {'ack p50':>7} {'ack p99':>7} "
-          f"{'x p50':>6} {'x p99':>6} | {'board p50':>9} {'board p99':>9} {'x p50':>6} {'x p99':>6} | {'lost':>4}")
+    print(
+        f"broker: {broker.address.kind}; buzzes spread over {args.spread:g} s per question; times in ms; "
+        "x = appliance / raw"
+    )
+    print(
+        f"{'handsets':>8} {'presses':>7} | {'raw p50':>7} {'raw p99':>7} | {'ack p50':>7} {'ack p99':>7} "
+        f"{'x p50':>6} {'x p99':>6} | {'board p50':>9} {'board p99':>9} {'x p50':>6} {'x p99':>6} | {'lost':>4}"
+    )
     try:
         for n in args.sizes:
             rounds = max(3, math.ceil(args.samples / n))
@@ -344,9 +358,12 @@ def main() -> int:
             release()
             r50, r99 = pct(raw, 0.5), pct(raw, 0.99)
             a50, a99, b50, b99 = pct(acks, 0.5), pct(acks, 0.99), pct(board, 0.5), pct(board, 0.99)
-            print(f"{n:>8} {n * rounds:>7} | {r50:7.2f} {r99:7.2f} | {a50:7.2f} {a99:7.2f} {a50 / r50:6.1f} "
-                  f"{a99 / r99:6.1f} | {b50:9.2f} {b99:9.2f} {b50 / r50:6.1f} {b99 / r99:6.1f} | "
-                  f"{lost + raw_lost:>4}", flush=True)
+            print(
+                f"{n:>8} {n * rounds:>7} | {r50:7.2f} {r99:7.2f} | {a50:7.2f} {a99:7.2f} {a50 / r50:6.1f} "
+                f"{a99 / r99:6.1f} | {b50:9.2f} {b99:9.2f} {b50 / r50:6.1f} {b99 / r99:6.1f} | "
+                f"{lost + raw_lost:>4}",
+                flush=True,
+            )
     finally:
         broker.stop()
     return 0

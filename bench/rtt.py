@@ -76,8 +76,15 @@ register_flow("bench-echo", EchoFlow)
 class Pinger:
     """One client sending a message and waiting for its reply, ``count`` times; records round trips."""
 
-    def __init__(self, name: str, conn: Connection, out_topic: str, in_topic: str,
-                 make: Callable[[int], bytes], seq_of: Callable[[bytes], int]) -> None:
+    def __init__(
+        self,
+        name: str,
+        conn: Connection,
+        out_topic: str,
+        in_topic: str,
+        make: Callable[[int], bytes],
+        seq_of: Callable[[bytes], int],
+    ) -> None:
         self.out_topic, self.make, self.seq_of = out_topic, make, seq_of
         self.times: list[float] = []
         self.got = threading.Event()
@@ -116,8 +123,14 @@ def raw_rtt(conn: Connection, n: int, count: int) -> tuple[list[float], int]:
 
     echo_client = Client("bench-echo", conn, echo, subscriptions=["bench/+/ping"]).start()
     pingers = [
-        Pinger(f"bench-raw{i}", conn, f"bench/{i}/ping", f"bench/{i}/pong",
-               lambda s: json.dumps({"seq": s}).encode(), lambda b: int(json.loads(b)["seq"]))
+        Pinger(
+            f"bench-raw{i}",
+            conn,
+            f"bench/{i}/ping",
+            f"bench/{i}/pong",
+            lambda s: json.dumps({"seq": s}).encode(),
+            lambda b: int(json.loads(b)["seq"]),
+        )
         for i in range(n)
     ]
     try:
@@ -140,16 +153,28 @@ def hub_rtt(conn: Connection, n: int, count: int) -> tuple[list[float], int]:
                 body = protocol.make_input(seq, prompt_id["id"], "range", {"bottom": "1", "top": str(seq)})
                 return protocol.encode(body)
 
-            pinger = Pinger(f"bench-{hid}", conn, protocol.input_topic(box, hid), protocol.ack_topic(box, hid),
-                            make, lambda b: int(json.loads(b)["seq"]))
+            pinger = Pinger(
+                f"bench-{hid}",
+                conn,
+                protocol.input_topic(box, hid),
+                protocol.ack_topic(box, hid),
+                make,
+                lambda b: int(json.loads(b)["seq"]),
+            )
             pinger.prompt_id = prompt_id  # type: ignore[attr-defined]
             pinger.client.publish(protocol.hello_topic(box, hid), protocol.encode(protocol.make_hello(hid, hid)))
             pingers.append(pinger)
         deadline = time.monotonic() + 20
         while len(hub.registry) < n and time.monotonic() < deadline:
             time.sleep(0.05)
-        hub.command({"cmd": "start", "game": "bench-echo", "cards": [{"id": "x"}],
-                     "seats": [{"player": hid, "handset": hid} for hid in ids]})
+        hub.command(
+            {
+                "cmd": "start",
+                "game": "bench-echo",
+                "cards": [{"id": "x"}],
+                "seats": [{"player": hid, "handset": hid} for hid in ids],
+            }
+        )
         for pinger, hid in zip(pingers, ids, strict=True):
             handset = hub.registry.get(hid)
             assert handset is not None
@@ -182,15 +207,19 @@ def main() -> int:
     broker: RunningBroker = start_broker(prefer=args.broker)
     conn = Connection(broker.address.host, broker.address.port)
     print(f"broker: {broker.address.kind}; {args.inputs} inputs per handset; times in ms")
-    print(f"{'handsets':>8} {'raw p50':>8} {'raw p99':>8} {'hub p50':>8} {'hub p99':>8} "
-          f"{'p50 ratio':>9} {'p99 ratio':>9} {'lost':>5}")
+    print(
+        f"{'handsets':>8} {'raw p50':>8} {'raw p99':>8} {'hub p50':>8} {'hub p99':>8} "
+        f"{'p50 ratio':>9} {'p99 ratio':>9} {'lost':>5}"
+    )
     try:
         for n in args.sizes:
             raw, raw_lost = raw_rtt(conn, n, args.inputs)
             hub, hub_lost = hub_rtt(conn, n, args.inputs)
-            print(f"{n:>8} {pct(raw, .5):8.2f} {pct(raw, .99):8.2f} {pct(hub, .5):8.2f} {pct(hub, .99):8.2f} "
-                  f"{pct(hub, .5) / pct(raw, .5):9.2f} {pct(hub, .99) / pct(raw, .99):9.2f} {raw_lost + hub_lost:>5}",
-                  flush=True)
+            print(
+                f"{n:>8} {pct(raw, 0.5):8.2f} {pct(raw, 0.99):8.2f} {pct(hub, 0.5):8.2f} {pct(hub, 0.99):8.2f} "
+                f"{pct(hub, 0.5) / pct(raw, 0.5):9.2f} {pct(hub, 0.99) / pct(raw, 0.99):9.2f} {raw_lost + hub_lost:>5}",
+                flush=True,
+            )
     finally:
         broker.stop()
     return 0

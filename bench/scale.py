@@ -64,8 +64,14 @@ def measure(conn: Connection, n: int, questions: int, idle: float, rng: random.R
         tv.stop()
         appliance.stop()
     return {
-        "acked_median": statistics.median(all_acked), "acked_worst": max(all_acked), "drain_worst": max(drains),
-        "lost": lost, "cpu_busy": 100 * busy / spent, "cpu_idle": 100 * idle_cpu, "rss": rss, "peak": peak,
+        "acked_median": statistics.median(all_acked),
+        "acked_worst": max(all_acked),
+        "drain_worst": max(drains),
+        "lost": lost,
+        "cpu_busy": 100 * busy / spent,
+        "cpu_idle": 100 * idle_cpu,
+        "rss": rss,
+        "peak": peak,
     }
 
 
@@ -79,19 +85,26 @@ def main() -> int:
     broker = start_broker(prefer="mosquitto")
     conn = Connection(broker.address.host, broker.address.port)
     rng = random.Random(args.seed)
-    print(f"broker: {broker.address.kind}; every handset buzzes once within 1 s of the arming; "
-          f"{args.questions} questions per size; CPU in % of one core")
-    print(f"{'handsets':>8} | {'all acked s':>11} {'worst s':>7} {'drain ms':>8} | {'lost':>4} | "
-          f"{'CPU busy':>8} {'CPU idle':>8} | {'RSS MB':>6} {'peak MB':>7}")
+    print(
+        f"broker: {broker.address.kind}; every handset buzzes once within 1 s of the arming; "
+        f"{args.questions} questions per size; CPU in % of one core"
+    )
+    print(
+        f"{'handsets':>8} | {'all acked s':>11} {'worst s':>7} {'drain ms':>8} | {'lost':>4} | "
+        f"{'CPU busy':>8} {'CPU idle':>8} | {'RSS MB':>6} {'peak MB':>7}"
+    )
     failed = False
     try:
         for n in args.sizes:
             r = measure(conn, n, args.questions, args.idle, rng)
             release()
             failed |= r["lost"] > 0
-            print(f"{n:>8} | {r['acked_median']:11.2f} {r['acked_worst']:7.2f} {r['drain_worst'] * 1000:8.0f} | "
-                  f"{r['lost']:>4.0f} | {r['cpu_busy']:7.0f}% {r['cpu_idle']:7.1f}% | {r['rss']:6.1f} "
-                  f"{r['peak']:7.1f}", flush=True)
+            print(
+                f"{n:>8} | {r['acked_median']:11.2f} {r['acked_worst']:7.2f} {r['drain_worst'] * 1000:8.0f} | "
+                f"{r['lost']:>4.0f} | {r['cpu_busy']:7.0f}% {r['cpu_idle']:7.1f}% | {r['rss']:6.1f} "
+                f"{r['peak']:7.1f}",
+                flush=True,
+            )
     finally:
         broker.stop()
     return 1 if failed else 0

@@ -1,4 +1,4 @@
-"""The installer's file work: Quizbox config, admin-page config and the broker's accounts and ACL.
+"""The installer's file work: Quizbox config, admin-page config, the broker's settings and its accounts.
 
 Run by deploy/install.sh with the system's python3 (standard library only; it imports the config
 parser and the protocol module from this checkout, which need nothing else):
@@ -13,22 +13,25 @@ Idempotent: a second run with nothing changed rewrites no file. What it keeps an
   for the appliance); never overwritten, the quizmaster edits it.
 * ``/etc/quizbox/web.toml``: the admin page's config, generated from quizbox.toml on every run with the
   admin page's own broker account (its password is kept from run to run).
-* ``/etc/quizbox/mosquitto/passwd``: mosquitto's password file (``user:$7$101$salt$hash``, PBKDF2-SHA512
-  as ``mosquitto_passwd`` writes it). The appliance's and the admin page's lines are set from the two
-  configs; every other line (paired handsets) is kept as it is.
-* ``/etc/quizbox/mosquitto/acl``: rendered from acl.template on every run: the appliance's and the admin
-  page's rights, then one block per handset account in the password file (whose user name is its
-  handset id). Pairing adds a password line and renders the ACL again with :func:`render_acl`.
+* ``/etc/mosquitto/conf.d/quizbox.conf``: the broker's settings (systemd/mosquitto-quizbox.conf, with the
+  path of this system's dynamic security plugin), replaced on every run.
+* ``/var/lib/mosquitto/dynamic-security.json``: the broker's accounts, kept by mosquitto's dynamic
+  security plugin. Made once with ``mosquitto_ctrl dynsec init`` (the appliance's account is its admin);
+  never rewritten after, mosquitto changes it as pairing adds and removes handsets. A box installed with
+  the old ``/etc/quizbox/mosquitto/passwd`` and ``acl`` is migrated: each paired handset's ``$7$`` hash
+  (PBKDF2-SHA512, the format the plugin keeps too) goes into the new file as it is, so handsets keep
+  their passwords; the old files are removed.
 
-Files holding passwords are written 0640 (the installer gives them to group quizbox or mosquitto; a
-rewrite keeps the owner and group the file had).
+After mosquitto runs with it, ``--sync-accounts`` gives every role its rights and the admin page and the
+pairing account their passwords (appliance/edge/accounts.py, the same code the appliance runs at start).
 
-Until pairing does it from the admin page, a handset gets its broker account by hand:
+A handset's account by hand (pairing from the admin page is the usual way):
 
     sudo python3 deploy/configure.py --add-handset esp32-a1b2c3      # prints its password
     sudo python3 deploy/configure.py --remove-handset esp32-a1b2c3
 
-(quizbox-mosquitto-reload.path has mosquitto read the new files at once.)
+Files holding passwords are written 0640 (the installer gives them to group quizbox); a rewrite keeps the
+owner and group the file had.
 """
 
 from __future__ import annotations
@@ -37,24 +40,33 @@ import argparse
 import json
 import os
 import secrets
+import shutil
+import socket
+import subprocess
 import sys
+import time
 import tomllib
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+REPO = HERE.parent
+sys.path.insert(0, str(REPO))
 
 from appliance.box.config import Config, parse_config  # noqa: E402  (after the path set-up above)
 
-# the password file's format is the pairing code's: one implementation for the installer and the appliance
-from appliance.edge.pairing import (  # noqa: E402
+# the accounts: one implementation for the installer and the appliance (standard library only)
+from appliance.edge.accounts import (  # noqa: E402
     APPLIANCE_USER,
+    DYNSEC_FILE,
+    PLUGIN_NAME,
     WEB_USER,
-    format_passwd,
-    hash_password,
-    parse_passwd,
-    verify_password,
+    AccountsError,
+    BrokerAccounts,
+    Dynsec,
+    appliance_role_in_file,
+    installer_transport,
+    is_handset_account,
 )
 from appliance.errors import ConfigError  # noqa: E402
 from firmware import protocol  # noqa: E402
@@ -65,20 +77,11 @@ RESERVED_IDS = (APPLIANCE_USER, WEB_USER)
 HANDSET_CONFIG = "etc/quizbox/handset.json"
 CONFIG = "etc/quizbox/quizbox.toml"
 WEB_CONFIG = "etc/quizbox/web.toml"
-PASSWD = "etc/quizbox/mosquitto/passwd"
-ACL = "etc/quizbox/mosquitto/acl"
-
-
-
-def set_account(accounts: dict[str, str], user: str, password: str) -> bool:
-    """Give ``user`` ``password`` in ``accounts``; False (nothing changed) if it already has it."""
-    if ":" in user or not user:
-        raise ConfigError(f"broker user name {user!r} may not be empty or hold ':'")
-    current = accounts.get(user)
-    if current is not None and verify_password(password, current):
-        return False
-    accounts[user] = hash_password(password)
-    return True
+DROPIN = "etc/mosquitto/conf.d/quizbox.conf"
+DYNSEC = DYNSEC_FILE.lstrip("/")
+OLD_PASSWD = "etc/quizbox/mosquitto/passwd"  # before the dynamic security plugin: migrated, then removed
+OLD_ACL = "etc/quizbox/mosquitto/acl"
+PLUGIN_LINE = "plugin /usr/lib/mosquitto_dynamic_security.so"  # in the drop-in: this system's path goes here
 
 
 # -- configs -------------------------------------------------------------------------------------------
@@ -122,7 +125,7 @@ def render_web_config(config: dict[str, Any], web_password: str) -> str:
     lines = [
         "# The admin page's settings, generated by deploy/install.sh from quizbox.toml on every run.",
         "# Do not edit: change quizbox.toml and re-run the installer. The [broker] account is the admin",
-        "# page's own (see /etc/quizbox/mosquitto/acl).",
+        "# page's own (its rights: RIGHTS[\"web\"] in appliance/edge/accounts.py).",
     ]
     for section, values in config.items():
         values = dict(values)
@@ -134,45 +137,6 @@ def render_web_config(config: dict[str, Any], web_password: str) -> str:
     text = "\n".join(lines) + "\n"
     parse_config(text, "web.toml")
     return text
-
-
-ACL_HANDSET_MARK = "#@handset"
-
-
-def render_acl(template: str, box_id: str, appliance_user: str, handsets: list[str]) -> str:
-    """The ACL: the template's box part, then its handset block once per handset id, in order.
-
-    The block starts at the line beginning with ``#@handset``; ``{handset}`` in it is the handset id.
-    """
-    protocol.box_topic(box_id)
-    head, mark, block = template.partition(ACL_HANDSET_MARK)
-    if not mark:
-        raise ConfigError(f"ACL template has no {ACL_HANDSET_MARK} line")
-    _, _, block = block.partition("\n")
-    text = head.format(box=box_id, appliance=appliance_user, web=WEB_USER)
-    for handset in handsets:
-        protocol.handset_topic(box_id, handset, "input")  # ProtocolError for an id topics cannot carry
-        if handset in RESERVED_IDS:
-            raise ConfigError(f"handset id {handset!r} is reserved for the {handset} account")
-        text += "\n" + block.format(box=box_id, handset=handset)
-    return text
-
-
-def handset_accounts(accounts: dict[str, str], appliance_user: str) -> tuple[list[str], list[str]]:
-    """``(handset ids, ignored names)``: accounts other than the appliance's and the admin page's;
-    names that cannot be a handset id (no topic can carry them) are ignored, and get no rights."""
-    handsets: list[str] = []
-    ignored: list[str] = []
-    for user in accounts:
-        if user in (appliance_user, WEB_USER):
-            continue
-        try:
-            protocol.handset_topic("x", user, "input")
-        except protocol.ProtocolError:
-            ignored.append(user)
-        else:
-            handsets.append(user)
-    return handsets, ignored
 
 
 # -- files -----------------------------------------------------------------------------------------------
@@ -231,10 +195,8 @@ def configure(root: Path, box_id: str, box_name: str) -> list[str]:
     web_text = render_web_config(config, web_password)
     report.append(f"{write_file(web_path, web_text, 0o640):8} /{WEB_CONFIG}")
 
-    accounts = read_accounts(root)
-    set_account(accounts, broker.username, broker.password)
-    set_account(accounts, WEB_USER, web_password)
-    return report + write_accounts(root, parsed, accounts)
+    report.append(f"{write_file(root / DROPIN, render_dropin(plugin_path(root)), 0o644):8} /{DROPIN}")
+    return report + init_accounts(root, parsed.box.id, broker.username, broker.password)
 
 
 def box_config(root: Path) -> Config:
@@ -253,50 +215,152 @@ def box_config(root: Path) -> Config:
     return parsed
 
 
-def read_accounts(root: Path) -> dict[str, str]:
-    path = root / PASSWD
-    return parse_passwd(path.read_text(encoding="utf-8")) if path.exists() else {}
+# -- the broker's accounts ------------------------------------------------------------------------------
 
 
-def write_accounts(root: Path, config: Config, accounts: dict[str, str]) -> list[str]:
-    """The password file, then the ACL rendered for its handset accounts (in that order: a handset
-    gets its rights in the same reload of mosquitto as its account, never before)."""
-    report = [f"{write_file(root / PASSWD, format_passwd(accounts), 0o640):8} /{PASSWD}"]
-    handsets, ignored = handset_accounts(accounts, config.broker.username)
-    template = (HERE / "acl.template").read_text(encoding="utf-8")
-    acl = render_acl(template, config.box.id, config.broker.username, handsets)
-    for user in ignored:
-        report.append(f"ignored  broker account {user!r}: not a valid handset id, so it may do nothing")
-    report.append(f"{write_file(root / ACL, acl, 0o640):8} /{ACL}")
+def plugin_path(root: Path) -> str:
+    """This system's mosquitto_dynamic_security.so (Debian: /usr/lib/<arch>/); the host's in a test root."""
+    for base in (root, Path("/")):
+        found = sorted(base.glob(f"usr/lib/*/{PLUGIN_NAME}")) + sorted(base.glob(f"usr/lib/{PLUGIN_NAME}"))
+        if found:
+            return "/" + str(found[0].relative_to(base))
+    raise ConfigError(f"mosquitto's {PLUGIN_NAME} is missing (apt-get install mosquitto: 2.0 or newer)")
+
+
+def render_dropin(plugin: str) -> str:
+    text = (REPO / "systemd" / "mosquitto-quizbox.conf").read_text(encoding="utf-8")
+    if text.count(PLUGIN_LINE) != 1:
+        raise ConfigError(f"systemd/mosquitto-quizbox.conf must have the line {PLUGIN_LINE!r} once")
+    return text.replace(PLUGIN_LINE, f"plugin {plugin}")
+
+
+def init_accounts(root: Path, box: str, appliance_user: str, appliance_password: str) -> list[str]:
+    """The plugin's file, made once (``mosquitto_ctrl dynsec init``: mosquitto's own code hashes the
+    appliance's password), with the handsets of an old password file moved in."""
+    path = root / DYNSEC
+    if path.exists():
+        return [f"kept     /{DYNSEC} (mosquitto keeps the accounts in it)"]
+    exe = shutil.which("mosquitto_ctrl")
+    if exe is None:
+        raise ConfigError("mosquitto_ctrl is missing (apt-get install mosquitto-clients)")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run([exe, "dynsec", "init", str(path), appliance_user, appliance_password],
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0 or not path.exists():
+        raise ConfigError(f"mosquitto_ctrl dynsec init failed: {(done.stderr or done.stdout).strip()}")
+    path.chmod(0o600)
+    appliance_role_in_file(path, box, appliance_user)
+    return [f"created  /{DYNSEC}", *migrate(root, path, appliance_user)]
+
+
+def _write_json(path: Path, data: object) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        json.dump(data, out, indent=1)
+    os.replace(tmp, path)
+
+
+def migrate(root: Path, dynsec: Path, appliance_user: str) -> list[str]:
+    """Move the paired handsets of a box installed with a password file into the plugin's file: a
+    mosquitto_passwd ``$7$<iterations>$<salt>$<hash>`` line is the plugin's own client entry (salt and
+    hash base64, PBKDF2-SHA512), so no password is known or re-hashed. Their roles follow at
+    ``--sync-accounts``. A ``$6$`` hash (mosquitto 1.x) cannot move: that handset pairs again."""
+    old = root / OLD_PASSWD
+    if not old.exists():
+        return []
+    data = json.loads(dynsec.read_text(encoding="utf-8"))
+    report = []
+    for number, raw in enumerate(old.read_text(encoding="utf-8").splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        user, _, hashed = line.partition(":")
+        if not is_handset_account(user, appliance_user):
+            continue  # the services' accounts are made again from their passwords in the configs
+        parts = hashed.split("$")
+        if len(parts) != 5 or parts[1] != "7" or not parts[2].isdigit():
+            report.append(f"dropped  handset {user} (line {number}: not a $7$ hash): pair it again")
+            continue
+        data["clients"].append({"username": user, "password": parts[4], "salt": parts[3],
+                                "iterations": int(parts[2]), "roles": []})
+        report.append(f"migrated handset {user}: it keeps its password")
+    _write_json(dynsec, data)
+    for name in (OLD_PASSWD, OLD_ACL):
+        (root / name).unlink(missing_ok=True)
+        report.append(f"removed  /{name} (the accounts are in /{DYNSEC} now)")
     return report
 
 
-def add_handset(root: Path, handset_id: str, password: str = "") -> tuple[str, list[str]]:
-    """Give handset ``handset_id`` a broker account (a new password unless one is given): by hand
-    until pairing does it. Returns the password and what was written."""
+def broker_accounts(root: Path, port: int | None = None) -> tuple[BrokerAccounts, Config]:
+    """The box's accounts, reached as the appliance through its own mosquitto."""
     config = box_config(root)
+    b = config.broker
+    transport = installer_transport(b.host, port or b.port, b.username, b.password)
+    return BrokerAccounts(config.box.id, Dynsec(transport), appliance_user=b.username), config
+
+
+def wait_for_broker(host: str, port: int, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with socket.create_connection((host, port), timeout=1):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise ConfigError(f"mosquitto does not answer on {host}:{port}") from None
+            time.sleep(0.2)
+
+
+def sync_accounts(root: Path, port: int | None = None, timeout: float = 15.0) -> list[str]:
+    """Every role with its rights, the admin page's and the pairing account's passwords, every handset's
+    role (the broker runs with the plugin)."""
+    config = box_config(root)
+    wait_for_broker(config.broker.host, port or config.broker.port, timeout)
+    try:
+        accounts, _ = broker_accounts(root, port)
+    except AccountsError as exc:
+        raise ConfigError(str(exc)) from exc
+    web = read_toml(root / WEB_CONFIG).get("broker", {}).get("password")
+    if not isinstance(web, str) or not web:
+        raise ConfigError(f"/{WEB_CONFIG} has no [broker] password: run the installer")
+    try:
+        handsets = accounts.setup(web_password=web)
+    except AccountsError as exc:
+        raise ConfigError(str(exc)) from exc
+    return [f"accounts the broker's roles, the admin page's and the pairing account; {len(handsets)} handsets"]
+
+
+def add_handset(root: Path, handset_id: str, password: str = "", port: int | None = None) -> tuple[str, list[str]]:
+    """Give handset ``handset_id`` a broker account (a new password unless one is given), bound to the
+    client id the handset derives from it. Returns the password and what was done."""
+    accounts, config = broker_accounts(root, port)
     try:
         protocol.handset_topic(config.box.id, handset_id, "input")
     except protocol.ProtocolError:
         raise ConfigError(
             f"handset id {handset_id!r} must be 1-{protocol.MAX_ID} letters, digits, '-' or '_'"
         ) from None
-    if handset_id in (config.broker.username, WEB_USER):
-        raise ConfigError(f"handset id {handset_id!r} is reserved for the {handset_id} account")
-    accounts = read_accounts(root)
+    if not is_handset_account(handset_id, config.broker.username):
+        raise ConfigError(f"handset id {handset_id!r} is reserved for a service account")
     password = password or new_password()
-    set_account(accounts, handset_id, password)
-    return password, write_accounts(root, config, accounts)
+    try:
+        accounts.add_handset(handset_id, password)
+    except AccountsError as exc:
+        raise ConfigError(str(exc)) from exc
+    return password, [f"account  handset {handset_id}"]
 
 
-def remove_handset(root: Path, handset_id: str) -> list[str]:
+def remove_handset(root: Path, handset_id: str, port: int | None = None) -> list[str]:
     """Take handset ``handset_id``'s account away (it can no longer log in)."""
-    config = box_config(root)
-    accounts = read_accounts(root)
-    if handset_id in (config.broker.username, WEB_USER) or handset_id not in accounts:
+    accounts, _ = broker_accounts(root, port)
+    try:
+        had = accounts.remove_handset(handset_id)
+    except AccountsError as exc:
+        raise ConfigError(str(exc)) from exc
+    if not had:
         raise ConfigError(f"there is no handset account {handset_id!r}")
-    del accounts[handset_id]
-    return write_accounts(root, config, accounts)
+    return [f"removed  handset {handset_id}'s account"]
 
 
 def configure_handset(root: Path, box_id: str) -> list[str]:
@@ -324,20 +388,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--handset", action="store_true", help="a Pi Zero handset of box --box-id")
     parser.add_argument("--add-handset", metavar="ID", help="give handset ID a broker account; prints its password")
     parser.add_argument("--remove-handset", metavar="ID", help="take handset ID's broker account away")
+    parser.add_argument("--sync-accounts", action="store_true",
+                        help="give the running broker's accounts their rights and passwords")
+    parser.add_argument("--port", type=int, help="the broker's port (default: quizbox.toml's)")
     args = parser.parse_args(argv)
     try:
         if args.add_handset:
-            password, lines = add_handset(Path(args.root), args.add_handset)
+            password, lines = add_handset(Path(args.root), args.add_handset, port=args.port)
             lines.append(f"handset {args.add_handset}: broker user name {args.add_handset}, password {password}")
         elif args.remove_handset:
-            lines = remove_handset(Path(args.root), args.remove_handset)
+            lines = remove_handset(Path(args.root), args.remove_handset, port=args.port)
+        elif args.sync_accounts:
+            lines = sync_accounts(Path(args.root), port=args.port)
         elif args.handset:
             lines = configure_handset(Path(args.root), args.box_id)
         else:
             lines = configure(Path(args.root), args.box_id, args.box_name)
         for line in lines:
             print(f"configure: {line}")
-    except (ConfigError, protocol.ProtocolError) as exc:
+    except (ConfigError, AccountsError, protocol.ProtocolError) as exc:
         print(f"configure: {exc}", file=sys.stderr)
         return 2
     return 0

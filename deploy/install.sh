@@ -9,7 +9,9 @@
 #
 # For tests and image builds: QUIZBOX_ROOT=/tmp/x (or --root /tmp/x) puts every file under that
 # folder, and --dry-run (implied by a root) prints the commands that change the running system
-# (apt-get, useradd, chown, pip, systemctl) instead of running them.
+# (apt-get, useradd, chown, pip, systemctl) instead of running them; --build with a root really makes
+# the venv and installs the code there (as the calling user, pygame from its wheel), so a test can
+# start `quizbox run` from what was installed.
 set -euo pipefail
 
 usage() {
@@ -22,6 +24,7 @@ Options:
   --box-name NAME    the name on the TV on a first install (default: Quizbox)
   --root DIR         install under DIR (same as QUIZBOX_ROOT=DIR); implies --dry-run
   --dry-run          print system-changing commands instead of running them
+  --build            with --root: really build the venv under the root
   -h, --help         this text
 EOF
 }
@@ -30,6 +33,7 @@ ARGS=("$@")
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ROOT=${QUIZBOX_ROOT:-}
 DRY_RUN=0
+BUILD=0
 MODE=box
 BOX_ID=quizbox
 BOX_NAME=Quizbox
@@ -41,6 +45,7 @@ while [ $# -gt 0 ]; do
         --box-name) BOX_NAME=${2:?--box-name needs a value}; shift ;;
         --root) ROOT=${2:?--root needs a folder}; shift ;;
         --dry-run) DRY_RUN=1 ;;
+        --build) BUILD=1 ;;
         -h|--help) usage; exit 0 ;;
         *) echo "install: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
@@ -68,11 +73,16 @@ die() { printf 'install: %s\n' "$*" >&2; exit 1; }
 at() { printf '%s%s' "$ROOT" "$1"; }
 
 # Run a command that changes the running system, or print it in a dry run.
+# In a dry run, QUIZBOX_DRY_RUN_FAIL (a whole command) makes that command fail, to rehearse what the
+# installer does when, say, a unit does not start.
 run() {
     if [ "$DRY_RUN" = 1 ]; then
         printf 'would run:'
         printf ' %q' "$@"
         printf '\n'
+        if [ -n "${QUIZBOX_DRY_RUN_FAIL:-}" ] && [ "$*" = "${QUIZBOX_DRY_RUN_FAIL}" ]; then
+            return 1
+        fi
     else
         "$@"
     fi
@@ -135,50 +145,86 @@ install -d -m 0750 "$(at "$DATA")"
 run chown "$APP_USER:$APP_USER" "$(at "$DATA")"
 
 # -- code: a venv that also sees the system's python3-lgpio --------------------------------------------
-if [ ! -x "$(at "$VENV")/bin/python" ]; then
-    run python3 -m venv --system-site-packages "$(at "$VENV")"
+# Built by the service user from a copy of the checkout, so the owner's checkout gets no root-owned
+# build/, *.egg-info or __pycache__ (python3 -B below, for the same reason).
+as_app() {
+    if [ "$BUILD" = 1 ] && [ -n "$ROOT" ]; then
+        "$@"  # a test's build under its root: the calling user, who owns the root
+    else
+        run runuser -u "$APP_USER" -- env HOME="$DATA" PIP_CACHE_DIR="$DATA/.cache/pip" "$@"
+    fi
+}
+pygame_source=(--no-binary pygame)
+if [ "$BUILD" = 1 ] && [ -n "$ROOT" ]; then
+    pygame_source=()  # kmsdrm matters on the Pi's TV only; a test build takes the wheel
 fi
-run "$(at "$VENV")/bin/pip" install --quiet --upgrade pip
+run install -d -o "$APP_USER" -g "$APP_USER" -m 0755 "$(at "$OPT")"
+if [ ! -x "$(at "$VENV")/bin/python" ]; then
+    as_app python3 -m venv --system-site-packages "$(at "$VENV")"
+fi
+run chown -R "$APP_USER:$APP_USER" "$(at "$VENV")"  # a venv an older installer made as root
+STAGE=$(at "$OPT/src")
+rm -rf "$STAGE"
+install -d -m 0755 "$STAGE"
+tar -C "$SRC" --exclude=./.git --exclude=./.venv --exclude=./build --exclude='*.egg-info' \
+    --exclude=__pycache__ --exclude=.pytest_cache --exclude=.mypy_cache -cf - . | tar -C "$STAGE" -xf -
+run chown -R "$APP_USER:$APP_USER" "$STAGE"
+if [ "$BUILD" = 0 ] || [ -z "$ROOT" ]; then
+    as_app "$(at "$VENV")/bin/pip" install --quiet --upgrade pip
+fi
 if [ "$MODE" = box ]; then
-    run "$(at "$VENV")/bin/pip" install --upgrade --no-binary pygame "$SRC"
+    as_app "$(at "$VENV")/bin/pip" install --upgrade "${pygame_source[@]}" "$STAGE"
 else
-    run "$(at "$VENV")/bin/pip" install --upgrade "${SRC}[pizero]"
+    as_app "$(at "$VENV")/bin/pip" install --upgrade "${STAGE}[pizero]"
 fi
 ln -sfn "$VENV/bin/quizbox" "$(at /usr/local/bin/quizbox)"
 
 # -- units, broker settings, config --------------------------------------------------------------------
 if [ "$MODE" = box ]; then
-    for unit in quizbox.service quizbox-web.service quizbox-mosquitto-reload.path \
-                quizbox-mosquitto-reload.service; do
+    for unit in quizbox.service quizbox-web.service; do
         install -m 0644 "$SRC/systemd/$unit" "$(at "$UNITS/$unit")"
     done
+    # before the broker kept its accounts itself: a path unit had it re-read files pairing rewrote
+    for old in quizbox-mosquitto-reload.path quizbox-mosquitto-reload.service; do
+        if [ -e "$(at "$UNITS/$old")" ]; then
+            run systemctl disable --now "$old" || true
+            rm -f "$(at "$UNITS/$old")"
+        fi
+    done
     install -d -m 0755 "$(at /etc/mosquitto/conf.d)"
-    install -m 0644 "$SRC/systemd/mosquitto-quizbox.conf" "$(at /etc/mosquitto/conf.d/quizbox.conf)"
+    install -d -m 0755 "$(at /var/lib/mosquitto)"
     main_conf=$(at /etc/mosquitto/mosquitto.conf)
     if [ -f "$main_conf" ] && ! grep -Eq '^persistence_location /var/lib/mosquitto/?$' "$main_conf"; then
         say "warning: $main_conf does not keep mosquitto's data in /var/lib/mosquitto/ as Debian's does;"
         say "         retained board state may not survive a restart of the broker"
     fi
-    install -d -m 2750 "$(at "$ETC/mosquitto")"  # setgid: files pairing rewrites stay in group mosquitto
-    python3 "$SRC/deploy/configure.py" --root "${ROOT:-/}" --box-id "$BOX_ID" --box-name "$BOX_NAME"
-    # Passwords: the configs for the quizbox user, the broker's files for mosquitto (it reads them
-    # after dropping root) and for the quizbox user (pairing writes them).
+    # the configs, the broker's drop-in and its accounts (made once; an old password file is migrated)
+    python3 -B "$SRC/deploy/configure.py" --root "${ROOT:-/}" --box-id "$BOX_ID" --box-name "$BOX_NAME"
+    rmdir "$(at "$ETC/mosquitto")" 2>/dev/null || true  # the old password file's folder, now empty
+    # Passwords: the configs for the quizbox user; the accounts for mosquitto, which changes them
     run chown "root:$APP_USER" "$(at "$ETC/quizbox.toml")" "$(at "$ETC/web.toml")"
-    run chown "$APP_USER:mosquitto" "$(at "$ETC/mosquitto")" "$(at "$ETC/mosquitto/passwd")" \
-        "$(at "$ETC/mosquitto/acl")"
-    enable=(mosquitto.service quizbox.service quizbox-web.service quizbox-mosquitto-reload.path)
-    restart=(mosquitto.service quizbox.service quizbox-web.service quizbox-mosquitto-reload.path)
+    run chown mosquitto:mosquitto "$(at /var/lib/mosquitto/dynamic-security.json)"
+    enable=(mosquitto.service quizbox.service quizbox-web.service)
+    restart=(mosquitto.service)
+    after_broker=(quizbox.service quizbox-web.service)
 else
     install -m 0644 "$SRC/systemd/quizbox-handset.service" "$(at "$UNITS/quizbox-handset.service")"
-    python3 "$SRC/deploy/configure.py" --handset --root "${ROOT:-/}" --box-id "$BOX_ID"
+    python3 -B "$SRC/deploy/configure.py" --handset --root "${ROOT:-/}" --box-id "$BOX_ID"
     run chown "root:$APP_USER" "$(at "$ETC/handset.json")"
     # the OLED is on I2C, the battery's ADC on SPI
     if [ "$DRY_RUN" = 1 ] || command -v raspi-config >/dev/null; then
         run raspi-config nonint do_i2c 0
         run raspi-config nonint do_spi 0
     fi
+    # the OLED at 400 kHz: a frame in about 25 ms instead of 90 ms (docs/hardware.md), from the next boot
+    boot=$(at /boot/firmware/config.txt)
+    if [ -f "$boot" ] && ! grep -q '^dtparam=i2c_arm_baudrate=' "$boot"; then
+        say "I2C at 400 kHz for the OLED from the next boot ($boot)"
+        printf 'dtparam=i2c_arm_baudrate=400000\n' >>"$boot"
+    fi
     enable=(quizbox-handset.service)
     restart=(quizbox-handset.service)
+    after_broker=()
 fi
 
 # -- start on power-up ---------------------------------------------------------------------------------
@@ -190,9 +236,34 @@ if [ "$MODE" = box ]; then
         run systemctl set-default multi-user.target
     fi
 fi
+# A unit that fails to start is reported at the end with what to do; the install goes on (the other
+# units, the admin address) instead of stopping half-way.
+failed=()
+start_units() {
+    local unit
+    for unit in "$@"; do
+        run systemctl restart "$unit" || failed+=("$unit")
+    done
+}
 run systemctl daemon-reload
-run systemctl enable "${enable[@]}"
-run systemctl restart "${restart[@]}"
+run systemctl enable "${enable[@]}" || say "warning: systemctl enable ${enable[*]} failed"
+start_units "${restart[@]}"
+if [ "$MODE" = box ]; then
+    # the broker runs: give every account its rights and passwords (the appliance repeats it at start)
+    if ! run "$(at "$VENV")/bin/python" -B "$SRC/deploy/configure.py" --root "${ROOT:-/}" --sync-accounts; then
+        say "FAILED: the broker's accounts were not set up (is mosquitto running? see above);"
+        say "        after a fix: sudo $VENV/bin/python -B $SRC/deploy/configure.py --sync-accounts"
+        failed+=(mosquitto.service)
+    fi
+fi
+start_units "${after_broker[@]}"
+
+if [ "${#failed[@]}" -gt 0 ]; then
+    for unit in "${failed[@]}"; do
+        say "FAILED: $unit is not running. See why: sudo journalctl -b -u $unit | tail -n 30"
+    done
+    say "then fix it and run this installer again (your settings and games are kept)"
+fi
 
 if [ "$MODE" = box ]; then
     box=$(python3 -c 'import sys, tomllib; print(tomllib.load(open(sys.argv[1], "rb"))["box"]["id"])' \
@@ -202,3 +273,4 @@ if [ "$MODE" = box ]; then
 else
     say "done. Settings for this handset: $ETC/handset.json ; logs: journalctl -u quizbox-handset"
 fi
+[ "${#failed[@]}" -eq 0 ]  # the exit status says whether everything started

@@ -16,8 +16,8 @@ MAX_NAME = 24  # player and handset names
 MAX_NUMBER = 40  # a number typed on a handset, as text
 MAX_TEXT = 200  # a prompt's question text on a handset (longer text is cut for the OLED)
 MAX_MESSAGE = 48  # an ack's refusal message: three lines of a 128x64 screen
-MAX_SEQ = 2 ** 31 - 1
-MAX_CLOCK = 2 ** 53  # a millisecond clock reading (appliance or handset) is below this: exact in any JSON reader
+MAX_SEQ = 2**31 - 1
+MAX_CLOCK = 2**53  # a millisecond clock reading (appliance or handset) is below this: exact in any JSON reader
 
 # -- availability ------------------------------------------------------------------------------------
 ONLINE = "online"

@@ -117,3 +117,25 @@ def _shown(default: Any) -> str:
     if isinstance(default, bool):
         return "yes" if default else "no"
     return str(default)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.id)
+def test_every_public_view_carries_the_same_standings_block(spec: GameSpec) -> None:
+    """The base puts ``standings`` (heading, unit, points in seat order) in every public view, so the board
+    and the web read one block instead of each game's own keys."""
+    engine = spec.engine(_seats(spec), {})
+    block = engine.public_view()["standings"]
+    assert set(block) == {"heading", "unit", "points"}
+    assert list(block["points"]) == list(engine.players)
+    assert all(isinstance(v, int) for v in block["points"].values())
+    assert standings.read(spec.id, engine.public_view()).points == block["points"]
+    snapshot = engine.snapshot()
+    assert {"players", "options", "phase", "winners", "log"} <= set(snapshot)
+    assert engine.finished is False and engine.winners() == [] and engine.phase == snapshot["phase"]
+
+
+def test_squizz_standings_show_correct_answers_until_the_end() -> None:
+    """rules.md sQuizz 5: token values stay hidden, so the public table counts correct answers."""
+    engine = registry.spec("squizz").engine(["ann", "bob"], {})
+    block = engine.public_view()["standings"]
+    assert (block["heading"], block["unit"]) == ("Correct answers", "correct")

@@ -23,7 +23,7 @@ from appliance.games.base import Engine
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO_FILES = sorted((ROOT / "tests" / "scenarios").glob("*.json"))
 
-# Verbatim copies of the two examples in shared/scenarios (the contract's own files).
+# Verbatim copies of the contract's two examples (tests/scenarios/contract/, docs/scenarios.md).
 CONFIDENT_MOON = """{
   "game": "confident",
   "players": ["ann", "bob", "cat", "dan"],
@@ -239,6 +239,11 @@ MALFORMED: list[tuple[str, Any, str]] = [
     ("options list", broken(lambda d: d.update(options=[])), "options must be a JSON object, got a list"),
     ("rules text", broken(lambda d: d.update(rules="x")), "rules must be a JSON list"),
     ("description number", broken(lambda d: d.update(description=3)), "description must be text"),
+    ("note number", broken(lambda d: d.update(note=3)), "note must be text"),
+    ("question note list", broken(lambda d: d["questions"][0].update(note=["x"])),
+     "questions[0].note: note must be text"),
+    ("question unknown", broken(lambda d: d["questions"][0].update(notes="x")),
+     "questions[0]: unknown key(s) notes"),
     ("expect list", broken(lambda d: d.update(expect=[])), "expect must be a JSON object"),
     ("questions object", broken(lambda d: d.update(questions={})), "questions must be a JSON list"),
     ("question no card", broken(lambda d: d["questions"][0].pop("card")), "questions[0]: missing key(s) card"),
@@ -358,3 +363,19 @@ def test_help_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
 )
 def test_differences_are_exact_and_located(expected: Any, actual: Any, found: list[str]) -> None:
     assert differences(copy.deepcopy(expected), actual, "x") == found
+
+
+def test_note_and_description_are_free_text_ignored_at_both_levels(tmp_path: Path) -> None:
+    """The scenario contract: ``note`` and ``description`` (top level and per question) are ignored."""
+    plain = json.loads(CONFIDENT_MOON)
+    noted = json.loads(CONFIDENT_MOON)
+    noted.update(note="for the reader", description="the moon")
+    noted["questions"][0].update(note="a question note", description="and its description", rules=["x"])
+    results = []
+    for name, data in (("plain.json", plain), ("noted.json", noted)):
+        path = str(write(tmp_path, data, name))
+        assert run("--check", path)[0] == EXIT_AGREE
+        code, out, err = run(path)
+        assert (code, err) == (EXIT_AGREE, "")
+        results.append(json.loads(out))
+    assert results[0] == results[1] and results[0]["questions"]

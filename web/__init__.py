@@ -22,11 +22,11 @@ from appliance.box.config import Config, load_config
 from appliance.box.store import Store
 from appliance.edge.mqtt import Connection
 from web.account import Account
-from web.link import MqttLink
+from web.link import ApplianceLink, MqttLink
 from web.phones import Phones, mqtt_factory
 from web.services import KEY, Services
 from web.settings import DEFAULTS, secret_key
-from web.throttle import LoginThrottle, RateLimit
+from web.throttle import RateLimit, limiter
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +67,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         max_phones=int(app.config["MAX_PHONES"]),
         idle_seconds=float(app.config["PHONE_IDLE_SECONDS"]),
         forget_seconds=float(app.config["PHONE_FORGET_SECONDS"]),
+        per_address=int(app.config["PHONES_PER_ADDRESS"]),
+        seated=lambda handset_id: _seated(link, handset_id),
     )
     app.extensions[KEY] = Services(
         box=config.box.id,
@@ -74,10 +76,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         link=link,
         phones=phones,
         account=Account(instance, str(app.config["PASSWORD_METHOD"])),
-        logins=LoginThrottle(),
         joins=RateLimit(int(app.config["JOINS_PER_ADDRESS"]), 600.0),
     )
     csrf.init_app(app)
+    limiter.init_app(app)  # the admin page's login throttles (web/throttle.py)
 
     from web import auth, decks, games, handsets, live, night, pages, phone
 
@@ -88,6 +90,13 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     seed_shipped(store)
     return app
+
+
+def _seated(link: ApplianceLink, handset_id: str) -> bool:
+    """Whether a handset is seated in the game, as the public board says."""
+    board = link.board() or {}
+    players = board.get("players") if isinstance(board, dict) else None
+    return any(isinstance(p, dict) and p.get("handset") == handset_id and p.get("seated") for p in players or [])
 
 
 def serve(args: argparse.Namespace) -> None:

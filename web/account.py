@@ -1,5 +1,11 @@
 """The one admin account: a password hash in the instance folder, and the one-time code of the first run.
 
+Every session holds :meth:`Account.stamp`, checked on every request (web/pages.py): it changes with the
+password and with a generation counter kept beside the hash, which logging out and changing the password
+count up, so a copied cookie dies with the session it was copied from (docs/security.md). The devices the
+quizmaster logged in from are remembered (hashes of a random cookie, :meth:`Account.trust`): their failed
+logins count on their own, so nobody else's failures lock the quizmaster's own device out (web/throttle.py).
+
 Hashing is werkzeug's (scrypt), a kept library already in the dependencies. The first-run page is the
 weak moment on a pub's Wi-Fi (anyone on the network could set the password first), so it asks for a
 setup code that only the person who started the box can read: printed by ``quizbox web`` and kept in
@@ -8,10 +14,12 @@ the instance folder (mode 0600) until the password is set.
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import json
 import secrets
 from pathlib import Path
+from typing import Any
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -27,13 +35,46 @@ class Account:
         self.method = method
         self.path = instance / ACCOUNT_FILE
 
-    def _hash(self) -> str | None:
+    def _data(self) -> dict[str, Any]:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            return None
-        value = data.get("hash") if isinstance(data, dict) else None
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def _hash(self) -> str | None:
+        value = self._data().get("hash")
         return value if isinstance(value, str) and value else None
+
+    def _save(self, data: dict[str, Any]) -> None:
+        write_private(self.path, json.dumps(data) + "\n")
+
+    @property
+    def generation(self) -> int:
+        value = self._data().get("generation", 0)
+        return value if isinstance(value, int) else 0
+
+    def revoke(self) -> None:
+        """Log every session out (logout, a new password): the stamp every session holds changes."""
+        data = self._data()
+        if data:
+            data["generation"] = self.generation + 1
+            self._save(data)
+
+    def trust(self) -> str:
+        """A new token for the device that just logged in (kept as a hash; at most 8 devices)."""
+        token = secrets.token_urlsafe(24)
+        data = self._data()
+        devices = [d for d in data.get("devices", []) if isinstance(d, str)][-7:]
+        data["devices"] = [*devices, hashlib.sha256(token.encode()).hexdigest()]
+        self._save(data)
+        return token
+
+    def trusted(self, token: str | None) -> bool:
+        if not token:
+            return False
+        digest = hashlib.sha256(token.encode()).hexdigest()
+        return any(hmac.compare_digest(digest, d) for d in self._data().get("devices", []) if isinstance(d, str))
 
     @property
     def is_set(self) -> bool:
@@ -45,13 +86,15 @@ class Account:
 
     def set_password(self, password: str) -> None:
         hashed = generate_password_hash(password, self.method)
-        write_private(self.path, json.dumps({"user": "admin", "hash": hashed}) + "\n")
+        data = self._data()
+        data.update({"user": "admin", "hash": hashed, "generation": self.generation + 1})
+        self._save(data)
         (self.instance / SETUP_FILE).unlink(missing_ok=True)
 
     def stamp(self) -> str:
-        """A token that changes with the password: a session holds it, so a new password logs every
-        other session out."""
-        stored = self._hash() or ""
+        """A token that changes with the password and the generation: a session holds it, so a new
+        password or a logout logs every session out."""
+        stored = f"{self._hash() or ''}:{self.generation}"
         return hmac.new(b"quizbox-session", stored.encode(), "sha256").hexdigest()[:32]
 
     def setup_code(self) -> str:

@@ -1,15 +1,25 @@
-"""The one admin account: first-run setup (with the setup code), login (throttled), logout, new password."""
+"""The one admin account: first-run setup (with the setup code), login (throttled per address and per
+account, web/throttle.py), logout and a new password (both log every session out)."""
 
 from __future__ import annotations
 
 from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
+from flask_limiter.errors import RateLimitExceeded
 from werkzeug.wrappers import Response
 
 from web.services import services
+from web.throttle import DEVICE_COOKIE, per_account, per_client, retry_after
 
 bp = Blueprint("auth", __name__)
+
+
+@bp.errorhandler(RateLimitExceeded)
+def _too_many(exc: RateLimitExceeded) -> tuple[str, int]:
+    wait = retry_after()
+    page = "auth/setup.html" if request.endpoint == "auth.setup" else "auth/login.html"
+    return render_template(page, error=f"Too many wrong tries: wait {wait:.0f} seconds, then try again."), 429
 
 
 def _password_problem(password: str, again: str) -> str | None:
@@ -29,6 +39,14 @@ def _log_in() -> None:
     session["admin"] = services().account.stamp()
 
 
+def _trusted(response: Response) -> Response:
+    """Remember this device: its failed logins then count on their own (web/throttle.py)."""
+    if not services().account.trusted(request.cookies.get(DEVICE_COOKIE)):
+        response.set_cookie(DEVICE_COOKIE, services().account.trust(), max_age=400 * 86400, httponly=True,
+                            samesite="Lax", secure=request.is_secure)
+    return response
+
+
 def _safe_next(target: str | None) -> str:
     if target and target.startswith("/") and not target.startswith("//") and not urlsplit(target).netloc:
         return target
@@ -36,34 +54,32 @@ def _safe_next(target: str | None) -> str:
 
 
 @bp.route("/setup", methods=["GET", "POST"])
+@per_client
+@per_account
 def setup() -> str | Response | tuple[str, int]:
     account = services().account
     if account.is_set:
         return redirect(url_for("auth.login"))
     error = None
     if request.method == "POST":
-        address = request.remote_addr or "?"
-        wait = services().logins.wait(address)
-        if wait > 0:
-            return render_template("auth/setup.html", error=f"Too many tries: wait {wait:.0f} seconds."), 429
         password, again = request.form.get("password", ""), request.form.get("again", "")
         if not account.setup_code_ok(request.form.get("code", "")):
-            services().logins.failure(address)
             error = "That setup code is wrong. It is printed where the box was started (quizbox web)."
         else:
             error = _password_problem(password, again)
         if error is None:
             account.set_password(password)
-            services().logins.success(address)
             _log_in()
             flash("Password saved. You are logged in.")
-            return redirect(url_for("live.page"))
+            return _trusted(redirect(url_for("live.page")))
     else:
         account.setup_code()  # make sure the code exists for the person at the box to read
     return render_template("auth/setup.html", error=error), (400 if error else 200)
 
 
 @bp.route("/login", methods=["GET", "POST"])
+@per_client
+@per_account
 def login() -> str | Response | tuple[str, int]:
     account = services().account
     if not account.is_set:
@@ -71,22 +87,16 @@ def login() -> str | Response | tuple[str, int]:
     error = None
     status = 200
     if request.method == "POST":
-        address = request.remote_addr or "?"
-        wait = services().logins.wait(address)
-        if wait > 0:
-            error, status = f"Too many wrong passwords: wait {wait:.0f} seconds, then try again.", 429
-        elif account.check(request.form.get("password", "")):
-            services().logins.success(address)
+        if account.check(request.form.get("password", "")):
             _log_in()
-            return redirect(_safe_next(request.args.get("next")))
-        else:
-            services().logins.failure(address)
-            error, status = "Wrong password.", 401
+            return _trusted(redirect(_safe_next(request.args.get("next"))))
+        error, status = "Wrong password.", 401
     return render_template("auth/login.html", error=error), status
 
 
 @bp.post("/logout")
 def logout() -> Response:
+    services().account.revoke()  # every session, a copied cookie too
     session.clear()
     flash("Logged out.")
     return redirect(url_for("auth.login"))
@@ -102,7 +112,7 @@ def password() -> str | Response | tuple[str, int]:
         else:
             error = _password_problem(request.form.get("password", ""), request.form.get("again", ""))
         if error is None:
-            account.set_password(request.form["password"])
+            account.set_password(request.form["password"])  # counts the generation up: all sessions end
             _log_in()
             flash("New password saved. Other devices are logged out.")
             return redirect(url_for("live.page"))

@@ -1,8 +1,8 @@
 """Decks between the store, the deck format and the admin's forms.
 
-The store keeps each deck as its JSON deck file (``appliance.decks.io.format_json``), so what the appliance
+The store keeps each deck as its JSON deck file (``appliance.decks.format_json``), so what the appliance
 reads when a game starts is exactly what an export gives. Every change goes through the deck format's one
-validator (``appliance.decks.validate``) with the whole deck, so a repeated id or question is caught, and
+validator (``appliance.decks.parse_document``) with the whole deck, so a repeated id or question is caught, and
 is saved in one transaction or not at all. A new deck may have no cards yet; it is not offered for games
 until it has one.
 """
@@ -16,9 +16,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from appliance.box.store import Store
-from appliance.decks.io import CSV_COLUMNS, FAMILY_WORDS, card_to_row, csv_column, format_json
+from appliance.decks import (
+    CSV_COLUMNS,
+    FAMILY_WORDS,
+    InvalidDeck,
+    card_to_json,
+    card_to_row,
+    csv_column,
+    format_json,
+    make_info,
+    parse_cards,
+    parse_document,
+)
 from appliance.decks.model import LABELS, Card, Deck, DeckInfo, DeckType, Problem
-from appliance.decks.validate import InvalidDeck, make_info, parse_cards, parse_document
 
 COMMON = ("id", "category", "difficulty", "family", "tags")
 
@@ -142,8 +152,8 @@ def raw_card(form: Mapping[str, str], deck_type: DeckType) -> dict[str, object]:
         raw.update(statements=[row["statement1"], row["statement2"], row["statement3"]])
     else:
         raw.update(prompt=row["prompt"], unit=row["unit"], source=row["source"],
-                   propositions=[{"label": label, "text": row[f"{label.lower()}_text"],
-                                  "value": row[f"{label.lower()}_value"]} for label in LABELS])
+                   propositions=[{"label": row[f"{letter.lower()}_text"],
+                                  "value": row[f"{letter.lower()}_value"]} for letter in LABELS])
     return raw
 
 
@@ -205,8 +215,6 @@ def _columns(field: str) -> Sequence[str]:
 
 
 def _card_json(card: Card) -> dict[str, object]:
-    from appliance.decks.io import card_to_json
-
     return card_to_json(card)
 
 

@@ -10,8 +10,7 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from werkzeug.wrappers import Response as BaseResponse
 
 from appliance.box.store import StoreError
-from appliance.decks import InvalidDeck, load_deck
-from appliance.decks.io import dump_deck
+from appliance.decks import InvalidDeck, dump_deck, load_deck
 from appliance.decks.model import CATEGORIES, DECK_TYPES, DIFFICULTIES, Deck, DeckInfo
 from web import deckdata
 from web.services import services

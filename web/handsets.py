@@ -32,19 +32,25 @@ def _rows() -> list[dict[str, Any]]:
 
 
 def _pairing() -> list[dict[str, Any]]:
-    """Handsets asking for a broker account (the box's own mosquitto with accounts): id, code, name. The
-    quizmaster accepts the one whose screen shows the same code."""
+    """Handsets asking for a broker account (the box's own mosquitto with accounts): id, name and whether two
+    devices claim the id. No code: the quizmaster types the one the handset's screen shows."""
     admin = services().link.admin_state() or {}
     asks = admin.get("pairing") or {}
     if not isinstance(asks, dict):
         return []
-    return [{"id": str(hid), "code": str(ask.get("code", "")), "name": ask.get("name") or ""}
+    return [{"id": str(hid), "name": ask.get("name") or "", "conflict": bool(ask.get("conflict"))}
             for hid, ask in asks.items() if isinstance(ask, dict)]
+
+
+def _pairing_warnings() -> list[str]:
+    warnings = (services().link.admin_state() or {}).get("pairing_warnings") or []
+    return [str(w) for w in warnings if isinstance(w, str)] if isinstance(warnings, list) else []
 
 
 @bp.get("/")
 def index() -> str:
-    return render_template("handsets/index.html", handsets=_rows(), pairing=_pairing())
+    return render_template("handsets/index.html", handsets=_rows(), pairing=_pairing(),
+                           pairing_warnings=_pairing_warnings())
 
 
 @bp.route("/<handset_id>/remove", methods=["GET"])
@@ -61,7 +67,7 @@ def act(handset_id: str, action: str) -> BaseResponse:
         abort(404)
     command: dict[str, Any] = {"cmd": action, "handset": handset_id}
     code = request.form.get("code", "").strip()
-    if action == "accept" and code:  # a pairing request: the code its screen shows must match
+    if action == "accept" and code:  # a pairing request: the code the quizmaster typed from its screen
         command["code"] = code
     if action == "rename":
         name = request.form.get("name", "").strip()

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from appliance.edge.accounts import private_client_id
 from appliance.edge.mqtt import Client, Connection
 from firmware import protocol
 
@@ -63,7 +64,7 @@ class MqttLink:
         self._online = False
         self._version = 0
         self.client = Client(
-            client_id=f"quizbox-{box}-web-{secrets.token_hex(3)}",
+            client_id=private_client_id(f"quizbox-{box}-web"),  # nobody can guess it (docs/security.md)
             connection=connection,
             on_message=self._on_message,
             subscriptions=[

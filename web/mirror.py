@@ -1,9 +1,8 @@
-"""The TV's picture for the admin page: the board renderer (``appliance.board.compose.render``, the same
+"""The TV's picture for the admin page: the board renderer (``appliance.board.render_png``, the same
 code the TV runs) draws the retained board state into a PNG, once per board change."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import threading
@@ -25,14 +24,9 @@ def board_png(board: Mapping[str, Any] | None) -> bytes:
             return cached
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-        import pygame
+        from appliance.board import render_png
 
-        from appliance.board.compose import render
-
-        surface = render(dict(board or {}), SIZE)
-        out = io.BytesIO()
-        pygame.image.save(surface, out, "board.png")
-        data = out.getvalue()
+        data = render_png(dict(board or {}), SIZE)
         _cache.clear()
         _cache[key] = data
         return data

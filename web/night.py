@@ -261,7 +261,7 @@ def _table(engine: NightEngine) -> dict[str, Any]:
     """Per round and in total, the night's players in the order of the night's places."""
     view = engine.public_view()
     played = [r for r in view["rounds"] if r["status"] in ("finished", "stopped")]
-    return {"view": view, "rounds": played, "order": [row["player"] for row in view["standings"]]}
+    return {"view": view, "rounds": played, "order": [row["player"] for row in view["table"]]}
 
 
 @bp.get("/<int:night_id>")

@@ -63,7 +63,7 @@ def join() -> str | BaseResponse | tuple[str, int]:
             name = _clean_name(request.form.get("name", ""))
             if not services().joins.allow(request.remote_addr or "?"):
                 raise ValueError("Too many joins from this phone; wait a few minutes.")
-            phone = services().phones.join(name)
+            phone = services().phones.join(name, request.remote_addr or "?")
         except ValueError as exc:
             error = str(exc)
         except PhonesFull:

@@ -9,7 +9,8 @@ one a hardware handset runs: the same hello, the same checks of an input against
 
 A phone counts as online while it polls: after ``idle_seconds`` without a poll its MQTT link is closed
 (the hub sees ``offline``); its next poll reconnects and says hello again. After ``forget_seconds`` its
-slot is freed; at most ``max_phones`` phones are handsets at once.
+slot is freed (after ``unseated_seconds`` already if it is not seated in the game); at most ``max_phones``
+phones are handsets at once, and at most ``per_address`` from one network address.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from appliance.edge.accounts import private_client_id
 from appliance.edge.mqtt import Availability, Client, Connection
 from firmware import protocol
 from firmware.core.handset import Handset
@@ -120,7 +122,8 @@ class PhoneHandset:
                 return
             topics = [protocol.prompt_topic(self.box, self.id), protocol.ack_topic(self.box, self.id),
                       protocol.time_topic(self.box, self.id)]
-            self.client = self.factory(f"quizbox-{self.box}-{self.id}", topics, self._on_message,
+            # a client id nobody can derive from the phone's id on the board (docs/security.md)
+            self.client = self.factory(private_client_id(f"quizbox-{self.box}-{self.id}"), topics, self._on_message,
                                        Availability(protocol.status_topic(self.box, self.id)), self._on_connect)
             self.client.start(wait=None)
 
@@ -228,6 +231,9 @@ class Phones:
         max_phones: int = 16,
         idle_seconds: float = 20.0,
         forget_seconds: float = 600.0,
+        per_address: int = 2,
+        seated: Callable[[str], bool] | None = None,
+        unseated_seconds: float = 60.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.box = box
@@ -235,6 +241,13 @@ class Phones:
         self.max_phones = max_phones
         self.idle_seconds = idle_seconds
         self.forget_seconds = forget_seconds
+        # places one network address may hold (a table sharing the pub's Wi-Fi behind one address still
+        # gets a few; one guest cannot take them all), and whether a phone is seated in the game: an
+        # unseated phone that stopped polling gives its place back after unseated_seconds, not forget_seconds
+        self.per_address = per_address
+        self.unseated_seconds = unseated_seconds
+        self.seated = seated or (lambda handset_id: False)
+        self._address: dict[str, str] = {}
         self.clock = clock
         self._phones: dict[str, PhoneHandset] = {}
         self._removed: set[str] = set()
@@ -249,10 +262,21 @@ class Phones:
         with self._lock:
             return self._phones.get(handset_id)
 
-    def join(self, name: str) -> PhoneHandset:
-        """A new phone handset named ``name``; PhonesFull when every slot is taken."""
+    def join(self, name: str, address: str = "?") -> PhoneHandset:
+        """A new phone handset named ``name`` for a phone at network ``address``; PhonesFull when every
+        slot is taken, or ``address`` holds :attr:`per_address` of them already."""
         handset_id = "phone-" + "".join(secrets.choice(ID_ALPHABET) for _ in range(8))
-        return self.resume(handset_id, name)
+        with self._lock:
+            held = sum(1 for h, a in self._address.items() if a == address and h in self._phones)
+            if held >= self.per_address:
+                raise PhonesFull(f"this network address holds {held} phone places already")
+            self._address[handset_id] = address
+        try:
+            return self.resume(handset_id, name)
+        except PhonesFull:
+            with self._lock:
+                self._address.pop(handset_id, None)
+            raise
 
     def resume(self, handset_id: str, name: str) -> PhoneHandset:
         """The phone with this id (a signed cookie named it), made again if this process forgot it."""
@@ -274,6 +298,7 @@ class Phones:
         brings it back."""
         with self._lock:
             phone = self._phones.pop(handset_id, None)
+            self._address.pop(handset_id, None)
             if removed:
                 self._removed.add(handset_id)
         if phone is not None:
@@ -286,7 +311,7 @@ class Phones:
             phones = list(self._phones.values())
         for phone in phones:
             idle = now - phone.last_poll
-            if idle >= self.forget_seconds:
+            if idle >= self.forget_seconds or (idle >= self.unseated_seconds and not self.seated(phone.id)):
                 self.leave(phone.id)
             elif idle >= self.idle_seconds and phone.client is not None:
                 phone.disconnect()

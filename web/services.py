@@ -11,7 +11,7 @@ from appliance.box.store import Store
 from web.account import Account
 from web.link import ApplianceLink
 from web.phones import Phones
-from web.throttle import LoginThrottle, RateLimit
+from web.ratelimit import RateLimit
 
 KEY = "quizbox"
 
@@ -23,7 +23,6 @@ class Services:
     link: ApplianceLink
     phones: Phones
     account: Account
-    logins: LoginThrottle
     joins: RateLimit
 
 

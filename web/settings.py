@@ -23,6 +23,7 @@ DEFAULTS: dict[str, Any] = {
     "CONNECTION_LIMIT": 100,
     # phones: how many may be handsets at once, and when an unseen phone counts as gone
     "MAX_PHONES": 16,
+    "PHONES_PER_ADDRESS": 2,  # phone places one network address may hold
     "PHONE_IDLE_SECONDS": 20.0,  # no poll for this long: the phone's MQTT link closes (it shows offline)
     "PHONE_FORGET_SECONDS": 600.0,  # unseen this long: its slot is free again
     "PHONE_POLL_MS": 1000,

@@ -1,87 +1,62 @@
-"""Throttles kept in memory (one web process): login attempts and phone joins.
+"""Throttles for the admin page's logins (Flask-Limiter) and for phone joins.
 
-Login: after ``free`` failed attempts from one address, each further attempt from it waits a lockout that
-doubles (30 s, 1 min, 2 min... at most 15 min); a success clears the address. Failures from all
-addresses together are capped too (``global_per_minute``), so many addresses cannot guess faster.
+Logins (and the first-run setup code) are limited by Flask-Limiter, counting only failed tries
+(``deduct_when``), in two ways at once:
+
+* per address (or, for a device the quizmaster logged in from before, per device): stacked windows that
+  work as a backoff, :data:`PER_CLIENT`: 5 tries a minute, 15 in 15 minutes, 40 a day;
+* per account, from every address together, :data:`PER_ACCOUNT`, so many addresses cannot guess faster;
+  a device the quizmaster logged in from before (its ``quizbox_device`` cookie names a token the account
+  remembers, web/account.py) is exempt: nobody else's failures lock the quizmaster's own device out.
+
+A success does not clear the counts: a guesser who also knows one password of the past gains nothing.
 """
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import deque
 from collections.abc import Callable
+
+from flask import Response, request
+from flask_limiter import Limiter
+
+from web.ratelimit import RateLimit as RateLimit  # re-exported: the phone joins' limit
 
 Clock = Callable[[], float]
 
-
-class LoginThrottle:
-    def __init__(
-        self,
-        free: int = 5,
-        first_lock: float = 30.0,
-        max_lock: float = 900.0,
-        global_per_minute: int = 30,
-        clock: Clock = time.monotonic,
-    ) -> None:
-        self.free = free
-        self.first_lock = first_lock
-        self.max_lock = max_lock
-        self.global_per_minute = global_per_minute
-        self.clock = clock
-        self._failures: dict[str, int] = {}
-        self._locked_until: dict[str, float] = {}
-        self._recent: deque[float] = deque()
-        self._lock = threading.Lock()
-
-    def wait(self, address: str) -> float:
-        """Seconds ``address`` must wait before its next attempt (0: it may try now)."""
-        now = self.clock()
-        with self._lock:
-            while self._recent and now - self._recent[0] > 60:
-                self._recent.popleft()
-            waits = [self._locked_until.get(address, 0.0) - now]
-            if len(self._recent) >= self.global_per_minute:
-                waits.append(60 - (now - self._recent[0]))
-            return max(0.0, *waits)
-
-    def failure(self, address: str) -> None:
-        now = self.clock()
-        with self._lock:
-            self._recent.append(now)
-            count = self._failures.get(address, 0) + 1
-            self._failures[address] = count
-            if count >= self.free:
-                lock = min(self.max_lock, self.first_lock * 2 ** (count - self.free))
-                self._locked_until[address] = now + lock
-            if len(self._failures) > 10_000:  # a flood of addresses must not grow memory without bound
-                self._failures.clear()
-
-    def success(self, address: str) -> None:
-        with self._lock:
-            self._failures.pop(address, None)
-            self._locked_until.pop(address, None)
+DEVICE_COOKIE = "quizbox_device"
+PER_CLIENT = "5 per minute;15 per 15 minutes;40 per day"
+PER_ACCOUNT = "30 per minute;200 per hour"
 
 
-class RateLimit:
-    """At most ``count`` events per ``window`` seconds for each key."""
+def _device_trusted() -> bool:
+    from web.services import services
 
-    def __init__(self, count: int, window: float, clock: Clock = time.monotonic) -> None:
-        self.count = count
-        self.window = window
-        self.clock = clock
-        self._events: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
+    return services().account.trusted(request.cookies.get(DEVICE_COOKIE))
 
-    def allow(self, key: str) -> bool:
-        now = self.clock()
-        with self._lock:
-            events = self._events.setdefault(key, deque())
-            while events and now - events[0] > self.window:
-                events.popleft()
-            if len(events) >= self.count:
-                return False
-            events.append(now)
-            if len(self._events) > 10_000:
-                self._events = {k: v for k, v in self._events.items() if v}
-            return True
+
+def client_key() -> str:
+    """Whose tries these are: the quizmaster's own device by its cookie, anyone else by address."""
+    if _device_trusted():
+        return "device:" + str(request.cookies.get(DEVICE_COOKIE))
+    return "address:" + (request.remote_addr or "?")
+
+
+def _failed(response: Response) -> bool:
+    return response.status_code in (400, 401)
+
+
+limiter = Limiter(key_func=client_key, storage_uri="memory://", headers_enabled=True, strategy="fixed-window")
+
+# the decorators the login and setup views carry
+per_client = limiter.limit(PER_CLIENT, key_func=client_key, methods=["POST"], deduct_when=_failed)
+per_account = limiter.shared_limit(PER_ACCOUNT, scope="admin-account", key_func=lambda: "admin",
+                                   methods=["POST"], deduct_when=_failed, exempt_when=_device_trusted)
+
+
+def retry_after() -> float:
+    """Seconds until the limit the current request hit lets it try again."""
+    limit = getattr(request, "view_rate_limit", None) or limiter.current_limit
+    if limit is None:
+        return 60.0
+    return max(1.0, float(limit.reset_at) - time.time())

@@ -57,6 +57,16 @@ def render(state: Mapping[str, Any], size: tuple[int, int], now: float = 0.0) ->
     return compose(state, size, now)[0].surface
 
 
+def render_png(state: Mapping[str, Any], size: tuple[int, int], now: float = 0.0) -> bytes:
+    """The frame for ``state`` as PNG bytes: how the admin page shows the TV (the board's one public
+    drawing function outside the board)."""
+    import io
+
+    out = io.BytesIO()
+    pygame.image.save(render(state, size, now), out, "board.png")
+    return out.getvalue()
+
+
 def moment(state: Mapping[str, Any]) -> tuple[Hashable, float]:
     """The scene's moment key and how long its animation runs (for the display loop)."""
     choice = choose(Board(state if isinstance(state, Mapping) else {}))

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pygame
 
-from appliance.edge.handsets import PALETTE
+from appliance.palette import PALETTE
 
 Colour = tuple[int, int, int]
 

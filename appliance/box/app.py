@@ -9,7 +9,6 @@ import random
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from appliance.board import Board
@@ -17,10 +16,11 @@ from appliance.box.config import Config
 from appliance.box.store import Store
 from appliance.box.tv import TV, join_info
 from appliance.decks.deal import cards_for_game, seed_shipped
+from appliance.edge.accounts import AccountsError, BrokerAccounts, Dynsec, PahoTransport
 from appliance.edge.broker import RunningBroker, start_broker
 from appliance.edge.hub import Hub
 from appliance.edge.mqtt import Connection
-from appliance.edge.pairing import DEFAULT_DIR, Accounts, Pairing, PairingError
+from appliance.edge.pairing import Pairing, PairingError
 from appliance.session.flow import Card
 from appliance.session.night import NightRunner
 from appliance.session.session import Session
@@ -37,10 +37,12 @@ class Appliance(contextlib.ExitStack):
         broker_prefer: str = "auto",
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
-        accounts_dir: Path | None = None,
+        accounts: bool | None = None,
     ) -> None:
         super().__init__()
-        self.accounts_dir = accounts_dir  # the broker's passwd and acl (None: /etc/quizbox/mosquitto if there)
+        # handsets' own broker accounts (pairing); None: when the box's broker is its own mosquitto with
+        # a user name for the appliance (the installed box)
+        self.accounts = accounts
         self.pairing: Pairing | None = None
         self.config = config
         self.broker_prefer = broker_prefer
@@ -94,16 +96,24 @@ class Appliance(contextlib.ExitStack):
         return self
 
     def _pairing(self) -> Pairing | None:
-        """Handsets' own broker accounts, when the box runs its own mosquitto with accounts: the
-        installer's files in /etc/quizbox/mosquitto, logged in to as the appliance's account."""
+        """Handsets' own broker accounts, when the box runs its own mosquitto with accounts: kept in its
+        dynamic security plugin (appliance/edge/accounts.py), logged in to as the appliance's account."""
         b = self.config.broker
-        folder = self.accounts_dir
-        if folder is None:
-            own = b.host in ("127.0.0.1", "localhost", "::1") and bool(b.username)
-            if not own or not (DEFAULT_DIR / "passwd").exists():
-                return None
-            folder = DEFAULT_DIR
-        self.pairing = Pairing(Accounts(self.config.box.id, folder, appliance_user=b.username or "appliance"))
+        wanted = self.accounts
+        if wanted is None:
+            wanted = b.host in ("127.0.0.1", "localhost", "::1") and bool(b.username)
+        if not wanted:
+            return None
+        conn = self.connection
+        try:
+            transport = PahoTransport(conn.host, conn.port, conn.username, conn.password,
+                                      tls=conn.tls, ca_file=conn.ca_file)
+        except AccountsError as exc:
+            log.error("pairing is off: %s", exc)
+            return None
+        self.callback(transport.close)
+        accounts = BrokerAccounts(self.config.box.id, Dynsec(transport), appliance_user=b.username or "appliance")
+        self.pairing = Pairing(accounts)
         try:
             self.pairing.ensure_service_account()
         except PairingError as exc:  # handsets with accounts still play; new ones cannot pair until fixed

@@ -13,7 +13,7 @@ import argparse
 import signal
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from appliance.errors import QuizboxError
 
@@ -74,6 +74,9 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--show", action="store_true",
                      help="one more handset, yours: its screen in the terminal, pressed from the keyboard")
     sim.add_argument("--png", help="with --show: also draw its screen to this PNG file")
+    sim.add_argument("--state", help="keep the handsets' secrets here (default ~/.local/state/quizbox-sim); each "
+                     "logs in with an account of its own and, until it has one, asks to be paired")
+    sim.add_argument("--anonymous", action="store_true", help="no accounts (a broker that lets anyone in)")
     sim.set_defaults(func=_handset_sim)
 
     replay = sub.add_parser("replay", help="play a scenario file (see docs)")
@@ -166,12 +169,30 @@ def _handset_sim(args: argparse.Namespace) -> int:
     from appliance.edge.mqtt import Connection
 
     connection = Connection(args.host, args.port)
-    bots = start_bots(args.box, connection, args.count, seed=args.seed)
+    accounts: Callable[[str, str], Connection] | None = None
+    if not args.anonymous:
+        from pathlib import Path
+
+        from appliance.box.sim import own_account
+
+        state = Path(args.state or Path.home() / ".local/state/quizbox-sim") / args.box
+
+        def say(handset_id: str, code: str) -> None:
+            print(f"quizbox: {handset_id} asks to be paired: accept it on the admin page with code {code}",
+                  flush=True)
+
+        def own(handset_id: str, name: str) -> Connection:
+            return own_account(args.box, handset_id, name, args.host, args.port, state, say)
+
+        accounts = own
+
+    bots = start_bots(args.box, connection, args.count, seed=args.seed, accounts=accounts)
     print(f"quizbox: {len(bots)} simulated handsets on {args.host}:{args.port}, box {args.box!r}", flush=True)
     if args.show:  # a handset the developer plays: no bot seed, keys from stdin
         from firmware.pizero.terminal import attach
 
-        mine = SimHandset(args.box, "you", connection, name="You").start()
+        yours = accounts("you", "You") if accounts is not None else connection
+        mine = SimHandset(args.box, "you", yours, name="You").start()
         bots.append(mine)
         attach(mine.core, mine.changed, sys.stdout, png=args.png, keys=sys.stdin)
     try:

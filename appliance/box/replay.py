@@ -1,6 +1,6 @@
 """``quizbox replay FILE`` and ``quizbox replay --check FILE``: a whole game from a scenario file.
 
-The file format is the contract in shared/scenarios/README.md; this module owns the common part
+The file format is the contract in docs/scenarios.md; this module owns the common part
 (reading, strict validation, ``expect`` comparison, exit codes) and hands each game's part to the
 game's :class:`~appliance.games.scenario.ScenarioAdapter` (``appliance.games.<game>.scenario.ADAPTER``).
 
@@ -13,9 +13,9 @@ engine changed its state while refusing a step); 2 the file is malformed or a st
 ``expect_error`` was refused (any :class:`~appliance.errors.QuizboxError`). Without ``--check`` the
 ``expect`` keys are not compared; an accepted ``expect_error`` step is still reported and exits 1.
 
-Besides the contract's keys a file may carry ``description`` (text) and ``rules`` (a list of rule ids it
-covers) at the top level and ``description`` on a question; they do not affect the replay. Any other
-unknown key is refused, so that a misspelt ``expect`` cannot pass silently.
+Besides the game's keys a file may carry ``description`` and ``note`` (free text for the reader) and
+``rules`` (a list of rule ids it covers), at the top level and on a question; they do not affect the
+replay. Any other unknown key is refused, so that a misspelt ``expect`` cannot pass silently.
 """
 
 from __future__ import annotations
@@ -39,9 +39,11 @@ EXIT_DISAGREE = 1
 EXIT_MALFORMED = 2
 
 TOP_REQUIRED = ("game", "players", "questions")
-TOP_OPTIONAL = ("options", "expect", "description", "note", "rules")
+FREE_TEXT = ("description", "note")
+"""Keys for the reader, top level and per question: text, ignored by the replay."""
+TOP_OPTIONAL = ("options", "expect", *FREE_TEXT, "rules")
 QUESTION_REQUIRED = ("card", "steps")
-QUESTION_OPTIONAL = ("expect", "description", "note")
+QUESTION_OPTIONAL = ("expect", *FREE_TEXT, "rules")
 QUESTION_EXTRA: Mapping[str, tuple[str, ...]] = {
     spec.id: spec.question_keys for spec in registry.SPECS if spec.adapter is not None
 }
@@ -169,11 +171,7 @@ def load(data: Any) -> Scenario:
     if len(set(players)) != len(players):
         _fail("players", f"player names must be different, got {json.dumps(players)}")
     options = _object(top.get("options", {}), "options", "options")
-    if "description" in top and not isinstance(top["description"], str):
-        _fail("description", "description must be text")
-    rules = _list(top.get("rules", []), "rules", "rules")
-    if not all(isinstance(rule, str) for rule in rules):
-        _fail("rules", "rules must be a list of rule ids (text)")
+    _reader_keys(top, "")
     expect = None if "expect" not in top else _object(top["expect"], "expect", "expect")
     extra = QUESTION_EXTRA.get(game, ())
     questions = tuple(
@@ -183,9 +181,21 @@ def load(data: Any) -> Scenario:
     return Scenario(game, tuple(players), options, questions, expect)
 
 
+def _reader_keys(data: Mapping[str, Any], where: str) -> None:
+    """``description`` and ``note`` are text and ``rules`` a list of rule ids; none affects the replay."""
+    prefix = f"{where}." if where else ""
+    for key in FREE_TEXT:
+        if key in data and not isinstance(data[key], str):
+            _fail(prefix + key, f"{key} must be text (it is free text for the reader), got {_kind(data[key])}")
+    rules = _list(data.get("rules", []), prefix + "rules", "rules")
+    if not all(isinstance(rule, str) for rule in rules):
+        _fail(prefix + "rules", "rules must be a list of rule ids (text)")
+
+
 def _question(item: Any, where: str, extra: Sequence[str]) -> Question:
     data = _object(item, where, "a question")
     _keys(data, where, QUESTION_REQUIRED, (*QUESTION_OPTIONAL, *extra))
+    _reader_keys(data, where)
     _object(data["card"], f"{where}.card", "card")
     steps = []
     for index, raw in enumerate(_list(data["steps"], f"{where}.steps", "steps")):

@@ -12,8 +12,10 @@ import random
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from appliance.edge.accounts import client_id, private_client_id
 from appliance.edge.mqtt import Availability, Client, Connection
 from firmware import protocol
 from firmware.core import bot
@@ -59,8 +61,12 @@ class SimHandset:
         self.acks: list[dict[str, Any]] = []
         self._transport = _Transport()
         self.core = Handset(box, handset_id, self._transport, layout=layout, clock_ms=_ms, name=name)
+        # with an account: the client id a real handset derives from its password (the broker binds the
+        # account to it); else one nobody can guess (docs/security.md)
+        own = connection.username and connection.password
         self.client = Client(
-            client_id=f"sim-{box}-{handset_id}",
+            client_id=client_id(connection.username, connection.password) if own
+            else private_client_id(f"sim-{box}-{handset_id}"),
             connection=connection,
             on_message=self._message,
             availability=Availability(protocol.status_topic(box, handset_id)),
@@ -181,14 +187,71 @@ def _ms() -> int:
     return int(time.monotonic() * 1000)
 
 
+def own_account(box: str, handset_id: str, name: str | None, host: str, port: int, state: Path,
+                on_code: Callable[[str, str], None], stop: threading.Event | None = None) -> Connection:
+    """A broker account of the simulated handset's own, as a real handset gets it (firmware.core.pairing):
+    its secret is kept in ``state``; while the broker refuses it, it asks to be paired every few seconds
+    and tells ``on_code(handset_id, code)`` the code the quizmaster types. Returns once it logs in."""
+    import os
+
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    from firmware.core import pairing
+
+    state.mkdir(parents=True, exist_ok=True)
+    pair = pairing.Pairing(box, handset_id, None, "", name, pairing.SecretFile(str(state / f"{handset_id}.secret")))
+    told = False
+    while stop is None or not stop.is_set():
+        answer: list[int] = []
+        probe = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=pair.client_id())
+        probe.username_pw_set(pair.username, pair.password)
+        probe.on_connect = lambda c, u, f, rc, p, answer=answer: answer.append(rc.value)
+        try:
+            probe.connect(host, port, 15)
+            probe.loop_start()
+            deadline = time.monotonic() + 5
+            while not answer and time.monotonic() < deadline:
+                time.sleep(0.02)
+        finally:
+            probe.disconnect()
+            probe.loop_stop()
+        if answer == [0]:
+            return Connection(host, port, pair.username, pair.password)
+        if not answer or answer[0] not in pairing.REFUSED:
+            raise ConnectionError(f"{handset_id}: the broker at {host}:{port} said {answer or 'nothing'}")
+        asking = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=pairing.pairing_client_id(os.urandom))
+        asking.username_pw_set(pairing.PAIRING_USER, pairing.PAIRING_PASSWORD)
+        asking.connect(host, port, 15)
+        asking.loop_start()
+        asking.publish(pair.topic, pair.request(), qos=1).wait_for_publish(5)
+        asking.disconnect()
+        asking.loop_stop()
+        if not told:
+            on_code(handset_id, pair.code())
+            told = True
+        if stop is not None:
+            stop.wait(pairing.RETRY_MS / 1000)
+        else:
+            time.sleep(pairing.RETRY_MS / 1000)
+    raise ConnectionError(f"{handset_id}: stopped before it was paired")
+
+
 def start_bots(
-    box: str, connection: Connection, count: int, seed: int = 1, think: tuple[float, float] = (0.3, 1.5)
+    box: str, connection: Connection, count: int, seed: int = 1, think: tuple[float, float] = (0.3, 1.5),
+    accounts: Callable[[str, str], Connection] | None = None,
 ) -> list[SimHandset]:
+    """``count`` bots; with ``accounts`` (handset id, name -> its connection, e.g. :func:`own_account`)
+    each logs in with an account of its own, as on an installed box."""
     names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
+    made = [(f"sim{i + 1:02d}", names[i] if i < len(names) else f"Bot{i + 1}") for i in range(count)]
+    connections = [connection] * count
+    if accounts is not None and made:  # they all ask to be paired at once, as handsets switched on together
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(count) as pool:
+            connections = list(pool.map(lambda m: accounts(*m), made))
     bots = []
-    for i in range(count):
-        name = names[i] if i < len(names) else f"Bot{i + 1}"
-        bots.append(
-            SimHandset(box, f"sim{i + 1:02d}", connection, name=name, bot_seed=seed + i, think=think).start()
-        )
+    for i, ((handset_id, name), own) in enumerate(zip(made, connections, strict=True)):
+        bots.append(SimHandset(box, handset_id, own, name=name, bot_seed=seed + i, think=think).start())
     return bots

@@ -8,13 +8,25 @@
 * :mod:`~appliance.decks.draw`: filters and a draw order that avoids cards already used on this box;
 * :mod:`~appliance.decks.shipped`: :func:`shipped_decks`, the decks in ``appliance/data/decks``.
 
-The format for deck writers is in docs/decks.md.
+The format for deck writers is in docs/decks.md. The names below are the package's public surface; the
+admin page's deck editor (web/) uses only these: besides loading and dumping whole decks, one card as a
+JSON object or a CSV row (:func:`card_to_json`, :func:`card_to_row`, :data:`CSV_COLUMNS`), and the
+validator's document and card parsers (:func:`parse_document`, :func:`parse_cards`, :func:`make_info`).
 """
 
 from __future__ import annotations
 
 from appliance.decks.draw import CardFilter, DeckCard, draw_order, pool, used_up
-from appliance.decks.io import dump_deck, load_deck
+from appliance.decks.io import (
+    CSV_COLUMNS,
+    FAMILY_WORDS,
+    card_to_json,
+    card_to_row,
+    csv_column,
+    dump_deck,
+    format_json,
+    load_deck,
+)
 from appliance.decks.model import (
     AllInCard,
     Card,
@@ -27,9 +39,11 @@ from appliance.decks.model import (
     SquizzCard,
 )
 from appliance.decks.shipped import shipped_decks
-from appliance.decks.validate import InvalidDeck
+from appliance.decks.validate import InvalidDeck, make_info, parse_cards, parse_document
 
 __all__ = [
+    "CSV_COLUMNS",
+    "FAMILY_WORDS",
     "AllInCard",
     "Card",
     "CardFilter",
@@ -42,9 +56,16 @@ __all__ = [
     "Problem",
     "Proposition",
     "SquizzCard",
+    "card_to_json",
+    "card_to_row",
+    "csv_column",
     "draw_order",
     "dump_deck",
+    "format_json",
     "load_deck",
+    "make_info",
+    "parse_cards",
+    "parse_document",
     "pool",
     "shipped_decks",
     "used_up",

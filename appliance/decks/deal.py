@@ -41,8 +41,7 @@ def card_fields(card: DeckCardRecord) -> dict[str, Any]:
         return {**common, "statements": list(card.statements)}
     assert isinstance(card, SquizzCard)
     return {**common, "prompt": card.prompt, "unit": card.unit, "source": card.source,
-            "propositions": [{"label": p.label, "text": p.text, "value": format_plain(p.value)}
-                             for p in card.propositions]}
+            "propositions": [{"label": p.text, "value": format_plain(p.value)} for p in card.propositions]}
 
 
 def seed_shipped(store: Store) -> int:

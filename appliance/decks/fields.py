@@ -266,12 +266,14 @@ def _squizz(
         if same_value is not None:
             report(
                 ("propositions", i, "value"),
-                f"{p.label} has the same value as {same_value.label} "
+                f"{p.letter} has the same value as {same_value.letter} "
                 f"({format_full(p.value)}); the three values must all differ (rules.md sQuizz 4)",
             )
         same_text = next((e for e in earlier if normalise(e.text) == normalise(p.text)), None)
         if same_text is not None:
-            report(("propositions", i, "text"), f"{p.label} has the same text as {same_text.label}")
+            written = items[i] if items is not None else None
+            where = "text" if isinstance(written, dict) and "text" in written else "label"
+            report(("propositions", i, where), f"{p.letter} has the same text as {same_text.letter}")
     if common is None or prompt is None or unit is None or source is None:
         return None
     if len(propositions) != 3 or None in propositions:
@@ -281,16 +283,23 @@ def _squizz(
 
 
 def _proposition(raw: object, i: int, report: Report) -> Proposition | None:
+    """``{"label": its text, "value"}``; its letter is its position (rules.md sQuizz 4). The first deck files
+    wrote ``{"label": letter, "text", "value"}``: that form still loads, its label then being the letter."""
     if not isinstance(raw, dict):
-        report(("propositions", i), f'must be an object {{"label", "text", "value"}}, got {describe(raw)}')
+        report(("propositions", i), f'must be an object {{"label", "value"}}, got {describe(raw)}')
         return None
-    label = LABELS[i]
+    letter = LABELS[i]
     sub: Report = lambda path, message: report(("propositions", i, *path), message)  # noqa: E731
-    _fields(raw, ("label", "text", "value"), frozenset(), sub)
-    if "label" in raw and raw["label"] != label:
-        sub(("label",), f"must be {label!r} (labels go A, B, C in order), got {raw['label']!r}")
-    text = check_text(raw.get("text", MISSING), ("text",), "text", sub)
+    _fields(raw, ("label", "text", "value"), frozenset({"text"}), sub)
+    if "text" in raw:  # the first form: the label is the letter, the text beside it
+        if "label" in raw and raw["label"] != letter:
+            sub(("label",), f"must be {letter!r} beside a text (letters go A, B, C in order), got {raw['label']!r}")
+        text = check_text(raw["text"], ("text",), "text", sub)
+        lettered = raw.get("label") == letter
+    else:
+        text = check_text(raw.get("label", MISSING), ("label",), "text", sub)
+        lettered = True
     value = _number(raw.get("value", MISSING), ("value",), sub)
-    if text is None or value is None or raw.get("label") != label:
+    if text is None or value is None or not lettered:
         return None
-    return Proposition(label=label, text=text, value=value)
+    return Proposition(letter=letter, text=text, value=value)

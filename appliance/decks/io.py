@@ -227,7 +227,7 @@ def card_to_json(card: Card) -> dict[str, object]:
             unit=card.unit,
             source=card.source,
             propositions=[
-                {"label": p.label, "text": p.text, "value": format_plain(p.value)} for p in card.propositions
+                {"label": p.text, "value": format_plain(p.value)} for p in card.propositions
             ],
         )
     return obj
@@ -361,8 +361,8 @@ def _row_to_raw(row: Mapping[str, str], deck_type: DeckType) -> dict[str, object
             unit=row["unit"],
             source=row["source"],
             propositions=[
-                {"label": label, "text": row[f"{label.lower()}_text"], "value": row[f"{label.lower()}_value"]}
-                for label in LABELS
+                {"label": row[f"{letter.lower()}_text"], "value": row[f"{letter.lower()}_value"]}
+                for letter in LABELS
             ],
         )
     return raw
@@ -375,7 +375,7 @@ def csv_column(path: Path) -> str:
     if head in ("hints", "statements") and len(path) > 1 and isinstance(path[1], int):
         return f"{str(head)[:-1]}{path[1] + 1}"
     if head == "propositions" and len(path) > 2 and isinstance(path[1], int):
-        return f"{'abc'[path[1]]}_{path[2]}"
+        return f"{'abc'[path[1]]}_{'text' if path[2] == 'label' else path[2]}"  # a label is its text
     if head == "family" or head not in ("hints", "statements", "propositions"):
         return str(head)
     return {
@@ -433,8 +433,8 @@ def card_to_row(card: Card) -> dict[str, str]:
     elif isinstance(card, SquizzCard):
         row.update(prompt=card.prompt, unit=card.unit, source=card.source)
         for p in card.propositions:
-            row[f"{p.label.lower()}_text"] = p.text
-            row[f"{p.label.lower()}_value"] = format_plain(p.value)
+            row[f"{p.letter.lower()}_text"] = p.text
+            row[f"{p.letter.lower()}_value"] = format_plain(p.value)
     return row
 
 

@@ -82,9 +82,10 @@ class AllInCard(CardBase):
 
 @dataclass(frozen=True)
 class Proposition:
-    """One of a sQuizz card's three answers: label A, B or C, a text and its exact value."""
+    """One of a sQuizz card's three answers: its letter (A, B or C: its position on the card), its text (what
+    the deck file calls its ``label``, as the board shows it) and its exact value (rules.md sQuizz 4)."""
 
-    label: Label
+    letter: Label
     text: str
     value: Decimal
 

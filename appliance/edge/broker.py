@@ -37,6 +37,7 @@ max_queued_messages 100000
 max_inflight_messages 0
 persistence false
 """
+MESSAGE_SIZE_LIMIT = 262144  # systemd/mosquitto-quizbox.conf's: the box's own broker drops anything bigger
 
 
 @dataclass(frozen=True)
@@ -79,24 +80,45 @@ def mosquitto_binary() -> str | None:
     return found
 
 
+def dynsec_plugin() -> str | None:
+    """mosquitto's dynamic security plugin (Debian: /usr/lib/<arch>/mosquitto_dynamic_security.so)."""
+    found = sorted(Path("/usr/lib").glob("*/mosquitto_dynamic_security.so"))
+    found += [p for p in (Path("/usr/lib/mosquitto_dynamic_security.so"),
+                          Path("/usr/local/lib/mosquitto_dynamic_security.so")) if p.exists()]
+    return str(found[0]) if found else None
+
+
 class MosquittoBroker:
     """A private mosquitto on a free loopback port with a generated config; a context manager.
 
-    With ``password_file`` and ``acl_file`` (appliance.edge.pairing writes both) it runs as the box's broker
-    does: no anonymous clients, each account limited by the ACL; :meth:`reload` has it re-read them."""
+    With ``admin`` (user, password) it runs as the box's broker does: no anonymous clients, accounts kept
+    by the dynamic security plugin (a fresh file made with ``mosquitto_ctrl dynsec init``, ``admin`` its
+    administrator with its role for box ``box``: appliance.edge.accounts sets up the rest), and the box's
+    ``message_size_limit``."""
 
     def __init__(self, port: int | None = None, extra_config: str = "", binary: str | None = None,
-                 password_file: Path | None = None, acl_file: Path | None = None) -> None:
+                 admin: tuple[str, str] | None = None, box: str = "quizbox") -> None:
         exe = binary or mosquitto_binary()
         if exe is None:
             raise ConfigError("mosquitto is not installed (apt-get install mosquitto)")
-        if (password_file is None) != (acl_file is None):
-            raise ConfigError("a broker with accounts needs both a password file and an ACL file")
         self._dir = tempfile.TemporaryDirectory(prefix="quizbox-mosquitto-")
         self.port = port or free_port()
         access = "allow_anonymous true\n"
-        if password_file is not None and acl_file is not None:
-            access = f"allow_anonymous false\npassword_file {password_file}\nacl_file {acl_file}\n"
+        self.dynsec_file: Path | None = None
+        if admin is not None:
+            plugin, ctrl = dynsec_plugin(), shutil.which("mosquitto_ctrl")
+            if plugin is None or ctrl is None:
+                self._dir.cleanup()
+                raise ConfigError("mosquitto's dynamic security plugin or mosquitto_ctrl is missing "
+                                  "(apt-get install mosquitto mosquitto-clients)")
+            self.dynsec_file = Path(self._dir.name) / "dynamic-security.json"
+            subprocess.run([ctrl, "dynsec", "init", str(self.dynsec_file), *admin], check=True,
+                           capture_output=True)
+            from appliance.edge.accounts import appliance_role_in_file
+
+            appliance_role_in_file(self.dynsec_file, box, admin[0])  # as deploy/configure.py does
+            access = (f"allow_anonymous false\nplugin {plugin}\nplugin_opt_config_file {self.dynsec_file}\n"
+                      f"message_size_limit {MESSAGE_SIZE_LIMIT}\n")
         conf = Path(self._dir.name) / "mosquitto.conf"
         conf.write_text(
             f"listener {self.port} 127.0.0.1\n{access}{MOSQUITTO_SETTINGS}{extra_config}",
@@ -120,10 +142,11 @@ class MosquittoBroker:
     def alive(self) -> bool:
         return self._proc.poll() is None
 
-    def reload(self) -> None:
-        """SIGHUP: mosquitto re-reads its password and ACL files (what the box's systemd path unit does)."""
+    def kill(self) -> None:
+        """SIGKILL, as a crash would (for fault tests); :meth:`restart` brings it back."""
         if self._proc.poll() is None:
-            self._proc.send_signal(signal.SIGHUP)
+            self._proc.send_signal(signal.SIGKILL)
+            self._proc.wait()
 
     def restart(self) -> None:
         """Stop and start again on the same port (for fault tests)."""

@@ -6,10 +6,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from appliance.palette import PALETTE
 from firmware import protocol
-
-# A colour-blind-safe palette (Okabe-Ito plus two), one per seat, shared by board and handsets.
-PALETTE = ("#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#FFFFFF")
 
 RECENT_ACKS = 16
 

@@ -18,10 +18,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from appliance.box.store import Store, StoreError
+from appliance.edge.accounts import private_client_id
 from appliance.edge.clocksync import ClockSync
 from appliance.edge.handsets import Handset, Registry
 from appliance.edge.mqtt import Availability, Client, Connection
-from appliance.edge.pairing import Pairing, pairing_wildcard
+from appliance.edge.pairing import Pairing, PairingDesk
 from appliance.edge.prompts import fit
 from appliance.errors import QuizboxError
 from appliance.session.flow import Card, GameSetup
@@ -72,8 +73,10 @@ class Hub:
         # restart, so without the tag an input re-sent from before a kill could answer a new prompt that
         # happens to reuse its id. An input naming another boot's tag is stale (docs/reliability.md).
         self.boot = secrets.token_hex(3)
+        # a client id nobody can guess: a guest logging in with the public pairing account and the hub's
+        # client id would make mosquitto drop the hub (docs/security.md)
         self.client = Client(
-            client_id=f"quizbox-{box}-hub",
+            client_id=private_client_id(f"quizbox-{box}-hub"),
             connection=connection,
             on_message=self.on_message,
             subscriptions=[
@@ -83,12 +86,15 @@ class Hub:
                 protocol.handset_wildcard(box, "input"),
                 protocol.handset_wildcard(box, "clock"),
                 protocol.admin_command_topic(box),
-                *([pairing_wildcard(box)] if pairing is not None else []),
             ],
             availability=Availability(protocol.appliance_status_topic(box)),
             on_connect=self._on_connect,
         )
         self.clocks = ClockSync()
+        # pairing requests come on a connection of their own, so a flood of them never delays the game
+        self.desk = None if pairing is None else PairingDesk(
+            box, pairing, connection.host, connection.port, connection.username, connection.password,
+            on_change=self._pairing_changed, tls=connection.tls, ca_file=connection.ca_file)
         self._state_at = 0.0
         self._ticker = threading.Thread(target=self._tick_loop, name="hub-ticker", daemon=True)
 
@@ -96,6 +102,8 @@ class Hub:
 
     def start(self, wait: float = 10.0) -> Hub:
         self.client.start(wait=wait)
+        if self.desk is not None:
+            self.desk.start()
         self._ticker.start()
         return self
 
@@ -103,6 +111,8 @@ class Hub:
         self._stop.set()
         if self._ticker.is_alive():
             self._ticker.join(timeout=2)
+        if self.desk is not None:
+            self.desk.stop()
         self.client.stop()
 
     def alive(self) -> bool:
@@ -153,9 +163,6 @@ class Hub:
             with self.lock:
                 if topic == protocol.admin_command_topic(self.box):
                     self._admin(payload)
-                    return
-                if self.pairing is not None and topic.startswith(protocol.box_topic(self.box, "pairing") + "/"):
-                    self._pairing_request(topic, payload)
                     return
                 handset_id, leaf = protocol.parse_handset_topic(self.box, topic)
                 if leaf == "clock":
@@ -288,19 +295,20 @@ class Hub:
         ACL lets account <id> alone publish there) or is a phone the admin page speaks for."""
         return self.pairing is None or self.pairing.may_speak(handset_id)
 
-    def _pairing_request(self, topic: str, payload: bytes) -> None:
-        assert self.pairing is not None
-        handset_id = topic.rsplit("/", 1)[1]
-        try:
-            request = self.pairing.request(handset_id, payload)
-        except (protocol.ProtocolError, QuizboxError) as exc:
-            self.refused += 1
-            log.warning("pairing request on %s refused: %s", topic[:120], exc)
-            return
-        # listed in the admin state (bounded: Pairing keeps a few), not in the registry or the store until
-        # the quizmaster accepts it, so a flood of requests from the public account costs nothing
-        log.info("handset %s asks to be paired (code %s)", handset_id, request.code)
-        self._publish_state()
+    def _forget_request(self, handset_id: str) -> bool:
+        """Drop a pairing request (or conflict) of an id that is not at the table; False if it is."""
+        if self.pairing is None or self.registry.get(handset_id) is not None:
+            return False
+        if handset_id not in self.pairing.pending and handset_id not in self.pairing.conflicts:
+            return False
+        self.pairing.remove(handset_id)
+        return True
+
+    def _pairing_changed(self) -> None:
+        # requests are listed in the admin state (bounded, see Pairing), not in the registry or the store
+        # until the quizmaster accepts one, so a flood of requests from the public account costs nothing
+        with self.lock:
+            self._publish_state()
 
     def _refuse(self, handset_id: str, seq: int, message: str, prompt_id: str | None = None) -> None:
         self.refused += 1
@@ -344,6 +352,8 @@ class Hub:
                     raise protocol.ProtocolError("a name cannot be empty")
                 handset.name = self.registry.unique_name(new, exclude=handset.id)
                 self._save(handset)
+            elif name == "remove" and self._forget_request(str(command.get("handset", ""))):
+                pass  # only asking to be paired (or two devices claiming the id): the request is gone
             elif name == "remove":
                 handset = self._handset(command)
                 if s.player_of(handset.id) is not None and s.state == "playing":
@@ -409,9 +419,9 @@ class Hub:
         handset_id, code = str(command.get("handset", "")), command.get("code")
         request = self.pairing.pending.get(handset_id)
         known = self.registry.get(handset_id)
-        if known is None and request is None:
+        if known is None and request is None and handset_id not in self.pairing.conflicts:
             raise protocol.ProtocolError(f"no handset {handset_id!r}")
-        self.pairing.accept(handset_id, None if code is None else str(code))
+        self.pairing.accept(handset_id, None if code is None else str(code))  # the code typed, required
         if known is None:
             assert request is not None
             known, _ = self.registry.hello(handset_id, request.name, self.clock())
@@ -495,8 +505,10 @@ class Hub:
             "paused": board["paused"],
             "can_advance": board["can_advance"],
             "message": board["message"],  # e.g. a full disk: the admin page says it as the board does
-            # handsets asking to be paired: id -> the code on its screen and its name
+            # handsets asking to be paired: id -> its name and whether two devices claim it (no code: the
+            # quizmaster types the one on its screen), and plain-words warnings about pairing under attack
             "pairing": self.pairing.requests() if self.pairing is not None else {},
+            "pairing_warnings": self.pairing.warnings() if self.pairing is not None else [],
             "last": self._last_result,
         }
         text = json.dumps(admin, sort_keys=True)

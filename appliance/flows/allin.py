@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from appliance.errors import MalformedInput
-from appliance.games.allin.actions import Card as Deal
-from appliance.games.allin.actions import Close, CloseReason, End, Read, Split
+from appliance.games.allin.actions import Close, CloseReason, EndGame, Read, Split
+from appliance.games.allin.actions import StartQuestion as Deal
 from appliance.games.allin.engine import AllInEngine
 from appliance.games.allin.state import Phase
 from appliance.games.base import JSON, Action, Engine
@@ -44,7 +44,7 @@ class AllInFlow(EngineFlow):
         return self.engine.phase == Phase.CARD
 
     def end_of_deck(self) -> Action | None:
-        return End.deck_out()  # rules.md All In 6: the deck ran out, most chips wins
+        return EndGame.deck_out()  # rules.md All In 6: the deck ran out, most chips wins
 
     # -- the host and the clock ------------------------------------------------------------------------
 
@@ -96,7 +96,7 @@ class AllInFlow(EngineFlow):
             return {**info("Game over", f"{won} You have {chips} chips."), "private": private}
         if question is None:
             return {**info("All In", "Get ready: the first reader is coming.", wait=True), "private": private}
-        legal = engine.legal_input(player)
+        legal = engine.legal_inputs(player)
         if legal is not None and legal["input"] == Read.kind:
             return {**self._reader_prompt(legal), "private": private}
         if legal is not None and legal["input"] == Split.kind:

@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 
 from appliance.errors import ConfigError, MalformedInput
 from appliance.games.base import HOST, JSON, Action, Engine
-from appliance.games.buzzer.actions import Arm, Ask, Close, Declare, End, Judge, Press
+from appliance.games.buzzer.actions import Arm, Close, Declare, EndGame, Judge, Press, StartQuestion
 from appliance.games.buzzer.engine import BuzzerEngine
 from appliance.games.buzzer.state import Phase
 from appliance.session.engine_flow import EngineFlow
@@ -72,16 +72,16 @@ class BuzzerFlow(EngineFlow):
 
     def deal(self, card: Card) -> list[Action]:
         text = card.fields.get("question")
-        return [Ask(HOST, text[: protocol.MAX_TEXT] if isinstance(text, str) else "")]
+        return [StartQuestion(HOST, text[: protocol.MAX_TEXT] if isinstance(text, str) else "")]
 
     def is_deal(self, action: Action) -> bool:
-        return isinstance(action, Ask)
+        return isinstance(action, StartQuestion)
 
     def ready_for_card(self) -> bool:
         return self.engine.phase == Phase.CLOSED
 
     def end_of_deck(self) -> Action | None:
-        return End(HOST)
+        return EndGame(HOST)
 
     # -- the host and the clock -------------------------------------------------------------------------
 

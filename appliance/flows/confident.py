@@ -8,10 +8,11 @@ from typing import Any
 
 from appliance.errors import MalformedInput
 from appliance.games.base import HOST, JSON, Action, Engine
-from appliance.games.confident.actions import Answer, Ask, Close, CloseReason, End, Settle
+from appliance.games.confident.actions import Answer, Close, CloseReason, EndGame, Settle, StartQuestion
 from appliance.games.confident.engine import ConfidentEngine, Phase
 from appliance.games.confident.options import Variant
 from appliance.games.numbers import format_compact, parse_number
+from appliance.games.ranges import Range
 from appliance.session.engine_flow import EngineFlow
 from appliance.session.flow import Card, info
 from firmware import protocol
@@ -31,16 +32,16 @@ class ConfidentFlow(EngineFlow):
         question, answer = fields.get("question"), fields.get("answer")
         if not isinstance(question, str) or not isinstance(answer, str):
             raise MalformedInput(f"card {card.id} is not an estimation card")
-        return [Ask(HOST, question, parse_number(answer), str(fields.get("unit", "")))]
+        return [StartQuestion(HOST, question, parse_number(answer), str(fields.get("unit", "")))]
 
     def is_deal(self, action: Action) -> bool:
-        return isinstance(action, Ask)
+        return isinstance(action, StartQuestion)
 
     def ready_for_card(self) -> bool:
         return self.engine.phase in (Phase.LOBBY, Phase.SETTLED)
 
     def end_of_deck(self) -> Action | None:
-        return End(HOST)  # rules.md Confident 7: the deck ran out, highest total wins
+        return EndGame(HOST)  # rules.md Confident 7: the deck ran out, highest total wins
 
     # -- the host and the clock ----------------------------------------------------------------------------
 
@@ -80,7 +81,7 @@ class ConfidentFlow(EngineFlow):
             raise MalformedInput(f"Confident takes a range, not a {kind}")
         board = None
         if "bottom" in data:
-            board = (parse_number(str(data["bottom"])), parse_number(str(data["top"])))
+            board = Range(parse_number(str(data["bottom"])), parse_number(str(data["top"])))
         swap = data.get("swap")
         return Answer(
             player,
@@ -131,7 +132,7 @@ class ConfidentFlow(EngineFlow):
 def _describe(board: Answer) -> str:
     parts = []
     if board.range is not None:
-        parts.append(f"{format_compact(board.range[0])} to {format_compact(board.range[1])}")
+        parts.append(f"{format_compact(board.range.low)} to {format_compact(board.range.high)}")
     if board.copy is not None:
         parts.append(f"copy {board.copy}")
     if board.swap is not None:

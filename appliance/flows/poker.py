@@ -143,7 +143,7 @@ class PokerFlow(EngineFlow):
             return StartBetting.now()
         actor = engine.to_act
         if engine.phase == Phase.BETTING and actor is not None:
-            kinds = {offer.kind for offer in engine.legal_actions(actor)}
+            kinds = {offer.kind for offer in engine.legal_inputs(actor)}
             return Check(actor) if "check" in kinds else Fold(actor)
         return None
 
@@ -185,7 +185,7 @@ class PokerFlow(EngineFlow):
             return {"kind": protocol.RANGE, "title": f"Q{question.number} ante {question.ante}",
                     "text": question.text[: protocol.MAX_TEXT], "unit": "", "private": private}
         if mine["your_turn"]:
-            offers = engine.legal_actions(player)
+            offers = engine.offered_inputs(player)  # a short call is offered as the all-in it is
             actions: list[JSON] = []
             for offer in offers:
                 entry: JSON = {"action": offer.kind}

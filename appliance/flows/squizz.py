@@ -15,7 +15,7 @@ from typing import Any
 from appliance.errors import ConfigError, MalformedInput
 from appliance.games.base import HOST, JSON, Action, Engine
 from appliance.games.numbers import format_compact, parse_number
-from appliance.games.squizz.actions import Answer, Close, CloseReason, End, Roll
+from appliance.games.squizz.actions import Answer, Close, CloseReason, EndGame, StartQuestion
 from appliance.games.squizz.card import LETTERS, TARGETS
 from appliance.games.squizz.card import Card as Deal
 from appliance.games.squizz.engine import SquizzEngine
@@ -37,10 +37,10 @@ class SquizzFlow(EngineFlow):
         prompt = card.fields.get("prompt")
         if not isinstance(props, list) or len(props) != len(LETTERS) or not isinstance(prompt, str):
             raise MalformedInput(f"card {card.id} is not a sQuizz card")
-        texts = tuple(str(p.get("text", "")) for p in props)
+        texts = tuple(proposition_text(p) for p in props)
         values: tuple[Decimal, ...] = tuple(parse_number(str(p.get("value"))) for p in props)
         die = self.rng.randint(1, 3)  # rules.md sQuizz 3: smallest, middle, largest with equal chance
-        return [Roll(HOST, die), Deal(HOST, prompt, texts, values)]
+        return [StartQuestion(HOST, die), Deal(HOST, prompt, texts, values)]
 
     def start(self, now: float) -> None:
         # sQuizz ends after a fixed number of reads (rules.md sQuizz 1-2), not when the deck runs out:
@@ -52,15 +52,15 @@ class SquizzFlow(EngineFlow):
         super().start(now)
 
     def is_deal(self, action: Action) -> bool:
-        return isinstance(action, Roll)
+        return isinstance(action, StartQuestion)
 
     def ready_for_card(self) -> bool:
         return self.engine.phase == Phase.ROLL
 
     def end_of_deck(self) -> Action | None:
-        """The deck (or a night round's card count) ran out before every read: rules.md sQuizz 6 decides
-        on the totals so far (the game's stopped rule, rules.md Quiz night 2)."""
-        return End.stop()
+        """The deck ran out before every read: rules.md sQuizz 6 decides on the totals so far (the game's
+        stopped rule, rules.md Quiz night 2)."""
+        return EndGame.now()
 
     # -- the host and the clock ------------------------------------------------------------------------
 
@@ -98,7 +98,7 @@ class SquizzFlow(EngineFlow):
         if question is None:
             return {**info("sQuizz", "Get ready for the first roll.", wait=True), "private": private}
         card = question.card
-        legal = engine.legal_input(player)
+        legal = engine.legal_inputs(player)
         target = TARGETS[question.die]
         if legal is not None and card is not None:
             options = " ".join(f"{x}) {t}" for x, t in zip(LETTERS, card.texts, strict=True))
@@ -131,3 +131,11 @@ class SquizzFlow(EngineFlow):
         if mine is not None:
             return info("Locked in", f"{mine.answer} with token {mine.token}", wait=True)
         return info("Rolling", f"The die says: {target}", wait=True)
+
+
+def proposition_text(proposition: Any) -> str:
+    """A dealt proposition's text: its ``label`` (decks and scenario files say label for the text; the letter
+    is the position). A card stored by an earlier version has the letter as ``label`` and a ``text``."""
+    if not isinstance(proposition, Mapping):
+        return ""
+    return str(proposition.get("text", proposition.get("label", "")))

@@ -21,8 +21,9 @@ import copy
 import keyword
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from dataclasses import dataclass, fields
+from enum import StrEnum
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from appliance.errors import ConfigError, IllegalAction, MalformedInput
 
@@ -54,9 +55,90 @@ class Action:
     def to_json(self) -> JSON:
         """The action as a JSON-able dict (for the action log); :func:`action_from_json` reverses it."""
         data: JSON = {"kind": self.kind}
-        for name in self.__dataclass_fields__:
-            data[name] = _to_jsonable(getattr(self, name))
+        for item in fields(self):  # the record's fields, not its class constants (kind, ...)
+            data[item.name] = _to_jsonable(getattr(self, item.name))
         return data
+
+
+@dataclass(frozen=True)
+class Totals:
+    """The points table every public view carries as ``standings``: its heading, what a point counts
+    (plural: "points", "chips", "correct") and each player's number in seat order. The board's
+    leaderboards and the web's game page read it instead of working it out from each game's keys."""
+
+    heading: str
+    unit: str
+    points: Mapping[str, int]
+
+    def to_json(self) -> JSON:
+        return {"heading": self.heading, "unit": self.unit, "points": dict(self.points)}
+
+
+class Views(Protocol):
+    """A game's ``views`` module: what the TV and each handset may show (appliance.games.<game>.views)."""
+
+    def public_view(self, engine: Any, /) -> JSON: ...
+
+    def private_view(self, engine: Any, player: str, /) -> JSON: ...
+
+
+QuestionT = TypeVar("QuestionT")
+
+
+class Questions(Generic[QuestionT]):
+    """The questions an engine has played, in order (mixed into the engines that play questions)."""
+
+    questions: list[QuestionT]
+
+    @property
+    def current(self) -> QuestionT | None:
+        """The question being played or, between questions, the last one played."""
+        return self.questions[-1] if self.questions else None
+
+    def question_over(self, question: QuestionT) -> bool:
+        """Whether ``question`` is over (revealed, settled, closed: each game says)."""
+        raise NotImplementedError
+
+    def open_question(self) -> QuestionT | None:
+        """The question being played, or None between questions."""
+        question = self.current
+        return question if question is not None and not self.question_over(question) else None
+
+    def _open(self) -> QuestionT:
+        """The question being played; only called where the phase says there is one."""
+        question = self.open_question()
+        if question is None:
+            raise AssertionError(f"no open question in phase {getattr(self, 'phase', '?')}")
+        return question
+
+
+class CloseReason(StrEnum):
+    """Why the host closed the inputs (splits, answers) before every player was in."""
+
+    TIMEOUT = "timeout"
+    """The session's time limit (``answer_seconds``) ran out."""
+    HOST = "host"
+    """The quizmaster stopped waiting (*next*), e.g. for a handset that is gone for good."""
+
+
+@dataclass(frozen=True)
+class CloseInputs(Action):
+    """The host closes a question's inputs while some players have not given theirs (a game says what
+    happens to them: its ``close``). ``missing`` names the inputs in refusals ("the splits")."""
+
+    kind: ClassVar[str] = "close"
+    missing: ClassVar[str] = "the inputs"
+    reason: str = CloseReason.HOST.value
+
+    def __post_init__(self) -> None:
+        if self.reason not in {reason.value for reason in CloseReason}:
+            known = ", ".join(reason.value for reason in CloseReason)
+            raise MalformedInput(f"{self.missing} close for one of {known}; got {self.reason!r}")
+
+    @classmethod
+    def by(cls, reason: CloseReason) -> Self:
+        """The host's close (``player`` is always :data:`HOST`)."""
+        return cls(HOST, reason.value)
 
 
 def _to_jsonable(value: Any) -> Any:
@@ -82,6 +164,13 @@ class Engine(ABC):
     defaults: ClassVar[Mapping[str, Any]] = {}
     """The options a game starts with when the set-up leaves them out (those that do not depend on the
     seats: a default "first player" is the first seat). The set-up page shows these."""
+    views: ClassVar[Views]
+    """The game's views module: its public (TV) and private (handset) views."""
+    final_phase: ClassVar[str] = "over"
+    """The phase the game is in once it is over (:attr:`finished`)."""
+
+    _phase: StrEnum
+    """Where the phase machine is (each engine's own ``Phase`` enum); moved only by ``_advance``."""
 
     def __init__(self, players: Sequence[str], options: Mapping[str, Any] | None = None) -> None:
         names = list(players)
@@ -97,6 +186,7 @@ class Engine(ABC):
         self.players: tuple[str, ...] = tuple(names)
         self.options: JSON = self.validate_options(dict(options or {}))
         self.log: list[Action] = []
+        self._winners: list[str] = []
 
     # -- options -----------------------------------------------------------------------------------
 
@@ -141,6 +231,11 @@ class Engine(ABC):
         """What the game is waiting for, in words (refusal messages name it); engines say more."""
         return f"the game is in phase {self.phase}"
 
+    @abstractmethod
+    def legal_inputs(self, player: str) -> object:
+        """What ``player`` may input now, in the game's own terms (what a handset prompt offers); asked of
+        the same verification as the input itself, so every input it offers is accepted."""
+
     def _require_host(self, action: Action) -> None:
         """Refuse ``action`` unless the host (or the session) takes it."""
         if action.player != HOST:
@@ -158,33 +253,53 @@ class Engine(ABC):
     # -- phases ------------------------------------------------------------------------------------
 
     @property
-    @abstractmethod
     def phase(self) -> str:
         """The current phase's name (each engine has an explicit enum of them)."""
+        return self._phase.value
 
     @property
-    @abstractmethod
     def finished(self) -> bool:
         """True once the game is over and :meth:`winners` is final."""
+        return self.phase == self.final_phase
 
-    @abstractmethod
     def winners(self) -> list[str]:
         """Winners in seat order; empty until :attr:`finished`."""
+        return list(self._winners)
 
     # -- views -------------------------------------------------------------------------------------
 
-    @abstractmethod
     def public_view(self) -> JSON:
-        """What the TV may show now: never a secret the rules have not revealed."""
+        """What the TV may show now (never a secret the rules have not revealed): ``game``, ``phase`` and
+        ``players``, the game's own view, and the points table under ``standings`` (:class:`Totals`)."""
+        view: JSON = {"game": self.game, "phase": self.phase, "players": list(self.players)}
+        view.update(self.views.public_view(self))  # a game may say its phase in the board's words
+        view["standings"] = self.totals().to_json()
+        return view
 
-    @abstractmethod
     def private_view(self, player: str) -> JSON:
         """What only ``player``'s handset may show (own range, own tokens, own chips)."""
+        self._check_player(player)
+        return self.views.private_view(self, player)
 
     @abstractmethod
+    def totals(self) -> Totals:
+        """The points table as the public may see it now."""
+
     def snapshot(self) -> JSON:
         """The complete state, secrets included, as plain JSON-able data; equal states give equal
         snapshots. Used to prove that a refused input changes nothing and that a rebuild is exact."""
+        return {
+            "players": list(self.players),
+            "options": dict(self.options),
+            "phase": self.phase,
+            "winners": self.winners(),
+            **self.state(),
+            "log": [action.to_json() for action in self.log],
+        }
+
+    @abstractmethod
+    def state(self) -> JSON:
+        """The game's own part of :meth:`snapshot` (stacks, tokens, questions...), secrets included."""
 
     # -- the log -----------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ first per-player number table among the usual keys and a top-level ``waiting_for
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 View = Mapping[str, Any]
@@ -26,7 +26,10 @@ class Standing:
     turn: str = ""  # whose move it is, as a sentence ("Waiting for Bob, Cat", "Ann to act")
     step: str = ""  # what the host's Next does now ("Reveal", "Next question"); "" when nothing
     unit: str = "points"  # what one row counts, plural ("points", "chips", "correct")
-    key: str = ""  # the view key the points were read from ("scores", "stacks", ...)
+
+    def now(self, turn: str = "", step: str = "") -> Standing:
+        """This table with whose move it is and what the host's next does."""
+        return replace(self, turn=turn, step=step)
 
 
 Reader = Callable[[View, Sequence[str]], Standing]
@@ -64,21 +67,26 @@ def deal(view: View, label: str) -> str:
     return label
 
 
-def points(view: View, players: Sequence[str], key: str, unit: str, heading: str = "") -> Standing:
-    """A standing with only the points table under ``key`` (no turn, no step)."""
-    return Standing(heading or unit.capitalize(), table(view, key, players), unit=unit, key=key)
-
-
-def generic(view: View, players: Sequence[str]) -> Standing:
+def totals(view: View, players: Sequence[str]) -> Standing:
+    """The points table of a public view: its ``standings`` block (every engine's public view has one,
+    appliance.games.base.Totals); a view without one (a game outside the registry) gets the first
+    per-player number table among the usual keys."""
+    block = view.get("standings")
+    if isinstance(block, Mapping) and isinstance(block.get("points"), Mapping):
+        return Standing(str(block.get("heading", "")), table(block, "points", players),
+                        unit=str(block.get("unit", "points")))
     seated = set(players)
     for key, unit in GENERIC_POINTS:
         value = view.get(key)
         if isinstance(value, Mapping) and value and set(value) <= seated:
-            base = points(view, players, key, unit)
-            return Standing(base.points_name, base.points, waiting(names(view.get("waiting_for"))), "", unit, key)
-    return Standing(turn=waiting(names(view.get("waiting_for"))), unit="points")
+            return Standing(unit.capitalize(), table(view, key, players), unit=unit)
+    return Standing()
+
+
+def generic(view: View, players: Sequence[str]) -> Standing:
+    return totals(view, players).now(waiting(names(view.get("waiting_for"))))
 
 
 def final(standing: Standing) -> Standing:
     """The standing once the game is over: no turn, no next."""
-    return Standing(standing.points_name, standing.points, unit=standing.unit, key=standing.key)
+    return standing.now()

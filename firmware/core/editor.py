@@ -126,6 +126,18 @@ class RangeForm(Form):
             return [f for f in self.all if f is not self.bottom and f is not self.top]
         return self.all
 
+    def press(self, key):
+        if self.layout == protocol.LAYOUT_FIVE and key == "ok" and not self.review and self.field is self.bottom:
+            self.notice = ""
+            self._move("next")  # five buttons: OK on From goes on to To
+            return None
+        return Form.press(self, key)
+
+    def _move(self, where):
+        Form._move(self, where)
+        if self.layout == protocol.LAYOUT_FIVE and self.field is self.top:
+            self.top.suggest_above(self.bottom)  # From 3.5M: To starts at 4M
+
     def collect(self):
         data = {}
         if self.copy is not None and not self.copy.empty():
@@ -157,6 +169,11 @@ def _short(text):
     return numtext.short(*numtext.parse(text), width=11)
 
 
+# A bet's actions keep their keypad digit from prompt to prompt: check and call (or bet and raise) are
+# never offered together, so they share one.
+BET_KEYS = {"fold": "1", "check": "2", "call": "2", "bet": "3", "raise": "3", "allin": "4"}
+
+
 def bet_label(entry):
     """An action's name on the 8 cells of a value; its amount bounds show above the form."""
     name = entry["action"]
@@ -171,7 +188,8 @@ class BetForm(Form):
     def build(self):
         self.entries = allowed.bet_actions(self.prompt)
         options = [(a["action"], bet_label(a)) for a in self.entries]
-        self.action = PickField("action", "Action", options)
+        options.sort(key=lambda option: BET_KEYS.get(option[0], "9"))  # listed 1, 2, 3, 4
+        self.action = PickField("action", "Action", options, keys=[BET_KEYS.get(o[0], "9") for o in options])
         self.amounts = {}
         for entry in self.entries:
             if entry["action"] in protocol.BET_AMOUNT_ACTIONS:

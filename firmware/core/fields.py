@@ -122,28 +122,55 @@ class NumberField(Field):
     def _digits(self):
         return sum(1 for c in self.chars if c.isdigit())
 
-    # -- five buttons: scroll digits and magnitudes ---------------------------------------------------------
+    # -- five buttons: digit-wise entry with magnitude steps -----------------------------------------------
+    # The cursor walks: the sign, the whole digits (the last slot appends one), the magnitude (k/M/B/T or
+    # x10^ and its exponent), then the decimals of that magnitude (3, M, 5 is 3.5M; the point comes by
+    # itself). up/down scroll the slot: a digit through _ 1 2 ... 9 0 (so d costs d presses from blank,
+    # 0 costs one "down"); a digit scrolled to _ is removed when the cursor leaves it.
+    def _split(self):
+        """(whole digits, decimals) of the typed number."""
+        if "." in self.chars:
+            i = self.chars.index(".")
+            return self.chars[:i], self.chars[i + 1 :]
+        return self.chars, []
+
+    def _join(self, whole, decimals):
+        self.chars = whole + ["."] + decimals if decimals else list(whole)
+
     def _slots(self):
+        whole, decimals = self._split()
         slots = [] if self.whole else ["sign"]
-        slots += [i for i in range(len(self.chars) + 1)]  # the last one appends
+        slots += [("w", i) for i in range(len(whole) + 1)]  # the last one appends
         slots.append("mag")
         if self.mag == EXP:
             slots.append("exp")
+        slots += [("d", i) for i in range(len(decimals) + 1)]
         return slots
 
     def _first_slot(self):
         return 0 if self.whole else 1
+
+    def _drop_blank(self, slot):
+        """Leaving a digit scrolled to blank removes it; True if one was removed."""
+        if not isinstance(slot, tuple):
+            return False
+        whole, decimals = self._split()
+        part = whole if slot[0] == "w" else decimals
+        if slot[1] < len(part) and part[slot[1]] == BLANK:
+            del part[slot[1]]
+            self._join(whole, decimals)
+            return True
+        return False
 
     def five(self, key):
         slots = self._slots()
         slot = slots[self.pos]
         if key in ("left", "right"):
             step = -1 if key == "left" else 1
-            if isinstance(slot, int) and slot < len(self.chars) and self.chars[slot] == BLANK:
-                del self.chars[slot]  # leaving a blank digit removes it
+            if self._drop_blank(slot):
                 slots = self._slots()
                 if step > 0:
-                    step = 0
+                    step = 0  # the next slot moved into this place
             new = self.pos + step
             if new < 0:
                 self.pos = 0
@@ -169,20 +196,49 @@ class NumberField(Field):
             self._scroll_digit(slot, step)
         return None
 
-    def _scroll_digit(self, index, step):
-        cycle = BLANK + "0123456789"
-        here = self.chars[index] if index < len(self.chars) else BLANK
-        if "." not in self.chars or here == ".":
-            cycle += "."
-        current = self.chars[index] if index < len(self.chars) else BLANK
-        char = cycle[(cycle.index(current) + step) % len(cycle)]
-        if index == len(self.chars):
-            if char != BLANK:
-                if self._digits() >= MAX_DIGITS:
-                    return
-                self.chars.append(char)
+    def _scroll_digit(self, slot, step):
+        ring = BLANK + "1234567890"
+        whole, decimals = self._split()
+        part = whole if slot[0] == "w" else decimals
+        index = slot[1]
+        here = part[index] if index < len(part) else BLANK
+        char = ring[(ring.index(here) + step) % len(ring)]
+        if index == len(part):
+            if char == BLANK or self._digits() >= MAX_DIGITS:
+                return
+            part.append(char)
         else:
-            self.chars[index] = char
+            part[index] = char
+        self._join(whole, decimals)
+
+    def suggest_above(self, other):
+        """Five buttons: start empty ``self`` at the round number above ``other`` (From 3.5M: To 4M, From
+        12: To 20), in ``other``'s magnitude, so a range's top often needs no press at all."""
+        if not self.empty():
+            return
+        try:
+            value = other.value()
+        except ValueError:
+            return
+        if value is None or value[0] <= 0:
+            return
+        m, e = value
+        digits = str(m)
+        place = len(digits) - 1 + e  # the power of ten of the leading digit
+        if place < 0:
+            return  # below 1: no good guess
+        lead = int(digits[0]) + 1
+        if lead == 10:
+            lead, place = 1, place + 1
+        if other.mag == EXP:
+            self.mag, self.exp, self.chars = EXP, str(place), [str(lead)]
+        else:
+            power = numtext.MAG_POWER[other.mag] if other.mag else 0
+            if place < power:
+                return
+            self.mag = other.mag
+            self.chars = list(str(lead) + "0" * (place - power))
+        self.pos = self._first_slot()
 
     # -- screen ----------------------------------------------------------------------------------------
     def shown(self, layout):
@@ -191,20 +247,22 @@ class NumberField(Field):
         tail = self.mag + (self.exp if self.mag == EXP else "")
         if layout != "five":
             return sign + body + tail, None
-        slots = self._slots()
-        slot = slots[self.pos]
-        sign = "-" if self.neg else "+"
-        if self.whole:
-            sign = ""
-        text = sign + body + BLANK + (self.mag or " ") + (self.exp if self.mag == EXP else "")
+        slot = self._slots()[self.pos]
+        sign = "" if self.whole else ("-" if self.neg else "+")
+        whole, decimals = self._split()
+        w = "".join(whole) + (BLANK if slot == ("w", len(whole)) else "")
+        d = "".join(decimals) + (BLANK if slot == ("d", len(decimals)) else "")
+        text = sign + w + ("." + d if d else "") + (self.mag or " ") + (self.exp if self.mag == EXP else "")
         if slot == "sign":
             col = 0
-        elif slot == "mag":
-            col = len(sign) + len(body) + 1
-        elif slot == "exp":
-            col = len(sign) + len(body) + 1 + len(EXP)
+        elif isinstance(slot, tuple) and slot[0] == "w":
+            col = len(sign) + slot[1]
+        elif isinstance(slot, tuple):
+            col = len(sign) + len(w) + 1 + slot[1]
         else:
-            col = len(sign) + slot
+            col = len(sign) + len(w) + (1 + len(d) if d else 0)
+            if slot == "exp":
+                col += len(EXP)
         return text, col
 
 
@@ -242,13 +300,20 @@ class CountField(Field):
 class PickField(Field):
     """One option of a list (``options``: (id, label) pairs); optional fields may stay unset."""
 
-    def __init__(self, name, label, options, required=True, numbered=False):
+    def __init__(self, name, label, options, required=True, numbered=False, keys=None):
         self.name = name
         self.label = label
         self.options = options
         self.required = required
         self.numbered = numbered  # keypad digits pick the option labelled so (a bet token), never by place
+        self.keys = keys  # the keypad digit of each option (a bet's actions: the same digit every prompt)
         self.index = None
+
+    def key_of(self, index):
+        """The keypad digit that picks option ``index``."""
+        if self.keys is not None:
+            return self.keys[index]
+        return str(self.options[index][1]) if self.numbered else str(index + 1)
 
     def empty(self):
         return self.index is None
@@ -257,7 +322,12 @@ class PickField(Field):
         return None if self.index is None else self.options[self.index][0]
 
     def key(self, key):
+        if self.keys is not None and key in self.keys:
+            self.index = self.keys.index(key)
+            return None
         labels = [str(label) for _, label in self.options]
+        if self.keys is not None and key.isdigit():
+            return None  # a digit no action has
         if key in labels:
             self.index = labels.index(key)  # a token numbered 3 is key 3
         elif key.isdigit() and not self.numbered and 1 <= int(key) <= len(self.options):

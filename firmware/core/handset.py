@@ -56,6 +56,8 @@ class Handset:
         self.rssi = None
         self.view = VIEW_IDLE
         self.message = ""  # the ack's message (locked in / refused)
+        self.status = ""  # what the link is doing while offline ("joining Wi-Fi", "box not found"), or ""
+        self.render_errors = 0
         self._topics = {
             protocol.prompt_topic(box, handset_id): self._on_prompt,
             protocol.ack_topic(box, handset_id): self._on_ack,
@@ -84,6 +86,12 @@ class Handset:
         self.online = False
         self.render()
 
+    def set_status(self, text):
+        """The port's link says what it is doing while offline; the screen shows it."""
+        if text != self.status:
+            self.status = text
+            self.render()
+
     def tick(self):
         """Call now and then: re-sends an unacked input after RESEND_MS on a live connection."""
         due = self.pending is not None and _elapsed(self.clock_ms(), self.pending_sent) >= RESEND_MS
@@ -103,10 +111,11 @@ class Handset:
             return False
         try:
             obj = protocol.decode(payload)
-            handler(obj)
+            quiet = handler(obj)
         except protocol.ProtocolError:
             return False
-        self.render()
+        if not quiet:
+            self.render()
         return True
 
     def _on_prompt(self, obj):
@@ -139,6 +148,8 @@ class Handset:
                 self.editor.back()
 
     def _on_time(self, obj):
+        """A clock ping: answered at once, and nothing on the screen changes (no render, no I2C push,
+        so pings never hold up key scanning). Returns True: quiet."""
         self.time = obj
         answer = protocol.answer_ping(obj, self.clock_ms())  # the buzzer's clock offset (NTP-style)
         if answer is not None:
@@ -146,10 +157,12 @@ class Handset:
                 self.transport.publish(protocol.clock_topic(self.box, self.id), protocol.encode(answer))
             except OSError:
                 self.online = False
+        return True
 
     # -- the player ------------------------------------------------------------------------------------
-    def press(self, key):
-        """One button press in this handset's layout; returns the seq when it sent an input."""
+    def press(self, key, at=None):
+        """One button press in this handset's layout; returns the seq when it sent an input. ``at``: when
+        the key went down on clock_ms's clock (the port's pin-edge stamp), else now."""
         if key not in editor.LAYOUT_KEYS.get(self.layout, ()):  # a touch handset (a phone) only submits
             raise ValueError("no key " + str(key) + " on a " + self.layout + " handset")
         seq = None
@@ -159,7 +172,7 @@ class Handset:
             data = self.editor.press(key)
             if data is not None:
                 if self.prompt["kind"] == protocol.BUZZ and "pressed" not in data:
-                    data = {"pressed": self.clock_ms()}
+                    data = {"pressed": self.clock_ms() if at is None else at}
                 try:
                     seq = self.submit(data)
                 except ValueError as err:
@@ -197,11 +210,21 @@ class Handset:
 
     # -- screen ------------------------------------------------------------------------------------------
     def render(self):
+        """Draw the view and show it. A bug in a screen draws the error screen instead, and a display
+        that fails is the display's business: neither reaches the caller (a message handler, a key)."""
         if self.screen is None:
             return
         from firmware.core import ui
 
-        ui.draw(self.screen, self)
+        try:
+            ui.draw(self.screen, self)
+        except Exception as err:  # noqa: BLE001 - the handset must go on: its state is already right
+            self.render_errors += 1
+            print("screen error:", repr(err))
+            ui.error_screen(self.screen, self)
         show = getattr(self.screen, "show", None)
         if show is not None:
-            show()
+            try:
+                show()
+            except Exception as err:  # noqa: BLE001 - e.g. an I2C NACK from a driver that raises
+                print("display error:", repr(err))

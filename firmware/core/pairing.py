@@ -34,6 +34,20 @@ def make_secret(urandom):
     return "".join(f"{b:02x}" for b in urandom(SECRET_BYTES))
 
 
+def client_id(handset, secret):
+    """The MQTT client id of handset ``handset`` whose password is ``secret``: its id and 64 bits of a hash
+    of the secret, so nobody can derive it from what the board shows (a guest logging in with the public
+    pairing account and a handset's client id would make mosquitto drop the handset). The broker binds the
+    account to it (appliance.edge.accounts)."""
+    digest = hashlib.sha256(("quizbox-client-id:" + secret).encode()).digest()
+    return handset + "-" + "".join(f"{b:02x}" for b in digest[:8])
+
+
+def pairing_client_id(urandom):
+    """A fresh client id for one pairing request (random: nobody can knock it off)."""
+    return "pair-" + "".join(f"{b:02x}" for b in urandom(8))
+
+
 def pair_code(secret):
     """The four digits shown while waiting: appliance.edge.pairing.pair_code's."""
     digest = hashlib.sha256(secret.encode()).digest()
@@ -156,6 +170,13 @@ class Pairing:
 
     def code(self):
         return pair_code(self.password)
+
+    def client_id(self):
+        """The client id of the handset's own login (the broker lets its account use no other)."""
+        return client_id(self.username, self.password)
+
+    def pairing_client_id(self):
+        return pairing_client_id(_urandom())
 
     def request(self):
         return request_payload(self.id, self.password, self.name)

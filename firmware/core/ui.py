@@ -14,12 +14,13 @@ BODY = 6  # rows 1..6
 
 
 def clean(text):
-    """What the 8x8 font can draw: ASCII, anything else as "?" (one cell per character)."""
+    """What the 8x8 font can draw: ASCII, anything else as "?" (one cell per character). Plain ASCII
+    comes back as it is, without a copy."""
     text = str(text)
-    out = ""
     for ch in text:
-        out += ch if " " <= ch <= "~" else "?"
-    return out
+        if not " " <= ch <= "~":
+            return "".join([c if " " <= c <= "~" else "?" for c in text])
+    return text
 
 
 def wrap(text, width=COLS):
@@ -128,7 +129,18 @@ def draw(fb, handset):
         edit(fb, handset)
     editing = view == "edit" and handset.editor is not None and handset.editor.notice
     if not handset.online and view not in ("idle", "sent") and not editing:
-        text_row(fb, 7, "  no connection", True)  # a notice about the entry goes first
+        why = handset.status or "no connection"  # a notice about the entry goes first
+        text_row(fb, 7, ("  " + why) if len(why) <= 14 else why, True)
+
+
+def error_screen(fb, handset):
+    """Drawn when a screen could not be drawn (a bug): the handset still works and says so."""
+    fb.fill(0)
+    status_bar(fb, handset, "Quizbox")
+    centered(fb, 16, "screen error")
+    centered(fb, 28, "keys still work")
+    kind = handset.prompt.get("kind", "") if handset.prompt else ""
+    centered(fb, 44, kind)
 
 
 def body(fb, lines, first=1):
@@ -139,7 +151,7 @@ def body(fb, lines, first=1):
 def idle(fb, handset):
     centered(fb, 16, "QUIZBOX")
     centered(fb, 26, handset.name or handset.id)
-    centered(fb, 44, "waiting for game" if handset.online else "connecting...")
+    centered(fb, 44, "waiting for game" if handset.online else (handset.status or "connecting") + "...")
 
 
 def info(fb, handset):
@@ -198,7 +210,7 @@ def edit(fb, handset):
         buzz(fb, prompt)
         return
     head = wrap(prompt.get("text") or "")
-    extra = context_lines(form, prompt)
+    extra = context_lines(form, prompt, handset.layout)
     rows = field_rows(form, handset.layout)
     head_rows = min(len(head), 2)  # the question stays in sight; the fields scroll below it
     lines = head[:head_rows] + extra
@@ -253,13 +265,33 @@ def field_rows(form, layout):
     return rows
 
 
-def context_lines(form, prompt):
-    """Facts a form needs in sight: a bet's pot and stack, a split's total."""
+def numbered(field, most=2):
+    """A pick's options with their keypad digits ("1 Fold  2 Call" / "3 Raise 4 All in"), packed into at
+    most ``most`` lines of the screen's width."""
+    lines = []
+    line = ""
+    for i in range(len(field.options)):
+        item = field.key_of(i) + " " + clean(field.options[i][1])[:7]
+        if line and len(line) + 2 + len(item) > COLS:
+            lines.append(line)
+            line = ""
+        line = item if not line else line + "  " + item
+    if line:
+        lines.append(line)
+    return lines[:most]
+
+
+def context_lines(form, prompt, layout=protocol.LAYOUT_KEYPAD):
+    """Facts a form needs in sight: a bet's pot and stack, a split's total; on a keypad, the numbered
+    options of the pick being made."""
+    keypad = layout == protocol.LAYOUT_KEYPAD
     if isinstance(form, forms.BetForm):
         line = "Pot " + str(prompt.get("pot", "?"))
         if prompt.get("to_call"):
             line += " call " + str(prompt["to_call"])
         lines = [line, "Stack " + str(prompt.get("stack", "?"))]
+        if keypad and form.field is form.action:
+            return lines + numbered(form.action)
         entry = allowed.bet_action(prompt, form.action.chosen())
         if entry is not None and entry["action"] in protocol.BET_AMOUNT_ACTIONS:
             high = entry["max"]
@@ -267,6 +299,8 @@ def context_lines(form, prompt):
         return lines
     if isinstance(form, forms.SplitForm):
         return ["Split all " + str(form.total)]
+    if keypad and isinstance(form, forms.ChoiceForm) and isinstance(form.field, fields.PickField):
+        return numbered(form.field)
     return []
 
 

@@ -6,27 +6,18 @@ from firmware import protocol
 from firmware.core import ui
 from firmware.core.handset import Handset
 from firmware.core.pairing import Pairing, PairingScreen, SecretFile
+from firmware.core.seq import SEQ_BLOCK, next_seq_block  # noqa: F401
 from firmware.esp32 import config as config_module
 from firmware.esp32.link import Link, ticks_add, ticks_diff
 
 BATTERY_MS = 30000  # battery reading (and a screen refresh) this often
 TELEMETRY_MS = 60000
-SEQ_FILE = "seq"  # the first seq of this boot, one block of SEQ_BLOCK per boot (one flash write a boot)
-SEQ_BLOCK = 1000000
+LOOP_MS = 5  # the main loop's sleep
+WDT_MS = 20000  # the watchdog resets a handset whose loop stops for this long (a step waits at most
+# link.CONNECT_TIMEOUT_S twice plus an mDNS query, well below it)
+CRASH_MS = 3000  # the crash screen stays this long before the reset
+SEQ_FILE = "seq"  # the first seq of this boot (firmware/core/seq.py)
 SECRET_FILE = "secret"  # the pairing secret (firmware/core/pairing.py): the broker password once paired
-
-
-def next_seq_block(path=SEQ_FILE):
-    """A fresh block of seqs each boot, so a rebooted handset never repeats a seq the appliance saw."""
-    try:
-        with open(path) as f:
-            start = int(f.read().strip() or "0")
-    except (OSError, ValueError):
-        start = 0
-    nxt = (start + SEQ_BLOCK) % (protocol.MAX_SEQ - SEQ_BLOCK)
-    with open(path, "w") as f:
-        f.write(str(nxt))
-    return start
 
 
 def message(screen, lines):
@@ -34,14 +25,51 @@ def message(screen, lines):
     screen.fill(0)
     for i, line in enumerate(lines[:8]):
         screen.text(ui.clean(line)[:16], 0, i * 8, 1)
-    screen.show()
+    show = getattr(screen, "show", None)
+    if show is not None:
+        show()
+
+
+def crash_lines(err):
+    return ["QUIZBOX", "", "crashed:", type(err).__name__[:16]] + ui.wrap(str(err))[:2] + ["", "restarting..."]
+
+
+def forever(app, wdt, sleep_ms, running=None, clock=None):
+    """The main loop: a step, the watchdog fed, a short sleep. ``running()`` False ends it (tests)."""
+    while running is None or running():
+        app.step()
+        wdt.feed()
+        sleep_ms(LOOP_MS)
+
+
+def guarded(body, screen, sleep_ms, reset=None):
+    """Run ``body``; an exception it lets out is printed, shown for CRASH_MS, then the board resets
+    (a frozen screen until someone pulls the battery is the one thing a handset must never do)."""
+    try:
+        body()
+    except Exception as err:  # noqa: BLE001 - KeyboardInterrupt (a BaseException) still reaches the REPL
+        import sys
+
+        print_exception = getattr(sys, "print_exception", None)
+        if print_exception is not None:
+            print_exception(err)
+        try:  # noqa: SIM105 - MicroPython has no contextlib
+            message(screen, crash_lines(err))
+        except Exception:  # noqa: BLE001 - no display: reset all the same
+            pass
+        sleep_ms(CRASH_MS)
+        if reset is None:
+            from machine import reset
+        reset()
 
 
 class App:
     def __init__(self, cfg, screen, keys, battery, wifi, clock, rng=None, seq=0, secret_file=None, urandom=None):
         """``secret_file``: where the pairing secret is kept (None: in memory only, as in tests)."""
         self.cfg = cfg
+        self.screen = screen
         broker = cfg["broker"]
+        wifi.activate()  # before the secret is made: the ESP32's RNG is only truly random with the radio on
         store = SecretFile(secret_file) if secret_file else None
         self.pairing = Pairing(
             cfg["box"], cfg["handset"], broker["username"], broker["password"], cfg["name"], store, urandom
@@ -58,7 +86,7 @@ class App:
             cfg["broker"]["keepalive"],
             clock=clock,
             rng=rng,
-            before_connect=wifi.ensure,
+            wifi=wifi,
             pairing=self.pairing,
         )
         self.handset = Handset(
@@ -80,14 +108,20 @@ class App:
         now = self.clock()
         key = self.keys.poll(now)
         if key is not None:
-            self.handset.press(key)
+            self.handset.press(key, getattr(self.keys, "pressed_ms", None))
         self.link.poll()
         self.handset.tick()
         now = self.clock()
         if ticks_diff(now, self.next_battery) >= 0:
             self.next_battery = ticks_add(now, BATTERY_MS)
-            self.handset.battery = self.battery.percent()
+            try:
+                self.handset.battery = self.battery.percent()
+            except OSError:
+                self.handset.battery = None  # the ADC did not answer: shown as unknown
             self.handset.render()
+        refresh = getattr(self.screen, "refresh", None)
+        if refresh is not None:
+            refresh()  # a display that stopped answering gets the current frame once it is back
         if self.handset.online and ticks_diff(now, self.next_telemetry) >= 0:
             self.next_telemetry = ticks_add(now, TELEMETRY_MS)
             self.handset.rssi = self.wifi.rssi()
@@ -98,6 +132,7 @@ class App:
 
 
 def run(path="config.json"):  # pragma: no cover - needs the hardware; each part is tested on its own
+    """The handset: boot screen, config, hardware, then the guarded, watched main loop."""
     import random
     import time
 
@@ -106,7 +141,7 @@ def run(path="config.json"):  # pragma: no cover - needs the hardware; each part
     from firmware.esp32.battery import Battery
     from firmware.esp32.keys import Buttons, Keypad
     from firmware.esp32.ssd1306 import SSD1306_I2C
-    from firmware.esp32.wifi import Wifi
+    from firmware.esp32.wifi import Wifi, hostname_for
 
     i2c = machine.I2C(0, sda=machine.Pin(21), scl=machine.Pin(22), freq=400000)
     screen = SSD1306_I2C(i2c)
@@ -115,18 +150,21 @@ def run(path="config.json"):  # pragma: no cover - needs the hardware; each part
         cfg = config_module.load(path, machine.unique_id())
     except config_module.ConfigError as err:
         message(screen, ["CONFIG ERROR"] + ui.wrap(str(err)))
-        return
+        return  # no watchdog yet: the message stays, the REPL is reachable to fix the file
     pins = cfg["pins"]
     if (pins["sda"], pins["scl"]) != (21, 22):
         i2c = machine.I2C(0, sda=machine.Pin(pins["sda"]), scl=machine.Pin(pins["scl"]), freq=400000)
         screen = SSD1306_I2C(i2c)
-    five = cfg["layout"] == protocol.LAYOUT_FIVE
-    keys = Buttons(pins["buttons"]) if five else Keypad(pins["rows"], pins["cols"])
-    battery = Battery(pins["battery"], cfg["battery_divider"])
-    wifi = Wifi(cfg["wifi"]["ssid"], cfg["wifi"]["password"])
-    message(screen, ["QUIZBOX", "Wi-Fi " + cfg["wifi"]["ssid"][:10], cfg["handset"]])
-    app = App(cfg, screen, keys, battery, wifi, time.ticks_ms, random, next_seq_block(), SECRET_FILE)
-    gc.collect()
-    while True:
-        app.step()
-        time.sleep_ms(5)
+
+    def main():
+        five = cfg["layout"] == protocol.LAYOUT_FIVE
+        keys = Buttons(pins["buttons"]) if five else Keypad(pins["rows"], pins["cols"])
+        battery = Battery(pins["battery"], cfg["battery_divider"])
+        wifi = Wifi(cfg["wifi"]["ssid"], cfg["wifi"]["password"], hostname=hostname_for(cfg["handset"]))
+        message(screen, ["QUIZBOX", "Wi-Fi " + cfg["wifi"]["ssid"][:10], cfg["handset"]])
+        app = App(cfg, screen, keys, battery, wifi, time.ticks_ms, random, next_seq_block(SEQ_FILE), SECRET_FILE)
+        gc.collect()
+        wdt = machine.WDT(timeout=WDT_MS)
+        forever(app, wdt, time.sleep_ms)
+
+    guarded(main, screen, time.sleep_ms, machine.reset)

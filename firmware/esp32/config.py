@@ -1,11 +1,12 @@
-# The handset's config file (config.json at the device's root; see config.example.json and
-# docs/hardware.md "Provisioning"). Missing keys take defaults; a wrong value raises ConfigError with a
-# message short enough for the OLED.
-
-import json
+# The ESP32 handset's config file (config.json at the device's root; see config.example.json and
+# docs/hardware.md "Provisioning"): the shared format of firmware/core/config.py with the ESP32's
+# defaults, its "esp32-" id prefix, and its pins checked against what the chip allows.
 
 from firmware import protocol
+from firmware.core import config as core
+from firmware.core.config import ConfigError, broker_host  # noqa: F401 - the port's config API
 
+PREFIX = "esp32-"
 DEFAULTS = {
     "wifi": {"ssid": "", "password": ""},
     "box": "quizbox",
@@ -27,83 +28,68 @@ DEFAULTS = {
 }
 
 
-class ConfigError(ValueError):
-    pass
+# The ESP32's GPIOs (ESP32-WROOM-32 datasheet, "Pin Definitions" and "Strapping Pins")
+GPIOS = tuple(range(0, 20)) + (21, 22, 23, 25, 26, 27) + tuple(range(32, 40))
+FLASH = (6, 7, 8, 9, 10, 11)  # wired to the module's SPI flash
+INPUT_ONLY = (34, 35, 36, 37, 38, 39)  # no output driver and no internal pull-up
+ADC1 = (32, 33, 34, 35, 36, 37, 38, 39)  # ADC2 cannot be read while Wi-Fi is on
+STRAPPING = (0, 2, 12, 15)  # read at reset: a key held low (or a pull-up on 12) stops the boot
+SERIAL = (1, 3)  # UART0: the REPL and flashing
 
 
-def _merge(defaults, given, where):
-    if not isinstance(given, dict):
-        raise ConfigError(where + " must be an object")
-    out = {}
-    for key in defaults:
-        value = given.get(key, defaults[key])
-        if isinstance(defaults[key], dict) and key in given:
-            value = _merge(defaults[key], given[key], key)
-        out[key] = value
-    for key in given:
-        if key not in defaults:
-            raise ConfigError("unknown key " + str(key)[:20])
-    return out
-
-
-def parse(text, unique_id=b"", defaults=None, prefix="esp32-"):
-    """The config from JSON text; ``defaults`` and the handset id ``prefix`` differ per board (the
-    Pi Zero port has its own pins and no Wi-Fi keys: its OS joins the network)."""
-    defaults = DEFAULTS if defaults is None else defaults
-    try:
-        given = json.loads(text)
-    except ValueError:
-        raise ConfigError("config.json is not JSON") from None
-    cfg = _merge(defaults, given, "config")
-    if "wifi" in defaults and not cfg["wifi"]["ssid"]:
-        raise ConfigError("wifi ssid missing")
-    if cfg["handset"] is None:
-        cfg["handset"] = prefix + "".join(f"{b:02x}" for b in unique_id[-3:])
-    try:
-        protocol.box_topic(cfg["box"])
-        protocol.handset_topic(cfg["box"], cfg["handset"], "hello")
-    except protocol.ProtocolError as err:
-        raise ConfigError(str(err)) from None
-    if cfg["name"] is not None and (not isinstance(cfg["name"], str) or len(cfg["name"]) > protocol.MAX_NAME):
-        raise ConfigError("name: up to 24 chars")
-    if cfg["layout"] not in (protocol.LAYOUT_KEYPAD, protocol.LAYOUT_FIVE):
-        raise ConfigError("layout: keypad or five")
-    port = cfg["broker"]["port"]
-    if not isinstance(port, int) or not 0 < port < 65536:
-        raise ConfigError("broker port 1-65535")
-    keepalive = cfg["broker"]["keepalive"]
-    if not isinstance(keepalive, int) or not 5 <= keepalive <= 300:
-        raise ConfigError("keepalive 5-300 s")
-    _check_account(cfg)
+def parse(text, unique_id=b""):
+    cfg = core.parse(text, unique_id, DEFAULTS, PREFIX)
+    check_pins(cfg)
     return cfg
 
 
-def _check_account(cfg):
-    """The broker account: a user name that is a non-empty string or null, a password string."""
-    broker = cfg["broker"]
-    user = broker["username"]
-    if user is not None and (not isinstance(user, str) or not user or len(user) > 64 or ":" in user):
-        raise ConfigError("username: text, no ':'")
-    password = broker["password"]
-    if not isinstance(password, str) or len(password) > 64:
-        raise ConfigError("password: text <= 64")
-    for c in password:
-        if not 33 <= ord(c) < 127:
-            raise ConfigError("password: ASCII, no space")
+def _gpio(value, what):
+    if not isinstance(value, int) or isinstance(value, bool) or value not in GPIOS:
+        raise ConfigError(what + ": no GPIO " + str(value)[:6])
+    if value in FLASH:
+        raise ConfigError(what + ": " + str(value) + " is flash")
+    if value in SERIAL:
+        raise ConfigError(what + ": " + str(value) + " is serial")
+    return value
 
 
-def broker_host(cfg):
-    """The configured broker host, else the box's mDNS name (appliance.edge.discovery.host_name)."""
-    host = cfg["broker"]["host"]
-    if host:
-        return host
-    return cfg["box"].replace("_", "-").lower() + ".local"
+def check_pins(cfg):
+    """The pins the configured layout uses, against what an ESP32 allows: a ConfigError names the pin."""
+    pins = cfg["pins"]
+    used = []
+    for name in ("sda", "scl"):
+        used.append((name, _gpio(pins[name], name)))
+    if cfg["layout"] == protocol.LAYOUT_FIVE:
+        buttons = pins["buttons"]
+        if not isinstance(buttons, dict):
+            raise ConfigError("buttons: an object")
+        keys = [(name, buttons.get(name)) for name in ("up", "down", "left", "right", "ok")]
+    else:
+        keys = []
+        for part in ("rows", "cols"):
+            given = pins[part]
+            if not isinstance(given, list) or len(given) != 4:
+                raise ConfigError(part + ": 4 pins")
+            keys += [(part, n) for n in given]
+    for what, n in keys:
+        _gpio(n, what)
+        if n in INPUT_ONLY:
+            raise ConfigError(what + ": " + str(n) + " input only")  # no pull-up, no output
+        if n in STRAPPING:
+            raise ConfigError(what + ": " + str(n) + " strapping")
+        used.append((what, n))
+    battery = pins["battery"]
+    if battery is not None:
+        _gpio(battery, "battery")
+        if battery not in ADC1:
+            raise ConfigError("battery: ADC1 32-39")
+        used.append(("battery", battery))
+    seen = []
+    for _, n in used:
+        if n in seen:
+            raise ConfigError("pin " + str(n) + " used twice")
+        seen.append(n)
 
 
-def load(path="config.json", unique_id=b"", defaults=None, prefix="esp32-"):
-    try:
-        with open(path) as f:
-            text = f.read()
-    except OSError:
-        raise ConfigError("no " + path) from None
-    return parse(text, unique_id, defaults, prefix)
+def load(path="config.json", unique_id=b""):
+    return core.load(path, unique_id, DEFAULTS, PREFIX)

@@ -1,109 +1,107 @@
-# Buttons on GPIO: a 4x4 matrix keypad or five buttons, scanned from the main loop and debounced.
-#
-# Keypad (a standard 4x4 membrane keypad, its letters relabelled):
-#   1 2 3 A      A = mag (k/M/B/T/x10^)
-#   4 5 6 B      B = del
-#   7 8 9 C      C = next field
-#   * 0 # D      * = minus, # = decimal point, D = OK
+# Buttons on the ESP32's GPIO: a 4x4 matrix keypad or five buttons, scanned from the main loop and
+# debounced (firmware/core/keys.py).
 
-KEYPAD_MAP = (
-    ("1", "2", "3", "mag"),
-    ("4", "5", "6", "del"),
-    ("7", "8", "9", "next"),
-    ("-", "0", ".", "ok"),
-)
-FIVE_NAMES = ("up", "down", "left", "right", "ok")
-
-DEBOUNCE_MS = 25  # a change must hold this long to count
-REPEAT_DELAY_MS = 500  # five buttons: holding up/down scrolls on after this...
-REPEAT_MS = 120  # ...every this often
-REPEATING = ("up", "down")
-
-
-class Debouncer:
-    """Turns raw scans (the key held now, or None) into press events: one per stable press.
-
-    Only one key counts at a time; a second key pressed while one is held is ignored (no chords).
-    """
-
-    def __init__(self, repeating=()):
-        self.repeating = repeating
-        self.raw = None  # last raw reading
-        self.raw_since = 0
-        self.stable = None  # debounced key held
-        self.next_repeat = 0
-
-    def update(self, key, now):
-        """The key pressed by this scan, if any; ``now`` in ms (ticks)."""
-        if key != self.raw:
-            self.raw = key
-            self.raw_since = now
-            return None
-        if key != self.stable and _diff(now, self.raw_since) >= DEBOUNCE_MS:
-            self.stable = key
-            if key is not None:
-                self.next_repeat = _add(now, REPEAT_DELAY_MS)
-                return key
-            return None
-        if key is not None and key == self.stable and key in self.repeating and _diff(now, self.next_repeat) >= 0:
-            self.next_repeat = _add(now, REPEAT_MS)
-            return key
-        return None
-
+from firmware.core.keys import FIVE_NAMES, KEYPAD_MAP, REPEATING, Debouncer  # noqa: F401
 
 try:
-    from time import ticks_add as _add
-    from time import ticks_diff as _diff
-except ImportError:  # CPython tests: plain integers
+    from time import ticks_add, ticks_diff, ticks_us
+except ImportError:  # CPython tests inject the clocks
+    ticks_us = None
 
-    def _add(a, b):
+    def ticks_add(a, b):
         return a + b
 
-    def _diff(a, b):
+    def ticks_diff(a, b):
         return a - b
 
 
-class Keypad:
-    """A 4x4 matrix: rows driven low one at a time (open drain), columns read with pull-ups."""
+EDGE_MS = 200  # an edge older than this when the debounced press comes is not that press's
 
-    def __init__(self, row_pins, col_pins, pin_class=None):
+
+class _Keys:
+    """What both layouts share: the debounced poll, and the time of the press taken at the pin's falling
+    edge (Pin.irq, ticks_us), not at the debounced poll 25 ms or more later (a buzzer's time)."""
+
+    def _edges(self, pins, pin_class, clock_us):
+        self.clock_us = clock_us or ticks_us
+        self.edge = None  # ticks_us of the first falling edge since the last press was taken
+        self.scanning = False
+        self.pressed_ms = None  # the press time poll() returned a key for, on the poll's ms clock
+        irq = getattr(pin_class, "IRQ_FALLING", None)
+        if irq is None:
+            return
+        for pin in pins:
+            pin.irq(trigger=irq, handler=self._on_edge)
+
+    def _on_edge(self, pin):
+        # a soft IRQ: no allocation, only the first edge counts; the scan's own edges do not
+        if self.edge is None and not self.scanning:
+            self.edge = self.clock_us()
+
+    def poll(self, now):
+        key = self.debouncer.update(self.scan(), now)
+        if key is not None:
+            self.pressed_ms = now
+            edge = self.edge
+            if edge is not None:
+                early = ticks_diff(self.clock_us(), edge) // 1000
+                if 0 <= early <= EDGE_MS:
+                    self.pressed_ms = ticks_add(now, -early)
+            self.edge = None
+        elif self.debouncer.stable is None and self.debouncer.raw is None:
+            self.edge = None  # released: the next edge starts the next press
+        return key
+
+
+class Keypad(_Keys):
+    """A 4x4 matrix: rows driven low one at a time (open drain), columns read with pull-ups. Between
+    scans every row is low, so a press pulls its column low at once (the edge the IRQ stamps). A scan
+    allocates nothing."""
+
+    def __init__(self, row_pins, col_pins, pin_class=None, clock_us=None):
         if pin_class is None:
             from machine import Pin as pin_class
         if len(row_pins) != 4 or len(col_pins) != 4:
             raise ValueError("a 4x4 keypad needs 4 row and 4 column pins")
-        self.rows = [pin_class(n, pin_class.OPEN_DRAIN, value=1) for n in row_pins]
+        self.rows = [pin_class(n, pin_class.OPEN_DRAIN, value=0) for n in row_pins]
         self.cols = [pin_class(n, pin_class.IN, pin_class.PULL_UP) for n in col_pins]
         self.debouncer = Debouncer()
+        self._edges(self.cols, pin_class, clock_us)
 
     def scan(self):
         """The key held now (the first found), or None."""
+        rows = self.rows
+        cols = self.cols
+        self.scanning = True
+        for r in range(4):
+            rows[r].value(1)
         found = None
-        for r, row in enumerate(self.rows):
-            row.value(0)
-            for c, col in enumerate(self.cols):
-                if found is None and col.value() == 0:
+        for r in range(4):
+            rows[r].value(0)
+            for c in range(4):
+                if found is None and cols[c].value() == 0:
                     found = KEYPAD_MAP[r][c]
-            row.value(1)
+            rows[r].value(1)
+        for r in range(4):
+            rows[r].value(0)  # idle: every row low, for the edge interrupt
+        self.scanning = False
         return found
 
-    def poll(self, now):
-        return self.debouncer.update(self.scan(), now)
 
-
-class Buttons:
+class Buttons(_Keys):
     """Five buttons to ground with pull-ups: up, down, left, right, OK."""
 
-    def __init__(self, pins, pin_class=None):
+    def __init__(self, pins, pin_class=None, clock_us=None):
         if pin_class is None:
             from machine import Pin as pin_class
-        self.pins = [(name, pin_class(pins[name], pin_class.IN, pin_class.PULL_UP)) for name in FIVE_NAMES]
+        self.names = FIVE_NAMES
+        self.pins = [pin_class(pins[name], pin_class.IN, pin_class.PULL_UP) for name in FIVE_NAMES]
         self.debouncer = Debouncer(REPEATING)
+        self._edges(self.pins, pin_class, clock_us)
 
     def scan(self):
-        for name, pin in self.pins:
-            if pin.value() == 0:
-                return name
+        pins = self.pins
+        for i in range(5):
+            if pins[i].value() == 0:
+                return self.names[i]
         return None
-
-    def poll(self, now):
-        return self.debouncer.update(self.scan(), now)

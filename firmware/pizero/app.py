@@ -13,7 +13,7 @@ from typing import Any
 from firmware import protocol
 from firmware.core.handset import Handset
 from firmware.core.pairing import Pairing, PairingScreen, SecretFile
-from firmware.esp32.app import next_seq_block
+from firmware.core.seq import next_seq_block
 from firmware.pizero.display import Screen
 from firmware.pizero.mqtt import Link
 
@@ -47,6 +47,7 @@ class App:
         battery: Any,
         seq: int = 0,
         state: Path | None = None,
+        find: Any = None,
     ) -> None:
         self.cfg = cfg
         self.keys = keys
@@ -55,7 +56,7 @@ class App:
         broker = cfg["broker"]
         store = PrivateSecretFile(str(state / SECRET_FILE)) if state is not None else None
         self.pairing = Pairing(cfg["box"], cfg["handset"], broker["username"], broker["password"], cfg["name"], store)
-        self.link = Link(cfg["box"], cfg["handset"], host, port, broker["keepalive"], self.lock, self.pairing)
+        self.link = Link(cfg["box"], cfg["handset"], host, port, broker["keepalive"], self.lock, self.pairing, find)
         self.handset = Handset(
             cfg["box"],
             cfg["handset"],
@@ -130,4 +131,4 @@ def build(cfg: dict[str, Any], state_dir: Path, simulate: bool = False) -> App:
     host, port = config_module.find_broker(cfg)
     state_dir.mkdir(parents=True, exist_ok=True)
     seq = next_seq_block(str(state_dir / "seq"))
-    return App(cfg, host, port, device, keys, battery, seq, state_dir)
+    return App(cfg, host, port, device, keys, battery, seq, state_dir, lambda: config_module.find_broker(cfg))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from firmware.esp32.battery import percent
+from firmware.core.battery import percent
 
 VREF_MV = 3300
 

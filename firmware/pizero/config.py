@@ -1,4 +1,4 @@
-"""The Pi Zero handset's config file: the ESP32's format (firmware.esp32.config) with BCM pin numbers,
+"""The Pi Zero handset's config file: the shared format (firmware.core.config) with BCM pin numbers,
 an MCP3008 channel for the battery (null: none), and no Wi-Fi keys (Raspberry Pi OS joins the network)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import uuid
 from typing import Any
 
 from firmware import protocol
-from firmware.esp32 import config as shared
+from firmware.core import config as shared
 
 ConfigError = shared.ConfigError
 
@@ -44,14 +44,15 @@ def load(path: str) -> dict[str, Any]:
 
 
 def find_broker(cfg: dict[str, Any], timeout: float = 5.0) -> tuple[str, int]:
-    """The configured broker, else the box's announcement on mDNS (appliance.edge.discovery), else its
-    mDNS host name ``<box>.local`` for the resolver to try."""
+    """The configured broker, else the box's announcement on mDNS (firmware.pizero.discovery), else its
+    mDNS host name ``<box>.local`` for the resolver to try. Called again on every reconnect: the box's
+    address may change (DHCP) while the handset runs."""
     host = cfg["broker"]["host"]
     if host:
         return host, cfg["broker"]["port"]
-    from appliance.edge.discovery import find_broker as browse
+    from firmware.pizero.discovery import browse
 
-    found = browse(timeout=timeout, box=cfg["box"])
+    found = browse(cfg["box"], timeout)
     if found is not None:
         return found
     return shared.broker_host(cfg), cfg["broker"]["port"]

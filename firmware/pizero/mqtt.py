@@ -13,8 +13,10 @@ paho tries the own account again every ``RETRY_MS`` until the quizmaster has acc
 from __future__ import annotations
 
 import logging
+import os
 import socket
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -50,7 +52,11 @@ class Link:
         keepalive: int = 30,
         lock: threading.RLock | None = None,
         pairing: Pairing | None = None,
+        find: Callable[[], tuple[str, int]] | None = None,
     ) -> None:
+        """``find()``: the box's broker address again (mDNS), called after each lost connection so a box
+        whose address changed (DHCP) is found on reconnect; None keeps ``host`` and ``port``."""
+        self.find = find
         self.box = box
         self.id = handset_id
         self.host = host
@@ -61,7 +67,10 @@ class Link:
         self.pairing = pairing  # None: anonymous
         self.asked = 0  # pairing requests sent
         self.status = protocol.status_topic(box, handset_id)
-        self.paho = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"handset-{box}-{handset_id}")
+        # a client id nobody can derive from the board (firmware.core.pairing.client_id): a guest using it
+        # would knock the handset off
+        own_id = pairing.client_id() if pairing is not None else pairing_module.pairing_client_id(os.urandom)
+        self.paho = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=own_id)
         if pairing is not None:
             self.paho.username_pw_set(pairing.username, pairing.password)
         self.paho.will_set(self.status, protocol.OFFLINE, qos=1, retain=True)
@@ -123,7 +132,7 @@ class Link:
     def ask(self) -> None:
         """Send one pairing request as the public pairing account; OSError if it could not be sent."""
         assert self.pairing is not None
-        asking = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"pair-{self.box}-{self.id}")
+        asking = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=self.pairing.pairing_client_id())
         asking.username_pw_set(pairing_module.PAIRING_USER, pairing_module.PAIRING_PASSWORD)
         asking.connect(self.host, self.port, self.keepalive)
         asking.loop_start()
@@ -143,6 +152,21 @@ class Link:
         with self.lock:
             if self.handset is not None:
                 self.handset.disconnected()
+        self.relocate()
+
+    def relocate(self) -> None:
+        """Look the box up again (paho's thread, the connection closed); paho's next reconnect uses it."""
+        if self.find is None:
+            return
+        try:
+            host, port = self.find()
+        except OSError as err:
+            log.warning("box not found again: %s; retrying %s:%s", err, self.host, self.port)
+            return
+        if (host, port) != (self.host, self.port):
+            log.info("the box moved: %s:%s -> %s:%s", self.host, self.port, host, port)
+            self.host, self.port = host, port
+            self.paho.host, self.paho.port = host, port
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         with self.lock:

@@ -150,9 +150,9 @@ def crowd_states() -> Iterator[tuple[str, dict[str, Any]]]:
     confident.finish(q)
     yield "confident-reveal-8", envelope("confident", confident.view(), eight)
     squizz = Play("squizz", eight)
-    card = {"prompt": "Largest?", "propositions": [{"label": "A", "text": "x", "value": "1"},
-                                                  {"label": "B", "text": "y", "value": "2"},
-                                                  {"label": "C", "text": "z", "value": "3"}]}
+    card = {"prompt": "Largest?", "propositions": [{"label": "x", "value": "1"},
+                                                  {"label": "y", "value": "2"},
+                                                  {"label": "z", "value": "3"}]}
     squizz.start({"card": card, "die": 3})
     yield "squizz-question-8", envelope("squizz", squizz.view(), eight)
     for name in eight[1:]:

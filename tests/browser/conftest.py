@@ -85,7 +85,9 @@ def box(mosquitto: MosquittoBroker, box_id: str, tmp_path: Path) -> Iterator[Box
     with Appliance(config, rng=random.Random(7)) as appliance:
         appliance.start()
         assert appliance.hub is not None and appliance.store is not None
-        app = create_app({"QUIZBOX_CONFIG": config, "STORE": appliance.store, "PHONE_POLL_MS": 400})
+        app = create_app({"QUIZBOX_CONFIG": config, "STORE": appliance.store, "PHONE_POLL_MS": 400,
+                          # every phone of these tests comes from 127.0.0.1; the per-address bound has its own test
+                          "PHONES_PER_ADDRESS": 16})
         server = ServerThread(app).start()
         services: Services = app.extensions[KEY]
         deadline = time.monotonic() + 10
@@ -117,7 +119,7 @@ def phone_box(tmp_path: Path) -> Iterator[PhoneBox]:
     config = Config(box=BoxConfig(id="phonetest", name="Phone test", data_dir=str(tmp_path / "data")))
     store = Store(tmp_path / "quizbox.db")
     app = create_app({"QUIZBOX_CONFIG": config, "LINK": FakeLink(), "PHONE_FACTORY": clients, "STORE": store,
-                      "PHONE_POLL_MS": 200})
+                      "PHONE_POLL_MS": 200, "PHONES_PER_ADDRESS": 16})
     server = ServerThread(app).start()
     try:
         yield PhoneBox(server.url, clients, app.extensions[KEY])

@@ -8,7 +8,7 @@ import pytest
 
 from appliance.errors import ConfigError, IllegalAction, MalformedInput
 from appliance.games.base import HOST, Action, NotYourTurn, UnknownPlayer, WrongPhase
-from appliance.games.buzzer import Arm, Ask, BuzzerEngine, Close, Declare, End, Judge, Press
+from appliance.games.buzzer import Arm, BuzzerEngine, Close, Declare, EndGame, Judge, Press, StartQuestion
 from appliance.games.buzzer.engine import AlreadyBuzzed, LockedOut, NotArmed
 from tests.board.fixtures import buzzer_views
 
@@ -26,7 +26,7 @@ def play(game: BuzzerEngine, *actions: Action) -> BuzzerEngine:
 
 
 def armed(game: BuzzerEngine, at: int = 1000) -> BuzzerEngine:
-    return play(game, Ask(HOST, "Which planet has the most moons?"), Arm(HOST, at))
+    return play(game, StartQuestion(HOST, "Which planet has the most moons?"), Arm(HOST, at))
 
 
 def refused(game: BuzzerEngine, action: Action, error: type[Exception], words: str) -> None:
@@ -61,17 +61,17 @@ def test_wrong_passes_to_the_next_in_order_and_right_ends_the_question() -> None
 
 def test_a_press_before_arming_locks_the_player_out_of_the_question() -> None:
     # rules.md Buzzer 1 (lock-out on by default)
-    game = play(engine(), Ask(HOST), Press("Dan", 500))
+    game = play(engine(), StartQuestion(HOST), Press("Dan", 500))
     assert game.public_view()["locked_out"] == ["Dan"]
     game.apply(Arm(HOST, 1000))
     refused(game, Press("Dan", 1100), LockedOut, "Dan pressed before the buzzers were armed")
-    play(game, Press("Ann", 1200), Declare(HOST), Judge(HOST, True), Ask(HOST), Arm(HOST, 5000))
+    play(game, Press("Ann", 1200), Declare(HOST), Judge(HOST, True), StartQuestion(HOST), Arm(HOST, 5000))
     game.apply(Press("Dan", 5100))  # the lock-out is for that question only
     assert game.current is not None and game.current.buzzed("Dan")
 
 
 def test_without_lockout_an_early_press_is_refused_and_costs_nothing() -> None:
-    game = play(engine(lockout=False), Ask(HOST))
+    game = play(engine(lockout=False), StartQuestion(HOST))
     refused(game, Press("Dan", 500), NotArmed, "before the buzzers were armed")
     play(game, Arm(HOST, 1000), Press("Dan", 1100))
     assert game.current is not None and game.current.buzzed("Dan") and not game.current.locked_out
@@ -119,7 +119,7 @@ def test_the_question_closes_when_nobody_is_left_to_buzz() -> None:
 
 
 def test_everyone_locked_out_closes_the_question_at_arming() -> None:
-    game = play(engine(["Ann", "Bob"]), Ask(HOST), Press("Ann", 10), Press("Bob", 20), Arm(HOST, 1000))
+    game = play(engine(["Ann", "Bob"]), StartQuestion(HOST), Press("Ann", 10), Press("Bob", 20), Arm(HOST, 1000))
     assert game.phase == "closed"
 
 
@@ -139,15 +139,15 @@ def test_close_ends_a_question_without_points_and_is_refused_when_closed() -> No
 def test_the_highest_total_wins_and_equal_totals_share() -> None:
     game = engine()
     for winner in ("Ann", "Cat"):
-        play(game, Ask(HOST), Arm(HOST, 0), Press(winner, 10), Declare(HOST), Judge(HOST, True))
-    game.apply(End(HOST))
+        play(game, StartQuestion(HOST), Arm(HOST, 0), Press(winner, 10), Declare(HOST), Judge(HOST, True))
+    game.apply(EndGame(HOST))
     assert game.finished and game.winners() == ["Ann", "Cat"]
     assert game.public_view()["ending"] == "deck_ran_out"
 
 
 def test_end_is_refused_while_a_question_is_open() -> None:
     game = armed(engine())
-    refused(game, End(HOST), WrongPhase, "end from the host refused: question 1 is armed")
+    refused(game, EndGame(HOST), WrongPhase, "end from the host refused: question 1 is armed")
 
 
 @pytest.mark.parametrize(
@@ -161,7 +161,7 @@ def test_end_is_refused_while_a_question_is_open() -> None:
         (Judge(HOST, True), WrongPhase, "question 1 is armed"),
         (Declare(HOST), WrongPhase, "question 1 is armed"),
         (Arm(HOST, 5), WrongPhase, "question 1 is armed"),
-        (Ask(HOST), WrongPhase, "question 1 is armed"),
+        (StartQuestion(HOST), WrongPhase, "question 1 is armed"),
     ],
 )
 def test_refusals_name_the_input_and_the_state(action: Action, error: type[IllegalAction], words: str) -> None:
@@ -170,7 +170,7 @@ def test_refusals_name_the_input_and_the_state(action: Action, error: type[Illeg
 
 @pytest.mark.parametrize(
     ("record", "player", "value"),
-    [(Press, "Ann", "12"), (Press, "Ann", 1.5), (Arm, HOST, True), (Judge, HOST, 1), (Ask, HOST, 5)],
+    [(Press, "Ann", "12"), (Press, "Ann", 1.5), (Arm, HOST, True), (Judge, HOST, 1), (StartQuestion, HOST, 5)],
 )
 def test_unreadable_actions_are_malformed(record: Any, player: str, value: Any) -> None:
     with pytest.raises(MalformedInput):
@@ -209,8 +209,8 @@ def test_the_view_has_the_shape_the_board_draws() -> None:
     expected = buzzer_views()
     game = engine()
     for _ in range(3):
-        play(game, Ask(HOST), Arm(HOST, 0), Close(HOST))
-    game.apply(Ask(HOST, "Which planet has the most moons?"))
+        play(game, StartQuestion(HOST), Arm(HOST, 0), Close(HOST))
+    game.apply(StartQuestion(HOST, "Which planet has the most moons?"))
     states = {"waiting": game.public_view()}
     play(game, Press("Bob", 5), Arm(HOST, 100))
     states["armed"] = game.public_view()
@@ -224,7 +224,7 @@ def test_the_view_has_the_shape_the_board_draws() -> None:
 
 
 def test_private_view_says_where_the_player_stands() -> None:
-    game = play(engine(), Ask(HOST), Press("Dan", 5), Arm(HOST, 100), Press("Cat", 150), Declare(HOST))
+    game = play(engine(), StartQuestion(HOST), Press("Dan", 5), Arm(HOST, 100), Press("Cat", 150), Declare(HOST))
     assert game.private_view("Cat") == {"player": "Cat", "score": 0, "buzzed": True, "locked_out": False,
                                         "answering": True}
     assert game.private_view("Dan")["locked_out"] is True

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from appliance.errors import IllegalAction
 from appliance.games.base import HOST, Action
-from appliance.games.buzzer import Arm, Ask, BuzzerEngine, Close, Declare, End, Judge, Press
+from appliance.games.buzzer import Arm, BuzzerEngine, Close, Declare, EndGame, Judge, Press, StartQuestion
 from appliance.games.buzzer.state import Buzz, Question
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve"]
@@ -17,11 +17,11 @@ actions = st.one_of(
     st.builds(Press, st.sampled_from([*PLAYERS, "Zed"]), times),
     st.builds(Press, st.sampled_from(PLAYERS), times),
     st.builds(Arm, st.just(HOST), times),
-    st.builds(Ask, st.just(HOST), st.sampled_from(["", "Who?"])),
+    st.builds(StartQuestion, st.just(HOST), st.sampled_from(["", "Who?"])),
     st.just(Declare(HOST)),
     st.builds(Judge, st.just(HOST), st.booleans()),
     st.just(Close(HOST)),
-    st.just(End(HOST)),
+    st.just(EndGame(HOST)),
 )
 options = st.fixed_dictionaries({
     "lockout": st.booleans(),
@@ -85,7 +85,7 @@ def test_any_sequence_keeps_the_rules(opts: dict[str, object], sequence: list[Ac
 @given(st.lists(st.tuples(st.sampled_from(PLAYERS), times), min_size=1, max_size=5, unique_by=lambda t: t[0]))
 def test_wrong_after_wrong_walks_the_press_order(presses: list[tuple[str, int]]) -> None:
     game = BuzzerEngine(PLAYERS, {})
-    game.apply(Ask(HOST))
+    game.apply(StartQuestion(HOST))
     game.apply(Arm(HOST, 0))
     for player, at in presses:
         game.apply(Press(player, at))

@@ -99,7 +99,7 @@ def squizz_cards(draw: st.DrawFn) -> SquizzCard:
     values = draw(st.lists(numbers, min_size=3, max_size=3, unique=True))
     names = draw(st.lists(texts("text"), min_size=3, max_size=3, unique_by=normalise))
     propositions = tuple(
-        Proposition(label, text, value) for label, text, value in zip(LABELS, names, values, strict=True)
+        Proposition(letter, text, value) for letter, text, value in zip(LABELS, names, values, strict=True)
     )
     return SquizzCard(
         **draw(_common()),  # type: ignore[arg-type]

@@ -127,10 +127,6 @@ BOTH_REFUSE: list[tuple[str, Json]] = [
     ("two statements", deck_doc("allin", [allin_card(statements=["a", "b"])])),
     ("statement too long", deck_doc("allin", [allin_card(statements=["a" * 161, "b", "c"])])),
     (
-        "labels not A, B, C",
-        deck_doc("squizz", [squizz_card(propositions=propositions(("A", "x", "1"), ("C", "y", "2"), ("B", "z", "3")))]),
-    ),
-    (
         "proposition without value",
         deck_doc(
             "squizz",
@@ -162,6 +158,10 @@ CODE_ONLY: list[tuple[str, Json]] = [
         ),
     ),
     ("repeated statement", deck_doc("allin", [allin_card(statements=["I ran.", "I swam.", "i ran"])])),
+    (
+        "first-form letters not A, B, C (a label beside a text is the letter)",
+        deck_doc("squizz", [squizz_card(propositions=propositions(("A", "x", "1"), ("C", "y", "2"), ("B", "z", "3")))]),
+    ),
 ]
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from appliance.decks import InvalidDeck, Problem, load_deck
+from appliance.decks import InvalidDeck, Problem, SquizzCard, dump_deck, load_deck
 from appliance.decks.validate import MAX_CARDS, MAX_FILE_BYTES, MAX_LENGTH, MAX_TAGS
 from appliance.errors import DeckError, MalformedInput
 from tests.decks.decks_samples import Json, allin_card, deck_doc, estimation_card, propositions, squizz_card
@@ -132,7 +132,7 @@ SQUIZZ_BAD: list[tuple[str, Json, str, str]] = [
         "labels not A, B, C",
         {"propositions": propositions(("A", "Yoda", "900"), ("b", "Noah", "950"), ("C", "Smurf", "542"))},
         "propositions[1].label",
-        "must be 'B' (labels go A, B, C in order)",
+        "must be 'B' beside a text (letters go A, B, C in order)",
     ),
     (
         "two propositions",
@@ -153,10 +153,16 @@ SQUIZZ_BAD: list[tuple[str, Json, str, str]] = [
         "not a number",
     ),
     (
-        "proposition without text",
-        {"propositions": [{"label": "A", "value": "1"}, *propositions(("B", "Noah", "950"), ("C", "Smurf", "542"))]},
-        "propositions[0].text",
+        "proposition without a label",
+        {"propositions": [{"value": "1"}, *propositions(("B", "Noah", "950"), ("C", "Smurf", "542"))]},
+        "propositions[0].label",
         "missing",
+    ),
+    (
+        "blank label",
+        {"propositions": [{"label": " ", "value": "1"}, *propositions(("B", "Noah", "950"), ("C", "Smurf", "542"))]},
+        "propositions[0].label",
+        "must not be empty",
     ),
     (
         "proposition not an object",
@@ -371,3 +377,20 @@ def test_the_error_message_summarises_the_first_problems() -> None:
 def test_an_unknown_format_is_a_programming_error() -> None:
     with pytest.raises(ValueError, match="unknown deck file format 'xml'"):
         load_deck("{}", "xml")  # type: ignore[arg-type]
+
+
+def test_a_proposition_label_is_its_text_and_its_letter_its_position() -> None:
+    """rules.md sQuizz 4: ``{"label": "Eiffel Tower", "value"}``; the first is A, the second B, the third C. A label
+    that looks like a letter is only text. The first form of deck files (letter label beside a text) still loads
+    to the same card, and the box writes the label form."""
+    labelled = [{"label": "B", "value": "900"}, {"label": "Noah", "value": "950"}, {"label": "Smurf", "value": "542"}]
+    first_form = [{"label": "A", "text": "B", "value": "900"}, {"label": "B", "text": "Noah", "value": "950"},
+                  {"label": "C", "text": "Smurf", "value": "542"}]
+    new = load_deck(json.dumps(deck_doc("squizz", [squizz_card(propositions=labelled)])), "json")
+    old = load_deck(json.dumps(deck_doc("squizz", [squizz_card(propositions=first_form)])), "json")
+    assert new == old
+    card = new.cards[0]
+    assert isinstance(card, SquizzCard)
+    assert [(p.letter, p.text) for p in card.propositions] == [("A", "B"), ("B", "Noah"), ("C", "Smurf")]
+    written = json.loads(dump_deck(new, "json"))["cards"][0]["propositions"]
+    assert written == labelled

@@ -1,6 +1,7 @@
 """A box's broker for tests: the real mosquitto with Debian's own main config including the Quizbox
-drop-in, and the password file and ACL that deploy/configure.py writes (plus two paired handsets,
-h1 and h2), with only paths and ports moved into a temporary folder."""
+drop-in that deploy/configure.py writes, and the accounts it makes in the dynamic security plugin
+(``--sync-accounts``, plus two handsets h1 and h2 given accounts by hand), with only paths and ports
+moved into a temporary folder."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,18 +46,15 @@ def running_box() -> Iterator[Box]:
         yield from _box(exe, Path(name))
 
 
-def _box(exe: str, tmp: Path) -> Iterator[Box]:
+def _box(exe: str, tmp: Path, before_start: Callable[[Path], None] | None = None) -> Iterator[Box]:
     root = tmp / "root"
+    if before_start is not None:
+        before_start(root)  # e.g. an install made by an older installer
     configure.configure(root, BOX, "The Pub")
-    # two paired handsets, given their accounts the way the quizmaster does until pairing lands
-    passwords = {"h1": "one-secret"}
-    configure.add_handset(root, "h1", "one-secret")
-    passwords["h2"], _ = configure.add_handset(root, "h2")
-    configure.configure(root, BOX, "The Pub")  # a later re-run of the installer keeps them
+    configure.configure(root, BOX, "The Pub")  # a later re-run of the installer changes nothing
     config = configure.read_toml(root / configure.CONFIG)
     web = configure.read_toml(root / configure.WEB_CONFIG)
-    passwords["appliance"] = config["broker"]["password"]
-    passwords["web"] = web["broker"]["password"]
+    passwords = {"appliance": config["broker"]["password"], "web": web["broker"]["password"]}
 
     port = free_port()
     data, conf_d = tmp / "data", tmp / "conf.d"
@@ -67,18 +65,19 @@ def _box(exe: str, tmp: Path) -> Iterator[Box]:
     main = _rewrite(main, "persistence_location /var/lib/mosquitto/", f"persistence_location {data}/")
     main = _rewrite(main, "log_dest file /var/log/mosquitto/mosquitto.log", f"log_dest file {data}/mosquitto.log")
     main = _rewrite(main, "include_dir /etc/mosquitto/conf.d", f"include_dir {conf_d}")
-    dropin = DROPIN.read_text()
+    dropin = (root / configure.DROPIN).read_text()
     dropin = _rewrite(dropin, "listener 1883", f"listener {port} 127.0.0.1")
-    dropin = dropin.replace("/etc/quizbox/mosquitto/", f"{root}/etc/quizbox/mosquitto/")
+    dropin = _rewrite(dropin, f"/{configure.DYNSEC}", str(root / configure.DYNSEC))
     (conf_d / "quizbox.conf").write_text(dropin)
     (tmp / "mosquitto.conf").write_text(main)
     if os.geteuid() == 0:
-        # as on the Pi: mosquitto drops root before it reads the files, and reads them as group mosquitto
+        # as on the Pi: mosquitto drops root and keeps its accounts file as user mosquitto
         shutil.chown(data, "mosquitto")
-        shutil.chown(tmp, group="mosquitto")
-        os.chmod(tmp, 0o750)
-        for name in (configure.PASSWD, configure.ACL):
-            shutil.chown(root / name, group="mosquitto")
+        os.chmod(tmp, 0o755)
+        for folder in (root, root / "var", root / "var/lib"):
+            os.chmod(folder, 0o755)
+        shutil.chown(root / configure.DYNSEC, "mosquitto", "mosquitto")
+        shutil.chown((root / configure.DYNSEC).parent, "mosquitto", "mosquitto")
     stderr = tmp / "stderr.log"
     with open(stderr, "wb") as err:
         proc = subprocess.Popen([exe, "-c", str(tmp / "mosquitto.conf")], stdout=err, stderr=subprocess.STDOUT)
@@ -87,6 +86,11 @@ def _box(exe: str, tmp: Path) -> Iterator[Box]:
             wait_for_port("127.0.0.1", port, timeout=10)
         except Exception:
             pytest.fail(f"mosquitto did not start: {stderr.read_text()}")
+        configure.sync_accounts(root, port=port)  # what the installer runs once mosquitto is up
+        passwords["h1"] = "one-secret-of-h1"
+        configure.add_handset(root, "h1", passwords["h1"], port=port)
+        passwords["h2"], _ = configure.add_handset(root, "h2", port=port)
+        configure.sync_accounts(root, port=port)  # a later re-run keeps them
         yield Box(root, port, passwords, stderr, proc.pid)
     finally:
         proc.terminate()

@@ -17,6 +17,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from appliance.box import doctor
 from appliance.box.config import Config, parse_config
+from appliance.edge.accounts import client_id
 from appliance.edge.broker import free_port
 from appliance.edge.mqtt import Connection
 from appliance.errors import ConfigError
@@ -362,7 +363,9 @@ def test_real_login_probe_tells_ok_refused_and_nobody_home(box: Box) -> None:
 def test_the_doctor_sees_the_box_and_its_handsets_through_the_real_broker(box: Box, tmp_path: Path) -> None:
     retained = [(protocol.appliance_status_topic(BOX), "appliance"), (protocol.status_topic(BOX, "h1"), "h1")]
     for topic, user in retained:
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"doctor-test-{user}")
+        # a handset's account logs in only with its own client id (appliance/edge/accounts.py)
+        own = client_id(user, box.passwords[user]) if user == "h1" else f"doctor-test-{user}"
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=own)
         client.username_pw_set(user, box.passwords[user])
         client.connect("127.0.0.1", box.port)
         client.loop_start()

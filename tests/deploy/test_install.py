@@ -18,27 +18,30 @@ configure = load_configure()
 BOX_FILES = {
     "etc/systemd/system/quizbox.service": (0o644, "systemd/quizbox.service"),
     "etc/systemd/system/quizbox-web.service": (0o644, "systemd/quizbox-web.service"),
-    "etc/systemd/system/quizbox-mosquitto-reload.path": (0o644, "systemd/quizbox-mosquitto-reload.path"),
-    "etc/systemd/system/quizbox-mosquitto-reload.service": (0o644, "systemd/quizbox-mosquitto-reload.service"),
-    "etc/mosquitto/conf.d/quizbox.conf": (0o644, "systemd/mosquitto-quizbox.conf"),
+    "etc/mosquitto/conf.d/quizbox.conf": (0o644, None),  # the drop-in with this system's plugin path
     "etc/quizbox/quizbox.toml": (0o640, None),
     "etc/quizbox/web.toml": (0o640, None),
-    "etc/quizbox/mosquitto/passwd": (0o640, None),
-    "etc/quizbox/mosquitto/acl": (0o640, None),
+    "var/lib/mosquitto/dynamic-security.json": (0o600, None),  # the broker's accounts, kept by mosquitto
 }
-BOX_DIRS = {"etc/quizbox": 0o755, "etc/quizbox/mosquitto": 0o2750, "var/lib/quizbox": 0o750, "opt/quizbox": 0o755}
+BOX_DIRS = {"etc/quizbox": 0o755, "var/lib/quizbox": 0o750, "opt/quizbox": 0o755, "var/lib/mosquitto": 0o755}
 
 
-def install(root: Path, *args: str) -> tuple[str, list[list[str]]]:
-    """Run the installer into ``root``: its output and the commands it would have run, split into words."""
+def install(root: Path, *args: str, fail: str = "") -> tuple[str, list[list[str]]]:
+    """Run the installer into ``root``: its output and the commands it would have run, split into words
+    (``fail``: a command that fails in the dry run)."""
     out = subprocess.run(
         ["bash", str(INSTALL), *args], capture_output=True, text=True, timeout=120,
-        env={**os.environ, "QUIZBOX_ROOT": str(root)},
+        env={**os.environ, "QUIZBOX_ROOT": str(root), "QUIZBOX_DRY_RUN_FAIL": fail},
     )
-    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.returncode == (1 if fail else 0), out.stdout + out.stderr
     commands = [shlex.split(line.removeprefix("would run: ")) for line in out.stdout.splitlines()
                 if line.startswith("would run: ")]
     return out.stdout, commands
+
+
+def commands_end(commands: list[list[str]], tail: list[str]) -> bool:
+    """Whether a command ends with ``tail`` (after runuser's prefix)."""
+    return any(c[-len(tail):] == tail for c in commands)
 
 
 def tree(root: Path) -> dict[str, int]:
@@ -67,7 +70,8 @@ def test_every_file_lands_where_it_belongs(tmp_path: Path) -> None:
         assert found.get(rel) == mode, rel
     assert os.readlink(tmp_path / "usr/local/bin/quizbox") == "/opt/quizbox/venv/bin/quizbox"
     assert "etc/systemd/system/quizbox-handset.service" not in found
-    unexpected = set(found) - set(BOX_FILES) - set(BOX_DIRS) - {
+    assert (tmp_path / "opt/quizbox/src/pyproject.toml").exists(), "the copy the service user builds from"
+    unexpected = {rel for rel in found if not rel.startswith("opt/quizbox/src")} - set(BOX_FILES) - set(BOX_DIRS) - {
         "etc", "etc/systemd", "etc/systemd/system", "etc/mosquitto", "etc/mosquitto/conf.d", "opt", "usr",
         "usr/local", "usr/local/bin", "usr/local/bin/quizbox", "var", "var/lib"}
     assert not unexpected, f"files nobody asked for: {sorted(unexpected)}"
@@ -85,14 +89,19 @@ def test_the_system_commands_are_printed_not_run(tmp_path: Path) -> None:
     usermod = next(c for c in commands if c[0] == "usermod")
     assert set(usermod[3].split(",")) == {"gpio", "video", "input", "render", "audio"}
     venv = str(tmp_path / "opt/quizbox/venv")
-    assert ["python3", "-m", "venv", "--system-site-packages", venv] in commands
-    assert [f"{venv}/bin/pip", "install", "--upgrade", "--no-binary", "pygame", REPO] in commands
-    assert ["systemctl", "enable", "mosquitto.service", "quizbox.service", "quizbox-web.service",
-            "quizbox-mosquitto-reload.path"] in commands
-    assert ["systemctl", "restart", "mosquitto.service", "quizbox.service", "quizbox-web.service",
-            "quizbox-mosquitto-reload.path"] in commands
-    assert ["chown", "quizbox:mosquitto", f"{tmp_path}/etc/quizbox/mosquitto",
-            f"{tmp_path}/etc/quizbox/mosquitto/passwd", f"{tmp_path}/etc/quizbox/mosquitto/acl"] in commands
+    as_app = ["runuser", "-u", "quizbox", "--", "env", "HOME=/var/lib/quizbox",
+              "PIP_CACHE_DIR=/var/lib/quizbox/.cache/pip"]
+    assert [*as_app, "python3", "-m", "venv", "--system-site-packages", venv] in commands
+    stage = str(tmp_path / "opt/quizbox/src")
+    # built by the service user from a copy: the owner's checkout gets no root-owned build files
+    assert [*as_app, f"{venv}/bin/pip", "install", "--upgrade", "--no-binary", "pygame", stage] in commands
+    assert ["systemctl", "enable", "mosquitto.service", "quizbox.service", "quizbox-web.service"] in commands
+    restarts = [c[2] for c in commands if c[:2] == ["systemctl", "restart"]]
+    assert restarts == ["mosquitto.service", "quizbox.service", "quizbox-web.service"]
+    sync = next(i for i, c in enumerate(commands) if "--sync-accounts" in c)
+    assert commands.index(["systemctl", "restart", "mosquitto.service"]) < sync < commands.index(
+        ["systemctl", "restart", "quizbox.service"]), "accounts once the broker runs, before the box starts"
+    assert ["chown", "mosquitto:mosquitto", f"{tmp_path}/var/lib/mosquitto/dynamic-security.json"] in commands
     assert commands.index(next(c for c in commands if c[0] == "useradd")) < commands.index(
         ["systemctl", "daemon-reload"])
     assert "http://quizbox.local/" in out
@@ -107,7 +116,7 @@ def test_a_second_run_upgrades_in_place_and_keeps_data_and_settings(tmp_path: Pa
     settings.write_text(edited)
     unit = tmp_path / "etc/systemd/system/quizbox.service"
     unit.write_text("an old version\n")
-    secrets = {name: (tmp_path / name).read_bytes() for name in ("etc/quizbox/mosquitto/passwd",)}
+    secrets = {name: (tmp_path / name).read_bytes() for name in ("var/lib/mosquitto/dynamic-security.json",)}
     before = tree(tmp_path)
 
     out, commands = install(tmp_path, "--box-id", "other")
@@ -118,8 +127,25 @@ def test_a_second_run_upgrades_in_place_and_keeps_data_and_settings(tmp_path: Pa
     assert {name: (tmp_path / name).read_bytes() for name in secrets} == secrets
     assert tree(tmp_path) == before
     assert configure.read_toml(tmp_path / "etc/quizbox/web.toml")["box"]["name"] == "The Lion"
-    assert ["systemctl", "restart", "mosquitto.service", "quizbox.service", "quizbox-web.service",
-            "quizbox-mosquitto-reload.path"] in commands
+    assert ["systemctl", "restart", "quizbox.service"] in commands
+
+
+def test_a_unit_that_fails_is_reported_and_the_install_goes_on(tmp_path: Path) -> None:
+    """Before: a failed unit aborted the installer before it printed the admin address (issue 17)."""
+    out, commands = install(tmp_path, fail="systemctl restart quizbox.service")
+    restarts = [c[2] for c in commands if c[:2] == ["systemctl", "restart"]]
+    assert restarts == ["mosquitto.service", "quizbox.service", "quizbox-web.service"], "it went on"
+    assert "FAILED: quizbox.service is not running. See why: sudo journalctl -b -u quizbox.service" in out
+    assert "http://quizbox.local/" in out
+
+
+def test_a_pi_zero_handset_runs_its_i2c_at_400_khz(tmp_path: Path) -> None:
+    boot = tmp_path / "boot/firmware/config.txt"
+    boot.parent.mkdir(parents=True)
+    boot.write_text("dtparam=i2c_arm=on\n")
+    install(tmp_path, "--handset")
+    install(tmp_path, "--handset")  # a second run adds nothing
+    assert boot.read_text() == "dtparam=i2c_arm=on\ndtparam=i2c_arm_baudrate=400000\n"
 
 
 def test_a_pi_zero_handset_gets_only_the_handset(tmp_path: Path) -> None:
@@ -127,10 +153,12 @@ def test_a_pi_zero_handset_gets_only_the_handset(tmp_path: Path) -> None:
     found = tree(tmp_path)
     assert found["etc/systemd/system/quizbox-handset.service"] == 0o644
     assert found["etc/quizbox/handset.json"] == 0o640
-    assert not [rel for rel in found if "mosquitto" in rel or rel.endswith("quizbox.service")]
+    assert not [rel for rel in found if ("mosquitto" in rel or rel.endswith("quizbox.service"))
+                and not rel.startswith("opt/quizbox/src/")]
     apt = next(c for c in commands if c[:2] == ["apt-get", "install"])
     assert "mosquitto" not in apt and "libsdl2-dev" not in apt
-    assert [str(tmp_path / "opt/quizbox/venv/bin/pip"), "install", "--upgrade", f"{REPO}[pizero]"] in commands
+    assert commands_end(commands, [str(tmp_path / "opt/quizbox/venv/bin/pip"), "install", "--upgrade",
+                                   f"{tmp_path}/opt/quizbox/src[pizero]"])
     assert ["systemctl", "enable", "quizbox-handset.service"] in commands
     assert ["raspi-config", "nonint", "do_i2c", "0"] in commands
     assert ["raspi-config", "nonint", "do_spi", "0"] in commands

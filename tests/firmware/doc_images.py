@@ -16,7 +16,7 @@ DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
 # name -> (layout, prompt id, keys, then an ack: None, or (ok, message))
 SHOTS: dict[str, tuple[str, str, list[str], tuple[bool, str] | None]] = {
     "handset-keypad-range": ("keypad", "r1", ["1", "2", ".", "5", "mag", "next", "2", "0", "mag"], None),
-    "handset-five-range": ("five", "r2", ["up", "up", "right", "up", "up", "up", "right", "up"], None),
+    "handset-five-range": ("five", "r2", ["up", "up", "up", "right", "right", "up", "up", "right", "up"], None),
     "handset-keypad-bet": ("keypad", "b2", ["3", "next", "1", "2", "0"], None),
     "handset-keypad-split": ("keypad", "s1", ["9"], None),
     "handset-five-token": ("five", "t1", ["up", "up", "right", "down"], None),
@@ -24,7 +24,7 @@ SHOTS: dict[str, tuple[str, str, list[str], tuple[bool, str] | None]] = {
     "handset-keypad-refused": (
         "keypad",
         "b1",
-        ["2", "next", "3", "0", "ok", "ok"],
+        ["3", "next", "3", "0", "ok", "ok"],
         (False, "Bet at least 60: the ante rose"),
     ),
     "handset-keypad-locked": ("keypad", "r1", ["1", "next", "2", "0", "0", "ok", "ok"], (True, "range 1 - 200")),

@@ -57,14 +57,42 @@ def test_every_keypad_key_scans_to_its_name(hw: Any) -> None:
             assert pad.scan() == KEYPAD_MAP[r][c]
     hw.pressed.clear()
     assert pad.scan() is None
-    assert all(p.level == 1 for p in (hw.pins[n] for n in rows))  # rows released after a scan
+    assert all(p.level == 0 for p in (hw.pins[n] for n in rows))  # idle: every row low, for the edge interrupt
     from firmware.core.editor import KEYPAD_KEYS
 
     assert sorted(k for row in KEYPAD_MAP for k in row) == sorted(KEYPAD_KEYS)
 
 
+def test_a_press_is_stamped_at_its_pin_edge(hw: Any) -> None:
+    from firmware.esp32.keys import Buttons, Keypad
+
+    us = [0]
+    pins = {"up": 13, "down": 14, "left": 27, "right": 26, "ok": 25}
+    five = Buttons(pins, hw.Pin, clock_us=lambda: us[0])
+    us[0] = 1_000_000
+    hw.grounded.add(25)
+    hw.pins[25].fall()  # the edge interrupt, at 1 s on the microsecond clock
+    got = []
+    for now in range(500, 600, 5):  # the main loop polls every 5 ms on its ms clock
+        us[0] = 1_000_000 + (now - 500) * 1000
+        if five.poll(now) is not None:
+            got.append((now, five.pressed_ms))
+    assert got == [(525, 500)]  # debounced at 525 ms, stamped at the edge: 500 ms
+    hw.grounded.clear()
+    pad = Keypad([12, 15, 16, 17], [18, 19, 23, 5], hw.Pin, clock_us=lambda: us[0])
+    hw.pressed.add((12, 18))
+    us[0] = 2_000_000
+    hw.pins[18].fall()
+    got = []
+    for now in range(1000, 1100, 5):
+        us[0] = 2_000_000 + (now - 1000) * 1000
+        if pad.poll(now) is not None:
+            got.append((now, pad.pressed_ms))
+    assert got == [(1025, 1000)]
+
+
 def test_debounce_ignores_bounce_and_counts_one_press() -> None:
-    from firmware.esp32.keys import DEBOUNCE_MS, Debouncer
+    from firmware.core.keys import DEBOUNCE_MS, Debouncer
 
     d = Debouncer()
     readings = ["5", None, "5", None] + ["5"] * 10 + [None, "5"] + [None] * 10 + ["5"] * 10
@@ -74,7 +102,7 @@ def test_debounce_ignores_bounce_and_counts_one_press() -> None:
 
 
 def test_second_key_while_one_is_held_is_ignored() -> None:
-    from firmware.esp32.keys import Debouncer
+    from firmware.core.keys import Debouncer
 
     d = Debouncer()
     events = [d.update("1", t) for t in range(0, 100, 5)]
@@ -104,7 +132,7 @@ def test_five_buttons_auto_repeat_only_up_and_down(hw: Any) -> None:
     ("mv", "pc"), [(3200, 0), (3300, 0), (3650, 31), (3800, 60), (4150, 97), (4200, 100), (4400, 100)]
 )
 def test_battery_curve(mv: int, pc: int) -> None:
-    from firmware.esp32.battery import percent
+    from firmware.core.battery import percent
 
     assert percent(mv) == pc
 
@@ -163,23 +191,28 @@ def test_ssd1306_init_and_show(hw: Any) -> None:
 # -- Wi-Fi and the MQTT link ------------------------------------------------------------------------------------
 
 
-def test_wifi_connects_or_gives_up(hw: Any) -> None:
+def test_wifi_joins_without_blocking_and_retries(hw: Any) -> None:
     import network
 
-    from firmware.esp32.wifi import WAIT_MS, Wifi
+    from firmware.esp32.wifi import JOINING, WAIT_MS, Wifi, hostname_for
 
-    slept: list[int] = []
+    clock = Clock()
     network.polls_to_connect = 2
-    wifi = Wifi("Pub", "pw", network, slept.append)
-    wifi.ensure()
-    assert wifi.wlan.isconnected() and wifi.rssi() == -58
-    wifi.ensure()  # already up: nothing to do
-    assert wifi.wlan.connects == 1
-    network.polls_to_connect = None
-    down = Wifi("Pub", "pw", network, slept.append)
-    with pytest.raises(OSError, match="no Wi-Fi Pub"):
-        down.ensure()
-    assert sum(slept) >= WAIT_MS
+    network.ap_up = True
+    wifi = Wifi("Pub", "pw", network, clock, hostname=hostname_for("esp32-A1_b2"))
+    assert network.names[-1] == "qb-esp32-a1-b2"
+    assert [wifi.up() for _ in range(4)] == [False, False, False, True]  # each call returns at once
+    assert wifi.wlan.connects == 1 and wifi.rssi() == -58
+    network.ap_up = False
+    assert not wifi.up() and wifi.status() == JOINING
+    clock.now += WAIT_MS - 1
+    wifi.up()
+    assert wifi.wlan.connects == 2  # the drop started a join at once...
+    clock.now += WAIT_MS
+    wifi.up()
+    assert wifi.wlan.connects == 3  # ...and an unfinished one is restarted after WAIT_MS
+    network.ap_up = True
+    assert [wifi.up() for _ in range(3)][-1]
 
 
 class Sock:
@@ -193,6 +226,9 @@ class Sock:
 
     def close(self) -> None:
         self.dead = True
+
+    def settimeout(self, value: float | None) -> None:
+        pass
 
 
 class Broker:
@@ -370,8 +406,10 @@ def test_app_step_connects_reads_battery_and_sends_telemetry(hw: Any) -> None:
 
     screen = FrameBuffer()
     pad = keys.Keypad(cfg["pins"]["rows"], cfg["pins"]["cols"], hw.Pin)
-    a = app.App(cfg, screen, pad, Battery(), wifi.Wifi("Pub", "", network, lambda ms: None), clock, seq=5000)
-    a.link.make_client = broker.make
+    a = app.App(cfg, screen, pad, Battery(), wifi.Wifi("Pub", "", network, clock), clock, seq=5000)
+    a.link.make_client, a.link.resolve = broker.make, None
+    a.step()  # starts joining Wi-Fi, returns at once
+    assert not a.handset.online and a.handset.status == "joining Wi-Fi"
     a.step()
     assert a.handset.online and a.handset.battery == 42
     [tele] = [P.decode(e[2]) for e in broker.log if e[0] == "pub" and e[1].endswith(b"/telemetry")]
@@ -392,3 +430,96 @@ def test_seq_blocks_differ_per_boot(tmp_path: Path) -> None:
     assert [next_seq_block(path) for _ in range(3)] == [0, SEQ_BLOCK, 2 * SEQ_BLOCK]
     Path(path).write_text("garbage")
     assert next_seq_block(path) == 0
+
+
+@pytest.mark.parametrize(
+    ("pins", "layout", "why"),
+    [
+        ({"rows": [13, 14, 27, 35]}, "keypad", "rows: 35 input only"),  # 34-39 cannot drive a row
+        ({"cols": [25, 33, 32, 36]}, "keypad", "cols: 36 input only"),  # ...nor pull up a column
+        ({"rows": [13, 14, 27, 7]}, "keypad", "rows: 7 is flash"),
+        ({"cols": [25, 33, 32, 12]}, "keypad", "cols: 12 strapping"),
+        ({"buttons": {"up": 0, "down": 14, "left": 27, "right": 26, "ok": 25}}, "five", "up: 0 strapping"),
+        ({"buttons": {"up": 13, "down": 14, "left": 27, "right": 26, "ok": 1}}, "five", "ok: 1 is serial"),
+        ({"battery": 26}, "keypad", "battery: ADC1 32-39"),  # ADC2 is Wi-Fi's
+        ({"rows": [13, 14, 27, 24]}, "keypad", "rows: no GPIO 24"),
+        ({"rows": [13, 14, 27, 26], "cols": [25, 33, 13, 4]}, "keypad", "pin 13 used twice"),
+        ({"sda": 34}, "keypad", "pin 34 used twice"),  # the battery's
+        ({"rows": [13, 14, 27]}, "keypad", "rows: 4 pins"),
+    ],
+)
+def test_pins_are_checked_against_the_esp32(pins: dict[str, Any], layout: str, why: str) -> None:
+    import json
+
+    from firmware.esp32 import config
+
+    text = json.dumps({"wifi": {"ssid": "Pub"}, "layout": layout, "pins": pins})
+    with pytest.raises(config.ConfigError) as err:
+        config.parse(text)
+    assert str(err.value) == why and len(why) <= 20  # short enough for the OLED
+
+
+def test_the_default_pins_and_the_example_pass(hw: Any) -> None:
+    from firmware.esp32 import config
+
+    assert config.parse('{"wifi": {"ssid": "Pub"}}')["pins"]["rows"] == [13, 14, 27, 26]
+    assert config.parse('{"wifi": {"ssid": "Pub"}, "layout": "five"}')["layout"] == "five"
+    example = (Path(config.__file__).parent / "config.example.json").read_text()
+    config.parse(example)
+
+
+def test_the_pairing_secret_is_made_with_the_radio_on(hw: Any) -> None:
+    import network
+
+    from firmware.esp32 import app, config, keys, wifi
+
+    cfg = config.parse('{"wifi": {"ssid": "Pub"}}', hw.unique_id())
+    w = wifi.Wifi("Pub", "", network, Clock(), hostname=wifi.hostname_for(cfg["handset"]))
+    radio_on_at_secret = []
+
+    def urandom(n: int) -> bytes:
+        radio_on_at_secret.append(w.wlan.active())  # the ESP32's RNG is only truly random with it on
+        return bytes(range(n))
+
+    pad = keys.Keypad(cfg["pins"]["rows"], cfg["pins"]["cols"], hw.Pin)
+
+    class Battery:
+        def percent(self) -> int:
+            return 50
+
+    app.App(cfg, FrameBuffer(), pad, Battery(), w, Clock(), urandom=urandom)
+    assert radio_on_at_secret and all(radio_on_at_secret)
+    assert network.name == "qb-esp32-123456"  # each handset its own DHCP/mDNS name
+
+
+def test_a_buzz_carries_the_time_of_the_pin_edge(hw: Any) -> None:
+    import network
+
+    from firmware.esp32 import app, config, keys, wifi
+
+    network.polls_to_connect = 0
+    network.ap_up = True
+    cfg = config.parse('{"wifi": {"ssid": "Pub"}}', hw.unique_id())
+    broker, clock = Broker(), Clock()
+    us = [0]
+    pad = keys.Keypad(cfg["pins"]["rows"], cfg["pins"]["cols"], hw.Pin, clock_us=lambda: us[0])
+
+    class Battery:
+        def percent(self) -> int:
+            return 42
+
+    a = app.App(cfg, FrameBuffer(), pad, Battery(), wifi.Wifi("Pub", "", network, clock), clock, seq=10)
+    a.link.make_client, a.link.resolve = broker.make, None
+    a.step()
+    a.step()
+    broker.clients[-1].deliver(P.prompt_topic(cfg["box"], "esp32-123456"), P.encode(samples.by_id("z1")))
+    clock.now = 5000
+    us[0] = 5_000_000
+    hw.pressed.add((13, 25))  # "1" goes down at 5000 ms...
+    hw.pins[25].fall()
+    for _ in range(12):  # ...the loop sees it 5 ms later and debounces it for 25 ms
+        clock.now += 5
+        us[0] += 5000
+        a.step()
+    [buzz] = broker.inputs()
+    assert buzz["data"] == {"pressed": 5000}  # the edge's time, not the debounced poll's (5030)

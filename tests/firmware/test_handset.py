@@ -78,7 +78,7 @@ def test_ack_ok_locks_in_and_refusal_keeps_the_values() -> None:
     handset, transport, _ = make()
     handset.connected()
     show(handset, samples.by_id("b1"))
-    [seq] = press(handset, ["2", "next", "5", "0", "ok", "ok"])
+    [seq] = press(handset, ["3", "next", "5", "0", "ok", "ok"])
     assert handset.view == "sent" and handset.pending["seq"] == seq
     ack(handset, seq, False, "bet at least 60 now")
     assert handset.view == "refused" and handset.message == "bet at least 60 now"

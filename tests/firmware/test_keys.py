@@ -145,12 +145,12 @@ def test_half_a_swap_is_refused() -> None:
 @pytest.mark.parametrize(
     ("prompt_id", "typed", "data"),
     [
-        ("b1", "1", {"action": "check"}),
-        ("b1", "2", {"action": "bet", "to": 20}),  # the amount starts at the minimum
-        ("b1", "2|75", {"action": "bet", "to": 75}),  # typing replaces the prefilled minimum
-        ("b1", "2|1[mag]", {"action": "bet", "to": 1000}),  # 1k
-        ("b1", "2|.5[mag]", {"action": "bet", "to": 500}),  # 0.5k is whole
-        ("b1", "3", {"action": "fold"}),
+        ("b1", "2", {"action": "check"}),  # bets keep their digits: 1 fold 2 check/call 3 bet/raise 4 all in
+        ("b1", "3", {"action": "bet", "to": 20}),  # the amount starts at the minimum
+        ("b1", "3|75", {"action": "bet", "to": 75}),  # typing replaces the prefilled minimum
+        ("b1", "3|1[mag]", {"action": "bet", "to": 1000}),  # 1k
+        ("b1", "3|.5[mag]", {"action": "bet", "to": 500}),  # 0.5k is whole
+        ("b1", "1", {"action": "fold"}),
         ("b1", "4", {"action": "allin"}),
         ("b2", "2", {"action": "call"}),
         ("b2", "3|120", {"action": "raise", "to": 120}),
@@ -171,8 +171,8 @@ def test_keypad_other_kinds(prompt_id: str, typed: str, data: dict) -> None:
 @pytest.mark.parametrize(
     ("prompt_id", "typed", "notice"),
     [
-        ("b1", "2|2[mag]", "bet at most 1000"),
-        ("b1", "2|5", "bet at least 20"),
+        ("b1", "3|2[mag]", "bet at most 1000"),
+        ("b1", "3|5", "bet at least 20"),
         ("b1", "", "enter Action"),
         ("b2", "3|[del][del]", "enter To"),
         ("c1", "2", "enter Answer"),
@@ -212,46 +212,69 @@ def up(n: int) -> list[str]:
 
 
 def digit(d: str) -> list[str]:
-    """Scroll a blank digit slot to ``d`` (the cycle is blank, 0-9, point)."""
-    return up("0123456789.".index(d) + 1)
+    """Scroll a blank digit slot to ``d``: the ring is _ 1 2 ... 9 0, so up for 1-5, down for 6-9 and 0."""
+    ring = "_1234567890"
+    n = ring.index(d)
+    return up(n) if n <= 5 else ["down"] * (len(ring) - n)
 
 
-R, L = "right", "left"
+R, L, OK = "right", "left", "ok"
+# five buttons, digit-wise with magnitude steps: the whole digits, the magnitude, then its decimals (the
+# point comes by itself); OK on From goes on to To, which starts at the round number above From.
+FIVE_RANGES = [
+    # 3.5M to 4M: 3, right (append slot), right (magnitude), up up (k, M), right, 5; OK: To is 4M already
+    (digit("3") + [R, R, "up", "up", R] + digit("5") + [OK], {"bottom": "3500000", "top": "4000000"}),
+    # 12 to 21: To starts at 20; right to its 0, which scrolls _ then 1
+    (digit("1") + [R] + digit("2") + [OK, R, "up", "up"], {"bottom": "12", "top": "21"}),
+    # 1.2k to 3k: To starts at 2k, one up
+    (digit("1") + [R, R, "up", R] + digit("2") + [OK, "up"], {"bottom": "1200", "top": "3000"}),
+    # 8000 to 9000 as 8k to 9k
+    (digit("8") + [R, R, "up", OK], {"bottom": "8000", "top": "9000"}),
+    # 250 to 300: To starts at 300
+    (digit("2") + [R] + digit("5") + [R] + digit("0") + [OK], {"bottom": "250", "top": "300"}),
+    # 0.5 to 2: below 1 there is no guess for To
+    (digit("0") + [R, R, R] + digit("5") + [OK] + digit("2"), {"bottom": "0.5", "top": "2"}),
+]
+
+
+@pytest.mark.parametrize(("keys_", "data"), FIVE_RANGES)
+def test_five_button_range_in_16_presses_or_fewer(keys_: list[str], data: dict) -> None:
+    presses = keys_ + [OK, OK]  # review, send
+    assert five("r2", presses) == [data]
+    assert len(presses) <= 16, len(presses)
+
+
+def test_five_button_counts_of_the_issue_example() -> None:
+    keys_, data = FIVE_RANGES[0]
+    assert len(keys_ + [OK, OK]) == 16  # 3.5M to 4M took 28 presses before digit-wise entry
 
 
 @pytest.mark.parametrize(
     ("keys_", "data"),
     [
-        # 12 then 30: scroll 1, right, scroll 2, right (append slot), right (magnitude), right -> To
-        (digit("1") + [R] + digit("2") + [R, R, R] + digit("3") + [R] + digit("0"), {"bottom": "12", "top": "30"}),
-        # -2.5: left to the sign, up (minus), right, 2 . 5
-        (
-            [L, "up", R] + digit("2") + [R] + digit(".") + [R] + digit("5") + [R, R, R] + digit("3"),
-            {"bottom": "-2.5", "top": "3"},
-        ),
-        # 4M: scroll 4, right to the append slot, right to the magnitude, up twice (k, M)
-        (digit("4") + [R, R, "up", "up", R] + digit("5") + [R, R, "up", "up"], {"bottom": "4000000", "top": "5000000"}),
-        # magnitude scrolls backwards too: down from none is x10^, then the exponent slot
-        (
-            digit("1") + [R, R, "down", R] + up(30) + [R] + digit("2") + [R, R, "down", R] + up(30),
-            {"bottom": "1" + "0" * 30, "top": "2" + "0" * 30},
-        ),
+        # -2.5 to 3: left to the sign, up (minus), right, 2, right, right (magnitude), right, 5
+        ([L, "up", R] + digit("2") + [R, R, R] + digit("5") + [OK] + digit("3"), {"bottom": "-2.5", "top": "3"}),
+        # 4M to 5M: To starts there
+        (digit("4") + [R, R, "up", "up", OK], {"bottom": "4000000", "top": "5000000"}),
+        # magnitude scrolls backwards too: down from none is x10^, then the exponent slot; To is 2 x10^30
+        (digit("1") + [R, R, "down", R] + up(30) + [OK], {"bottom": "1" + "0" * 30, "top": "2" + "0" * 30}),
         # a negative exponent: the exponent slot scrolls below zero; then a huge one
         (
-            digit("5") + [R, R, "down", R, "down", "down"] + [R] + digit("5") + [R, R, "down", R] + up(50),
+            digit("5") + [R, R, "down", R, "down", "down", OK] + digit("5") + [R, R, "down", R] + up(50),
             {"bottom": "0.05", "top": "5 x 10^50"},
         ),
+        # right off the end of From moves to To as well
+        (digit("7") + [R, R, R, R], {"bottom": "7", "top": "8"}),
     ],
 )
 def test_five_button_range(keys_: list[str], data: dict) -> None:
-    assert five("r2", keys_ + ["ok", "ok"]) == [data]
+    assert five("r2", keys_ + [OK, OK]) == [data]
 
 
 def test_five_button_blank_digit_deletes() -> None:
-    # 123, back to the 2, scroll it down to blank, move right: the 2 is gone -> 13
-    typed = digit("1") + [R] + digit("2") + [R] + digit("3") + [L, "down", "down", "down", R]
-    typed += [R, R, R] + digit("1") + [R] + digit("9")  # on the 3 again: append slot, magnitude, To
-    assert five("r2", typed + ["ok", "ok"]) == [{"bottom": "13", "top": "19"}]
+    # 123, back to the 2, scroll it down to blank, move right: the 2 is gone -> 13; To starts at 20
+    typed = digit("1") + [R] + digit("2") + [R] + digit("3") + [L, "down", "down", R, OK]
+    assert five("r2", typed + [OK, OK]) == [{"bottom": "13", "top": "20"}]
 
 
 def test_five_button_cancel_at_review() -> None:
@@ -269,10 +292,10 @@ def test_five_button_cancel_at_review() -> None:
 @pytest.mark.parametrize(
     ("prompt_id", "keys_", "data"),
     [
-        ("b1", ["up", "ok", "ok"], {"action": "check"}),
+        ("b1", ["up", "up", "ok", "ok"], {"action": "check"}),  # listed fold, check, bet, all in
         ("b1", ["down", "ok", "ok"], {"action": "allin"}),  # scrolling up from nothing wraps to the last
-        ("b1", ["up", "up", R, "up", "ok", "ok"], {"action": "bet", "to": 30}),  # 20 -> 30 (first digit)
-        ("b2", ["up", "up", "up", R, R, "up", "ok", "ok"], {"action": "raise", "to": 81}),
+        ("b1", ["up", "up", "up", R, "up", "ok", "ok"], {"action": "bet", "to": 30}),  # 20 -> 30 (first digit)
+        ("b2", ["up", "up", "up", R, R, "up", "up", "ok", "ok"], {"action": "raise", "to": 81}),  # 0 _ 1
         ("c1", ["up", R, "down", "ok", "ok"], {"choices": {"pick": "0", "answer": "false"}}),
         ("c1", ["up", R, "up", R, "down", "ok", "ok"], {"choices": {"pick": "0", "answer": "true", "exclude": "Dee"}}),
         ("c1", ["up", R, "up", R, "down", "up", "ok", "ok"], {"choices": {"pick": "0", "answer": "true"}}),

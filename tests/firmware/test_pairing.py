@@ -19,6 +19,7 @@ from firmware.core import pairing
 from firmware.core.fb import FrameBuffer
 from firmware.core.handset import Handset
 from tests.firmware.support import shows
+from tests.security.dynsec_box import MemoryAccounts
 
 BOX, HID = "pub", "esp32-a1b2c3"
 
@@ -43,6 +44,16 @@ def test_request_bytes_are_the_appliances(handset: str, secret: str, name: str |
     assert pairing.request_payload(handset, secret, name) == appliance_pairing.request_payload(handset, secret, name)
 
 
+@settings(max_examples=100)
+@given(st.text(st.characters(min_codepoint=33, max_codepoint=126), min_size=16, max_size=64))
+def test_client_id_is_the_appliances_and_hides_the_secret(secret: str) -> None:
+    from appliance.edge.accounts import client_id
+
+    made = pairing.client_id(HID, secret)
+    assert made == client_id(HID, secret) and made.startswith(HID + "-") and secret not in made
+    assert len(made) == len(HID) + 17 and made != pairing.client_id(HID, secret + "x")
+
+
 def test_request_bytes_with_quotes_controls_and_astral_characters() -> None:
     for name in ['Zoë "the" \\ quiz', "tab\there\nnew\x01\x7f", "emoji 😀 ok", ""]:
         mine = pairing.request_payload(HID, "s" * 20, name)
@@ -59,7 +70,7 @@ def test_pair_code_is_the_appliances(secret: str) -> None:
 def test_a_made_secret_is_accepted_by_the_appliance(tmp_path: Path) -> None:
     secret = pairing.make_secret(os.urandom)
     assert pairing.is_secret(secret) and secret != pairing.make_secret(os.urandom)
-    hub = appliance_pairing.Pairing(appliance_pairing.Accounts(BOX, tmp_path))
+    hub = appliance_pairing.Pairing(MemoryAccounts())
     made = hub.request(HID, pairing.request_payload(HID, secret, "Ann"))
     assert (made.secret, made.name, made.code) == (secret, "Ann", pairing.pair_code(secret))
 
@@ -161,6 +172,9 @@ class Sock:
         return None
 
     def close(self) -> None:
+        pass
+
+    def settimeout(self, value: float | None) -> None:
         pass
 
 
@@ -300,8 +314,11 @@ def test_esp32_app_reads_the_account_from_the_config(tmp_path: Path) -> None:
     cfg = config.parse(cfg_text)
 
     class Wifi:
-        def ensure(self) -> None:
+        def activate(self) -> None:
             pass
+
+        def up(self) -> bool:
+            return True
 
         def rssi(self) -> int:
             return -50
@@ -317,7 +334,7 @@ def test_esp32_app_reads_the_account_from_the_config(tmp_path: Path) -> None:
     broker, clock = Broker(), Clock()
     secret_file = tmp_path / "secret"
     app = App(cfg, FrameBuffer(), Keys(), Battery(), Wifi(), clock, secret_file=str(secret_file))
-    app.link.make_client = broker.make
+    app.link.make_client, app.link.resolve = broker.make, None
     app.step()
     secret = secret_file.read_text()
     assert broker.logins()[0] == (HID, secret, False) and app.pairing.waiting

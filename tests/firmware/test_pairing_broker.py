@@ -1,4 +1,5 @@
-"""End to end on a real mosquitto with the generated password file and ACL (as tests/security runs it):
+"""End to end on a real mosquitto with the box's accounts in its dynamic security plugin (as tests/security
+runs it):
 an unpaired Pi Zero handset is refused, asks to be paired with the code on its screen, the quizmaster
 accepts that code, and the handset logs in with its own account and gets its prompt."""
 
@@ -6,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-import secrets
 import threading
 import time
 from collections.abc import Iterator
@@ -18,13 +18,13 @@ from luma.core.device import dummy
 from appliance.edge.broker import MosquittoBroker
 from appliance.edge.hub import Hub
 from appliance.edge.mqtt import Connection
-from appliance.edge.pairing import Accounts, Pairing, pair_code
+from appliance.edge.pairing import pair_code
 from appliance.session.session import Session
 from firmware.pizero import config
 from firmware.pizero.app import SECRET_FILE, App
-from tests.conftest import _need_mosquitto
 from tests.faults.harness import wait_until
 from tests.firmware.support import shows
+from tests.security.dynsec_box import dynsec_box
 
 pytestmark = pytest.mark.mqtt
 BOX = "pub"
@@ -41,24 +41,14 @@ class Keys:
 
 
 @pytest.fixture
-def hub(tmp_path: Path) -> Iterator[tuple[Hub, MosquittoBroker]]:
-    _need_mosquitto()
-    folder = tmp_path / "mosquitto"
-    folder.mkdir()
-    accounts = Accounts(BOX, folder)
-    password = secrets.token_urlsafe(18)
-    accounts.set_password("appliance", password)
-    pairing = Pairing(accounts)
-    pairing.ensure_service_account()
-    # as root, mosquitto would read the files as user mosquitto, which pytest's 0700 folders keep out
-    with MosquittoBroker(password_file=accounts.passwd, acl_file=accounts.acl, extra_config="user root\n") as broker:
-        accounts.reload = broker.reload
-        conn = Connection("127.0.0.1", broker.port, "appliance", password)
-        made = Hub(BOX, Session(time.monotonic, random.Random(1)), conn, open_join=False, pairing=pairing).start()
+def hub() -> Iterator[tuple[Hub, MosquittoBroker]]:
+    with dynsec_box(BOX) as made:
+        conn = Connection("127.0.0.1", made.broker.port, "appliance", made.passwords["appliance"])
+        box = Hub(BOX, Session(time.monotonic, random.Random(1)), conn, open_join=False, pairing=made.pairing).start()
         try:
-            yield made, broker
+            yield box, made.broker
         finally:
-            made.stop()
+            box.stop()
 
 
 def test_an_unpaired_pizero_asks_is_accepted_and_plays(hub: tuple[Hub, MosquittoBroker], tmp_path: Path) -> None:
@@ -78,7 +68,7 @@ def test_an_unpaired_pizero_asks_is_accepted_and_plays(hub: tuple[Hub, Mosquitto
         assert not app.handset.online and box.registry.get("pz1") is None
         with app.lock:
             assert shows(app.handset.screen, "Pair code " + request.code)
-        box.command({"cmd": "accept", "handset": "pz1", "code": request.code})
+        box.command({"cmd": "accept", "handset": "pz1", "code": pair_code(secret)})  # as read on its screen
         wait_until(lambda: app.handset.online and app.handset.prompt is not None, 20, "pz1 logs in, gets a prompt")
         with app.lock:
             prompt = app.handset.prompt

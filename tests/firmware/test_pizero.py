@@ -18,7 +18,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
-from gpiozero.pins.mock import MockConnectedPin, MockFactory
+from gpiozero.pins.mock import MockConnectedPin, MockFactory, MockPin
 from luma.core.device import dummy
 from paho.mqtt.enums import CallbackAPIVersion
 
@@ -77,8 +77,8 @@ def test_five_buttons_on_mock_pins() -> None:
 def test_keypad_matrix_on_mock_pins(row: int, col: int, key: str) -> None:
     factory = MockFactory()
     rows, cols = [5, 6, 13, 19], [12, 16, 20, 21]
-    # the held key joins its row to its column: a row driven low pulls that column low
-    factory.pin(rows[row], pin_class=MockConnectedPin, input_pin=factory.pin(cols[col]))
+    # the held key joins its row to its column: a row pulled low pulls that column low
+    factory.pin(rows[row], pin_class=OpenDrainKey, input_pin=factory.pin(cols[col]))
     pad = Keypad(rows, cols, factory)
     try:
         assert pad.events.get(timeout=2) == key
@@ -86,6 +86,84 @@ def test_keypad_matrix_on_mock_pins(row: int, col: int, key: str) -> None:
         assert pad.events.empty()  # held, not repeated
     finally:
         pad.close()
+
+
+class OpenDrainKey(MockConnectedPin):
+    """A row pin joined through a held key to a column with a pull-up: the column is low only while the
+    row is an output at 0; a row that floats lets the pull-up win. Records any time it drove high."""
+
+    drove_high = 0
+
+    def _set_function(self, value: str) -> None:
+        super()._set_function(value)
+        self._follow()
+
+    def _change_state(self, value: bool) -> bool:
+        if self._function == "output" and value:
+            OpenDrainKey.drove_high += 1
+        changed: bool = MockPin._change_state(self, value)
+        self._follow()
+        return changed
+
+    def _follow(self) -> None:
+        if self.input_pin is None:
+            return
+        if self._function == "output" and not self._state:
+            self.input_pin.drive_low()
+        else:
+            self.input_pin.drive_high()
+
+
+def test_keypad_rows_are_open_drain_never_driven_high() -> None:
+    factory = MockFactory()
+    rows, cols = [5, 6, 13, 19], [12, 16, 20, 21]
+    joined = [factory.pin(rows[r], pin_class=OpenDrainKey, input_pin=factory.pin(cols[0])) for r in (1, 2)]
+    OpenDrainKey.drove_high = 0
+    pad = Keypad(rows, cols, factory)  # two keys held in one column: 4 and 7
+    try:
+        assert pad.events.get(timeout=2) == "4"  # the first found; no short between the two rows
+        time.sleep(0.05)
+    finally:
+        pad.close()
+    assert OpenDrainKey.drove_high == 0 and all(p.function == "input" for p in joined)
+
+
+def test_hold_to_repeat_starts_slow_after_every_press() -> None:
+    from firmware.core.keys import REPEAT_DELAY_MS, REPEAT_MS
+
+    factory = MockFactory()
+    pins = {"up": 5, "down": 6, "left": 13, "right": 19, "ok": 26}
+    five = FiveButtons(pins, factory)
+    up = five.buttons[0]
+    try:
+        factory.pin(5).drive_low()
+        time.sleep((REPEAT_DELAY_MS + 3 * REPEAT_MS) / 1000)  # a long hold: repeats come fast
+        factory.pin(5).drive_high()
+        assert up.hold_time == REPEAT_MS / 1000
+        time.sleep(0.05)
+        factory.pin(5).drive_low()  # the next press waits the whole delay again
+        time.sleep(0.05)
+        assert up.hold_time == REPEAT_DELAY_MS / 1000
+        factory.pin(5).drive_high()
+    finally:
+        five.close()
+
+
+def test_pizero_link_looks_the_box_up_again_after_a_lost_connection() -> None:
+    from firmware.pizero.mqtt import Link
+
+    found = [("192.0.2.20", 1884)]
+    link = Link("box1", "pz1", "192.0.2.10", 1883, 30, find=lambda: found[-1])
+    link._on_disconnect(link.paho, None, None, None, None)
+    assert (link.host, link.port) == ("192.0.2.20", 1884)
+    assert (link.paho.host, link.paho.port) == ("192.0.2.20", 1884)  # paho's reconnect goes there
+
+    def lost() -> tuple[str, int]:
+        raise OSError("mDNS did not answer")
+
+    link.find = lost
+    link._on_disconnect(link.paho, None, None, None, None)
+    assert link.host == "192.0.2.20"  # keeps trying the last known address
 
 
 def test_keypad_needs_sixteen_keys() -> None:

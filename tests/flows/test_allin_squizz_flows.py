@@ -19,8 +19,8 @@ from appliance.session.session import Session
 ALLIN_CARDS = [Card("a/1", {"statements": ["I have been on TV", "I can juggle", "I have met a king"]}),
                Card("a/2", {"statements": ["I have a cat", "I can whistle", "I have run a marathon"]})]
 SQUIZZ_CARDS = [Card(f"s/{i}", {"prompt": f"Height of tower {i}", "unit": "m", "propositions": [
-    {"label": "A", "text": "Big Ben", "value": "96"}, {"label": "B", "text": "Eiffel", "value": "330"},
-    {"label": "C", "text": "Pisa", "value": "57"}]}) for i in range(12)]
+    {"label": "Big Ben", "value": "96"}, {"label": "Eiffel", "value": "330"},
+    {"label": "Pisa", "value": "57"}]}) for i in range(12)]
 
 
 def _table(tmp_path: Path, game: str, players: list[str], cards: list[Card],
@@ -192,3 +192,13 @@ def test_allin_a_reader_who_never_reads_passes_the_card_on(tmp_path: Path) -> No
     assert view["question"]["revealed"] and view["chips"] == {"Ann": 10, "Bob": 10, "Cat": 10}
     session.advance()  # the next card goes to the next reader
     assert session.prompt_for(hs["Bob"])[0]["kind"] == "choice"
+
+
+def test_a_squizz_card_reads_its_label_as_the_text_and_an_older_stored_card_its_text() -> None:
+    """A proposition's label is its text, its letter its position; a card stored by an earlier version (the
+    letter as label plus a text) still deals with its text."""
+    from appliance.flows.squizz import proposition_text
+
+    assert proposition_text({"label": "Eiffel Tower", "value": "330"}) == "Eiffel Tower"
+    assert proposition_text({"label": "A", "text": "Eiffel Tower", "value": "330"}) == "Eiffel Tower"
+    assert proposition_text("A") == ""

@@ -8,7 +8,7 @@ import pytest
 
 from appliance.errors import IllegalAction
 from appliance.games.base import HOST, Action
-from appliance.games.confident.actions import Answer, Ask, Close, Settle
+from appliance.games.confident.actions import Answer, Close, Settle, StartQuestion
 from appliance.games.confident.engine import ConfidentEngine
 from appliance.games.confident.settlement import Settlement
 
@@ -20,8 +20,8 @@ def new(players: tuple[str, ...] = FOUR, **options: object) -> ConfidentEngine:
     return ConfidentEngine(players, options)
 
 
-def ask(answer: str = "12", question: str = "The moon. How many people have been on it?") -> Ask:
-    return Ask(HOST, question, Decimal(answer), "people")
+def ask(answer: str = "12", question: str = "The moon. How many people have been on it?") -> StartQuestion:
+    return StartQuestion(HOST, question, Decimal(answer), "people")
 
 
 def board(

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from appliance.errors import IllegalAction, MalformedInput
-from appliance.games.allin import AllInEngine, Card, Close, CloseReason, End, Read, Split
+from appliance.games.allin import AllInEngine, Close, CloseReason, EndGame, Read, Split, StartQuestion
 from appliance.games.base import HOST, Action, NotYourTurn, WrongPhase
 
-DEAL = Card.deal(("I have sung karaoke.", "I have been on TV.", "I can juggle."))
+DEAL = StartQuestion.deal(("I have sung karaoke.", "I have been on TV.", "I can juggle."))
 ANN, BOB, CAT, DAN = "ann", "bob", "cat", "dan"
 HOST_CLOSE, TIMEOUT = Close.by(CloseReason.HOST), Close.by(CloseReason.TIMEOUT)
 
@@ -94,7 +94,7 @@ def test_a_close_is_refused_between_questions_and_after_the_end() -> None:
     play(engine, DEAL)
     play(engine, Read(ANN, 0, True), Split(BOB, 10, 0), Split(CAT, 10, 0), Split(DAN, 10, 0))
     refused(engine, TIMEOUT, WrongPhase, "waiting for card 2")  # everyone split: the reveal happened by itself
-    play(engine, End.deck_out())
+    play(engine, EndGame.deck_out())
     refused(engine, TIMEOUT, WrongPhase, "the game is over")
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from appliance.errors import ConfigError, DeckError, IllegalAction, MalformedInput
-from appliance.games.allin import AllInEngine, Card, End, Read, Split
+from appliance.games.allin import AllInEngine, EndGame, Read, Split, StartQuestion
 from appliance.games.allin.engine import (
     AlreadySubmitted,
     BadExclusion,
@@ -16,7 +16,7 @@ from appliance.games.allin.engine import (
 from appliance.games.base import Action, NotYourTurn, UnknownPlayer, WrongPhase
 
 STATEMENTS = ("I have sung karaoke.", "I have been on TV.", "I can juggle.")
-DEAL = Card.deal(STATEMENTS)
+DEAL = StartQuestion.deal(STATEMENTS)
 ANN, BOB, CAT, DAN = "ann", "bob", "cat", "dan"
 
 
@@ -106,11 +106,11 @@ def test_a_card_opens_a_question_read_by_the_first_seat() -> None:
 @pytest.mark.parametrize("statements", [("a", "b"), ("a", "b", "c", "d"), ("a", "", "c"), ("a", 3, "c"), "abc"])
 def test_a_card_without_three_statements_is_a_deck_error(statements: object) -> None:
     with pytest.raises(DeckError, match="statement"):
-        Card("", statements)  # type: ignore[arg-type]
+        StartQuestion("", statements)  # type: ignore[arg-type]
 
 
 def test_only_the_host_deals() -> None:
-    refused(new(), Card(ANN, STATEMENTS), NotYourTurn, "only the host")
+    refused(new(), StartQuestion(ANN, STATEMENTS), NotYourTurn, "only the host")
 
 
 def test_no_second_card_while_a_question_is_open() -> None:
@@ -342,28 +342,28 @@ def test_game_goes_on_while_two_players_have_chips() -> None:
 
 
 def test_deck_out_most_chips_wins() -> None:
-    engine = play(new(), DEAL, Read(ANN, 0, True), Split(BOB, 10, 5), Split(CAT, 9, 6), End.deck_out())
+    engine = play(new(), DEAL, Read(ANN, 0, True), Split(BOB, 10, 5), Split(CAT, 9, 6), EndGame.deck_out())
     assert engine.chips == {ANN: 15, BOB: 10, CAT: 9}
     assert engine.finished and engine.winners() == [ANN]
     assert engine.ending is not None and engine.ending.value == "deck_out"
 
 
 def test_deck_out_tie_shares_the_win() -> None:
-    engine = play(new(), DEAL, Read(ANN, 0, True, exclude=BOB), Split(CAT, 7, 8), End.deck_out())
+    engine = play(new(), DEAL, Read(ANN, 0, True, exclude=BOB), Split(CAT, 7, 8), EndGame.deck_out())
     assert engine.chips == {ANN: 15, BOB: 15, CAT: 7}
     assert engine.winners() == [ANN, BOB]
 
 
 def test_deck_out_only_between_questions_and_only_by_the_host() -> None:
-    refused(play(new(), DEAL), End.deck_out(), WrongPhase, "waiting for ann's read")
-    refused(play(new(), DEAL, Read(ANN, 0, True)), End.deck_out(), WrongPhase, "waiting for splits")
-    refused(new(), End(ANN), NotYourTurn, "only the host")
+    refused(play(new(), DEAL), EndGame.deck_out(), WrongPhase, "waiting for ann's read")
+    refused(play(new(), DEAL, Read(ANN, 0, True)), EndGame.deck_out(), WrongPhase, "waiting for splits")
+    refused(new(), EndGame(ANN), NotYourTurn, "only the host")
 
 
 def test_every_input_is_refused_once_the_game_is_over() -> None:
     engine = play(new(chips=1), DEAL, Read(ANN, 0, True), Split(BOB, 0, 1), Split(CAT, 0, 1))
     assert engine.finished
-    for action in (DEAL, Read(BOB, 0, True), Split(BOB, 0, 0), End.deck_out()):
+    for action in (DEAL, Read(BOB, 0, True), Split(BOB, 0, 0), EndGame.deck_out()):
         refused(engine, action, WrongPhase, "the game is over")
     assert engine.next_reader() == BOB and engine.public_view()["next_reader"] is None
 
@@ -373,48 +373,48 @@ def test_every_input_is_refused_once_the_game_is_over() -> None:
 
 def test_legal_input_for_the_reader_lists_statements_answers_and_exclusions() -> None:
     engine = play(new(), DEAL)
-    assert engine.legal_input(ANN) == {
+    assert engine.legal_inputs(ANN) == {
         "input": "read",
         "statements": list(STATEMENTS),
         "picks": [0, 1, 2],
         "answers": [True, False],
         "exclude": [BOB, CAT],
     }
-    assert engine.legal_input(BOB) is None
+    assert engine.legal_inputs(BOB) is None
 
 
 def test_legal_input_offers_no_exclusion_once_used() -> None:
     engine = play(new(), DEAL, Read(ANN, 0, True, exclude=BOB), Split(CAT, 15, 0))
     play(engine, DEAL, Read(BOB, 0, True), Split(ANN, 15, 0), Split(CAT, 15, 0), DEAL, Read(CAT, 0, True))
     play(engine, Split(ANN, 15, 0), Split(BOB, 15, 0), DEAL)
-    legal = engine.legal_input(ANN)
+    legal = engine.legal_inputs(ANN)
     assert legal is not None and legal["exclude"] == []
 
 
 def test_legal_input_for_a_bettor_is_the_split_total() -> None:
     engine = play(new(), DEAL, Read(ANN, 0, True, exclude=CAT), Split(BOB, 15, 0), DEAL, Read(BOB, 0, True))
-    assert engine.legal_input(CAT) == {"input": "split", "total": 15}
-    assert engine.legal_input(ANN) == {"input": "split", "total": 15}
+    assert engine.legal_inputs(CAT) == {"input": "split", "total": 15}
+    assert engine.legal_inputs(ANN) == {"input": "split", "total": 15}
     play(engine, Split(CAT, 15, 0))
-    assert engine.legal_input(CAT) is None
-    assert engine.legal_input(BOB) is None
+    assert engine.legal_inputs(CAT) is None
+    assert engine.legal_inputs(BOB) is None
 
 
 def test_legal_input_matches_what_the_engine_accepts() -> None:
     engine = play(new((ANN, BOB, CAT, DAN), chips=3), DEAL)
-    legal = engine.legal_input(ANN)
+    legal = engine.legal_inputs(ANN)
     assert legal is not None
     for target in (BOB, CAT, DAN, ANN):
         assert engine.can(Read(ANN, 0, True, exclude=target)) == (target in legal["exclude"])
     play(engine, Read(ANN, 0, True))
-    total = engine.legal_input(BOB)
+    total = engine.legal_inputs(BOB)
     assert total is not None
     assert [t for t in range(-1, 5) if engine.can(Split(BOB, t, total["total"] - t))] == [0, 1, 2, 3]
 
 
 def test_legal_input_names_a_seated_player() -> None:
     with pytest.raises(UnknownPlayer):
-        new().legal_input("zed")
+        new().legal_inputs("zed")
 
 
 # -- views: no secret before its reveal ------------------------------------------------------------
@@ -476,7 +476,7 @@ def test_undo_drops_the_last_input() -> None:
 
 
 def test_a_foreign_action_is_refused() -> None:
-    from appliance.games.squizz import Roll
+    from appliance.games.squizz import StartQuestion
 
     with pytest.raises(IllegalAction, match="not an input of allin"):
-        new().apply(Roll("", 1))
+        new().apply(StartQuestion("", 1))

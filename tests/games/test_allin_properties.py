@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from appliance.errors import IllegalAction
-from appliance.games.allin import AllInEngine, Card, Close, CloseReason, End, Read, Split
+from appliance.games.allin import AllInEngine, Close, CloseReason, EndGame, Read, Split, StartQuestion
 from appliance.games.base import HOST, Action
 
 SEATS = ("ann", "bob", "cat", "dan", "eve", "fay")
@@ -26,27 +26,27 @@ MAX_QUESTIONS = 14
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def card(number: int) -> Card:
-    return Card.deal((f"statement {number}a", f"statement {number}b", f"statement {number}c"))
+def card(number: int) -> StartQuestion:
+    return StartQuestion.deal((f"statement {number}a", f"statement {number}b", f"statement {number}c"))
 
 
 def next_action(engine: AllInEngine, data: st.DataObject) -> Action:
-    """One legal input, chosen from what :meth:`AllInEngine.legal_input` offers."""
+    """One legal input, chosen from what :meth:`AllInEngine.legal_inputs` offers."""
     if engine.phase == "card":
         played = len(engine.questions)
         out_of_cards = played >= MAX_QUESTIONS or (played > 0 and data.draw(st.integers(0, 19)) == 0)
-        return End.deck_out() if out_of_cards else card(len(engine.questions) + 1)
+        return EndGame.deck_out() if out_of_cards else card(len(engine.questions) + 1)
     question = engine.current
     assert question is not None
     if engine.phase == "reading":
-        legal = engine.legal_input(question.reader)
+        legal = engine.legal_inputs(question.reader)
         assert legal is not None and legal["input"] == "read"
         exclude = data.draw(st.none() | st.sampled_from(legal["exclude"])) if legal["exclude"] else None
         return Read(question.reader, data.draw(st.sampled_from(legal["picks"])), data.draw(st.booleans()), exclude)
     if data.draw(st.integers(0, 5), label="close now") == 0:  # the host stops waiting, at any moment
         return Close.by(data.draw(st.sampled_from(CloseReason), label="reason"))
     bettor = data.draw(st.sampled_from(question.waiting_for))
-    legal = engine.legal_input(bettor)
+    legal = engine.legal_inputs(bettor)
     assert legal is not None and legal["input"] == "split"
     on_true = data.draw(st.integers(0, legal["total"]))
     return Split(bettor, on_true, legal["total"] - on_true)
@@ -103,10 +103,10 @@ def probes(players: tuple[str, ...]) -> list[Action]:
     who = (*players, HOST, "zed")
     splits = ((-1, 2), (0, 0), (1, 0), (0, 1), (2, 1), (0, 3), (3, 3), (6, 0))
     return [
-        *(Card(w, ("x", "y", "z")) for w in who),
+        *(StartQuestion(w, ("x", "y", "z")) for w in who),
         *(Read(w, pick, True, exclude) for w in who for pick in (-1, 0, 3) for exclude in (None, *who)),
         *(Split(w, t, f) for w in who for t, f in splits),
-        *(End(w) for w in who),
+        *(EndGame(w) for w in who),
         *(Close(w, reason) for w in who for reason in CloseReason),
     ]
 
@@ -146,12 +146,12 @@ def twin(engine: AllInEngine, *, answer: bool, splits: bool) -> AllInEngine:
     """The same game except for the open question's secrets: the reader's answer flipped and the
     statements not picked rewritten (``answer``), or every split made so far mirrored (``splits``)."""
     log = list(engine.log)
-    opened = max(i for i, action in enumerate(log) if isinstance(action, Card))
+    opened = max(i for i, action in enumerate(log) if isinstance(action, StartQuestion))
     question = engine.current
     assert question is not None
     for i in range(opened, len(log)):
         action = log[i]
-        if answer and isinstance(action, Card):
+        if answer and isinstance(action, StartQuestion):
             texts = tuple(t if n == question.pick else f"secret {n}" for n, t in enumerate(action.statements))
             log[i] = replace(action, statements=texts)
         elif answer and isinstance(action, Read):

@@ -9,7 +9,7 @@ import pytest
 
 from appliance.errors import ConfigError, IllegalAction, MalformedInput
 from appliance.games.base import HOST, UnknownPlayer, WrongPhase
-from appliance.games.confident.actions import Answer, Ask, Close, End, Settle
+from appliance.games.confident.actions import Answer, Close, EndGame, Settle, StartQuestion
 from appliance.games.confident.engine import ConfidentEngine
 from appliance.games.confident.refusals import (
     AlreadyAnswered,
@@ -47,14 +47,14 @@ def test_phases_of_one_question() -> None:
         ((), Settle(HOST), "cannot settle: no question has been asked yet"),
         ((ask(),), ask(), "cannot ask a new question: question 1 is open \\(waiting for ann, bob, cat, dan\\)"),
         ((ask(),), Settle(HOST), "cannot settle: question 1 is open"),
-        ((ask(),), End(HOST), "cannot end the game now: question 1 is open"),
+        ((ask(),), EndGame(HOST), "cannot end the game now: question 1 is open"),
         ((ask(), Close(HOST, "timeout")), Close(HOST, "timeout"), "cannot close entries: entries for question 1"),
-        ((ask(), Close(HOST, "timeout")), End(HOST), "cannot end the game now: entries for question 1 are closed"),
+        ((ask(), Close(HOST, "timeout")), EndGame(HOST), "cannot end the game now: entries for question 1 are closed"),
         ((ask(), Close(HOST, "timeout")), ask(), "cannot ask a new question: entries for question 1 are closed"),
         ((ask(), Close(HOST, "timeout"), Settle(HOST)), Settle(HOST), "cannot settle: question 1 is settled"),
         ((ask(), Close(HOST, "timeout"), Settle(HOST)), board(ANN, "1", "2"), "question 1 is settled"),
-        ((End(HOST),), ask(), "cannot ask a new question: the game is over \\(ann, bob, cat, dan won\\)"),
-        ((End(HOST),), End(HOST), "the game is over"),
+        ((EndGame(HOST),), ask(), "cannot ask a new question: the game is over \\(ann, bob, cat, dan won\\)"),
+        ((EndGame(HOST),), EndGame(HOST), "the game is over"),
     ],
 )
 def test_actions_out_of_phase_are_refused(setup: tuple[Any, ...], action: Any, match: str) -> None:
@@ -111,7 +111,7 @@ def test_a_used_boost_is_refused_for_the_rest_of_the_game(first: Answer, second:
     assert engine.legal_inputs(ANN)["boosts"] == [b for b in ("copy", "swap", "double") if b not in match]
 
 
-@pytest.mark.parametrize("action", [ask(), Close(HOST, "timeout"), Settle(HOST), End(HOST)])
+@pytest.mark.parametrize("action", [ask(), Close(HOST, "timeout"), Settle(HOST), EndGame(HOST)])
 def test_host_actions_from_a_player_are_refused(action: Any) -> None:
     engine = play(new(), ask(), Close(HOST, "timeout"), Settle(HOST))
     forged = type(action)(**{**action.__dict__, "player": ANN})
@@ -145,8 +145,8 @@ def test_an_action_of_another_game_is_refused(open_question: ConfidentEngine) ->
         (lambda: Answer(ANN, copy=3), "the name to copy must be text"),  # type: ignore[arg-type]
         (lambda: Answer(ANN, copy=BOB, swap=(BOB,)), "a swap names two players"),  # type: ignore[arg-type]
         (lambda: Answer(ANN, copy=BOB, double="yes"), "double is true or false"),  # type: ignore[arg-type]
-        (lambda: Ask(HOST, "", Decimal(1)), "needs a question"),
-        (lambda: Ask(HOST, "Q?", 12), "answer must be a finite Decimal"),  # type: ignore[arg-type]
+        (lambda: StartQuestion(HOST, "", Decimal(1)), "needs a question"),
+        (lambda: StartQuestion(HOST, "Q?", 12), "answer must be a finite Decimal"),  # type: ignore[arg-type]
         (lambda: Close(HOST, "bored"), "entries close for one of everyone_in, timeout"),
     ],
 )
@@ -158,12 +158,12 @@ def test_malformed_records_are_refused_when_built(build: Any, match: str) -> Non
 def test_actions_round_trip_through_the_log_json() -> None:
     engine = new()
     actions = [
-        Ask(HOST, "How far?", Decimal("3.2E6"), "km"),
+        StartQuestion(HOST, "How far?", Decimal("3.2E6"), "km"),
         Answer(ANN, (Decimal("-1.5"), Decimal("3E6")), swap=(BOB, CAT), double=True),
         Answer(BOB, copy=CAT),
         Close(HOST, "timeout"),
         Settle(HOST),
-        End(HOST),
+        EndGame(HOST),
     ]
     for action in actions:
         assert engine.action_from_json(action.to_json()) == action

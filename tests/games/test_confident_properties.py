@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from appliance.errors import IllegalAction
 from appliance.games.base import HOST, Action
-from appliance.games.confident.actions import Answer, Ask, Close, End, Settle
+from appliance.games.confident.actions import Answer, Close, EndGame, Settle, StartQuestion
 from appliance.games.confident.engine import ConfidentEngine
 from appliance.games.confident.options import Variant
 from appliance.games.confident.settlement import Settlement
@@ -64,7 +64,7 @@ def legal_board(draw: Draw, engine: ConfidentEngine, player: str) -> Answer:
 
 
 def play_question(draw: Draw, engine: ConfidentEngine) -> Settlement:
-    engine.apply(Ask(HOST, "How many?", draw(numbers), ""))
+    engine.apply(StartQuestion(HOST, "How many?", draw(numbers), ""))
     writers = draw(st.lists(st.sampled_from(engine.players), unique=True))
     for player in writers:
         action = legal_board(draw, engine, player)
@@ -112,7 +112,7 @@ def test_random_legal_games_end_with_sound_totals(data: st.DataObject) -> None:
             assert engine.winners(), "someone crossed, so someone won"
             break
     if not engine.finished:
-        engine.apply(End(HOST))
+        engine.apply(EndGame(HOST))
         best = max(engine.scores.values())
         assert engine.winners() == [p for p in engine.players if engine.scores[p] == best]
     assert engine.finished and engine.phase == "finished"
@@ -131,13 +131,13 @@ def any_action(draw: Draw, engine: ConfidentEngine) -> Action:
     kind = draw(st.sampled_from(["answer", "answer", "answer", "question", "close", "settle", "end"]))
     who = draw(st.sampled_from([HOST, HOST, HOST, *names])) if kind != "answer" else draw(st.sampled_from(names))
     if kind == "question":
-        return Ask(who, "Q?", draw(numbers))
+        return StartQuestion(who, "Q?", draw(numbers))
     if kind == "close":
         return Close(who, draw(st.sampled_from(["timeout", "everyone_in"])))
     if kind == "settle":
         return Settle(who)
     if kind == "end":
-        return End(who)
+        return EndGame(who)
     written = (draw(numbers), draw(numbers)) if draw(st.booleans()) else None
     copy_of = draw(st.sampled_from(names)) if draw(st.booleans()) else None
     swap = (draw(st.sampled_from(names)), draw(st.sampled_from(names))) if draw(st.booleans()) else None

@@ -8,7 +8,7 @@ import pytest
 
 from appliance.errors import ConfigError
 from appliance.games.base import HOST, WrongPhase
-from appliance.games.confident.actions import Close, End
+from appliance.games.confident.actions import Close, EndGame
 from appliance.games.confident.refusals import BoostNotInVariant, RangeUpsideDown
 from tests.games.confident_support import (
     ANN,
@@ -314,7 +314,7 @@ def test_rule_7_equal_smallest_sizes_share_the_win() -> None:
 def test_rule_7_deck_ran_out_highest_total_wins_ties_share() -> None:
     engine = new()
     settle_question(engine, "12", board(ANN, "11", "13"), board(BOB, "10", "14"), board(CAT, "12", "14"))
-    play(engine, End(HOST))
+    play(engine, EndGame(HOST))
     assert engine.finished and engine.winners() == [ANN, CAT]
     assert engine.ending is not None and engine.ending.value == "deck_ran_out"
 
@@ -323,7 +323,7 @@ def test_rule_7_nothing_is_accepted_after_the_end() -> None:
     engine = new(target=3)
     settle_question(engine, "12", board(ANN, "11", "13"))
     refused(engine, ask(), WrongPhase, "the game is over")
-    refused(engine, End(HOST), WrongPhase, "the game is over")
+    refused(engine, EndGame(HOST), WrongPhase, "the game is over")
 
 
 # -- rule 8: variants --------------------------------------------------------------------------------------

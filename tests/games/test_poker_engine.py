@@ -101,7 +101,7 @@ def refused(engine: PokerEngine, move: Action | str, error: type[IllegalAction],
 
 
 def offers(engine: PokerEngine, player: str) -> dict[str, tuple[int, int]]:
-    return {o.kind: (o.min_to, o.max_to) for o in engine.legal_actions(player)}
+    return {o.kind: (o.min_to, o.max_to) for o in engine.legal_inputs(player)}
 
 
 def three_way(answer: str = "206") -> dict[str, tuple[str, str]]:
@@ -405,14 +405,18 @@ def test_refused_betting_actions_change_nothing(
     refused(engine, move, error, match)
 
 
-def test_a_call_the_stack_cannot_cover_is_refused_and_all_in_is_offered_instead() -> None:
-    engine = new(stacks={"bob": 50})
-    start(engine, three_way())
-    act(engine, "ann bet 100")
-    assert offers(engine, "bob") == {"fold": (0, 0), "allin": (40, 40)}
-    refused(engine, "bob call", NotEnoughChips, "it takes 100 more and bob has 40")
-    act(engine, "bob allin")
-    assert engine.stacks["bob"] == 0 and engine.to_act == "cat"
+def test_a_call_the_stack_cannot_cover_is_a_call_for_all_of_it_like_all_in() -> None:
+    """rules.md Estimation poker 5: a short call is the same as all-in, not a refusal."""
+    called, all_in = new(stacks={"bob": 50}), new(stacks={"bob": 50})
+    for engine in (called, all_in):
+        start(engine, three_way())
+        act(engine, "ann bet 100")
+        assert offers(engine, "bob") == {"fold": (0, 0), "call": (40, 40), "allin": (40, 40)}
+    act(called, "bob call")
+    act(all_in, "bob allin")
+    assert called.stacks["bob"] == 0 and called.to_act == "cat"
+    assert called.public_view() == all_in.public_view()
+    assert called.stacks == all_in.stacks
 
 
 # -- re-opening (rules.md 6) -------------------------------------------------------------------------
@@ -695,7 +699,7 @@ def every_candidate(engine: PokerEngine, player: str) -> list[Action]:
 
 
 def offered(engine: PokerEngine, candidate: Action) -> bool:
-    for offer in engine.legal_actions(candidate.player):
+    for offer in engine.legal_inputs(candidate.player):
         if offer.kind == candidate.kind:
             to = getattr(candidate, "to", offer.min_to)
             return offer.min_to <= to <= offer.max_to

@@ -132,7 +132,7 @@ def agreed_moves(engine: PokerEngine, state: State, player: str, rng: random.Ran
     assert question is not None and question.round is not None
     betting = question.round
     total = betting.bet(player) + engine.stacks[player]
-    ours = {o.kind: o for o in engine.legal_actions(player)}
+    ours = {o.kind: o for o in engine.legal_inputs(player)}
     ours_raises = "bet" in ours or "raise" in ours or ("allin" in ours and total > betting.highest)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -300,7 +300,7 @@ def test_the_known_reopening_difference_after_an_all_in_bet_below_the_ante() -> 
     engine.apply(StartBetting.now())
     for move in (Check("ann"), AllIn("bob"), Call("cat")):
         engine.apply(move)
-    assert [o.kind for o in engine.legal_actions("ann")] == ["fold", "call"]
+    assert [o.kind for o in engine.legal_inputs("ann")] == ["fold", "call"]
     assert _after_short_opening_bet(engine.current.round)  # type: ignore[union-attr,arg-type]
 
 

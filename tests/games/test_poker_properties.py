@@ -71,7 +71,7 @@ GAMES = st.tuples(
 def legal_move(engine: PokerEngine, tape: Tape) -> Action:
     player = engine.to_act
     assert player is not None
-    offers = engine.legal_actions(player)
+    offers = engine.legal_inputs(player)
     staying = [o for o in offers if o.kind != "fold"]
     offer = tape.choice(offers if tape.pick(5) == 0 else staying)  # fold now and then, not most of the time
     if offer.kind in ("bet", "raise"):
@@ -99,7 +99,7 @@ def question(engine: PokerEngine, ante: int, answer: int = 50) -> StartQuestion:
 
 
 def offered(engine: PokerEngine, candidate: Action) -> bool:
-    for offer in engine.legal_actions(candidate.player) if candidate.player in engine.players else []:
+    for offer in engine.legal_inputs(candidate.player) if candidate.player in engine.players else []:
         if offer.kind == candidate.kind:
             return offer.min_to <= getattr(candidate, "to", offer.min_to) <= offer.max_to
     return False
@@ -215,7 +215,7 @@ def test_a_refused_action_changes_nothing_and_the_offers_are_exactly_what_is_acc
         for to in amounts:
             for sized in (Bet(to_act, to), Raise(to_act, to)):
                 assert engine.can(sized) == offered(engine, sized)
-        for offer in engine.legal_actions(to_act):
+        for offer in engine.legal_inputs(to_act):
             assert offer.min_to <= offer.max_to
 
     random_game(game, after, probe=True)

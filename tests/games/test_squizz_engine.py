@@ -7,16 +7,15 @@ from decimal import Decimal
 
 import pytest
 
-from appliance.decks.model import Proposition, SquizzCard
 from appliance.errors import ConfigError, DeckError, IllegalAction, MalformedInput
 from appliance.games.base import HOST, Action, NotYourTurn, UnknownPlayer, WrongPhase
-from appliance.games.squizz import Answer, Card, End, Roll, SquizzEngine, card_from_scenario
+from appliance.games.squizz import Answer, Card, EndGame, SquizzEngine, StartQuestion, card_from_scenario
 from appliance.games.squizz.engine import AlreadySubmitted, BadAnswer, BadDie, BadToken, NotAnAnswerer
 
 ANN, BOB, CAT, DAN = "ann", "bob", "cat", "dan"
 # The rulebook's example: the middle value is Yoda's 900 years (A).
 YODA = Card(HOST, "Age of...", ("Yoda", "Papa Smurf", "Noah"), (Decimal(900), Decimal(542), Decimal(950)))
-SMALLEST, MIDDLE, LARGEST = Roll.host(1), Roll.host(2), Roll.host(3)
+SMALLEST, MIDDLE, LARGEST = StartQuestion.host(1), StartQuestion.host(2), StartQuestion.host(3)
 
 
 def new(players: tuple[str, ...] = (ANN, BOB, CAT), **options: object) -> SquizzEngine:
@@ -38,7 +37,7 @@ def refused(engine: SquizzEngine, action: Action, error: type[IllegalAction], ma
     assert engine.snapshot() == before
 
 
-def question(engine: SquizzEngine, roll: Roll, answers: Mapping[str, tuple[str, int]]) -> SquizzEngine:
+def question(engine: SquizzEngine, roll: StartQuestion, answers: Mapping[str, tuple[str, int]]) -> SquizzEngine:
     """One question on the Yoda card: the roll, the card, then ``player -> (answer, token)``."""
     return play(engine, roll, YODA, *(Answer(p, a, t) for p, (a, t) in answers.items()))
 
@@ -76,7 +75,7 @@ def test_readers_go_clockwise_from_the_first_reader_one_read_per_lap() -> None:
 
 
 @pytest.mark.parametrize("roll,letter", [(SMALLEST, "B"), (MIDDLE, "A"), (LARGEST, "C")])
-def test_die_names_smallest_middle_or_largest(roll: Roll, letter: str) -> None:
+def test_die_names_smallest_middle_or_largest(roll: StartQuestion, letter: str) -> None:
     assert YODA.letter_for(roll.die) == letter
     engine = question(new(), roll, {BOB: ("A", 1), CAT: ("B", 1)})
     assert engine.current is not None and engine.current.correct_letter == letter
@@ -89,17 +88,17 @@ def test_values_compare_exactly_including_negative_and_fractional() -> None:
 
 @pytest.mark.parametrize("die", [0, 4, -1])
 def test_die_outside_one_to_three_is_refused(die: int) -> None:
-    refused(new(), Roll.host(die), BadDie, f"die {die} refused")
+    refused(new(), StartQuestion.host(die), BadDie, f"die {die} refused")
 
 
 @pytest.mark.parametrize("die", ["2", 2.0, True, None])
 def test_die_of_the_wrong_type_is_malformed(die: object) -> None:
     with pytest.raises(MalformedInput, match="the die"):
-        Roll.host(die)  # type: ignore[arg-type]
+        StartQuestion.host(die)  # type: ignore[arg-type]
 
 
 def test_only_the_host_rolls_and_deals() -> None:
-    refused(new(), Roll(ANN, 2), NotYourTurn, "only the host may roll")
+    refused(new(), StartQuestion(ANN, 2), NotYourTurn, "only the host may roll")
     engine = play(new(), MIDDLE)
     refused(engine, Card(ANN, YODA.prompt, YODA.texts, YODA.values), NotYourTurn, "only the host may card")
 
@@ -150,32 +149,15 @@ def test_card_from_scenario_reads_values_in_any_number_form() -> None:
         {
             "prompt": "Height",
             "propositions": [
-                {"label": "A", "value": "3M", "text": "Tower"},
-                {"label": "B", "value": "2,500,000"},
-                {"label": "C", "value": "3 x 10^5"},
+                {"label": "Tower", "value": "3M"},
+                {"label": "Mast", "value": "2,500,000"},
+                {"label": "", "value": "3 x 10^5"},
             ],
         }
     )
     assert card.values == (Decimal(3000000), Decimal(2500000), Decimal(300000))
-    assert card.texts == ("Tower", "", "")
+    assert card.texts == ("Tower", "Mast", "")
     assert card.player == HOST
-
-
-def test_card_from_scenario_reads_labels_as_the_propositions_texts() -> None:
-    """The contract's form (shared/scenarios/README.md, sQuizz): the label is the text, the letter its position."""
-    card = card_from_scenario(
-        {
-            "prompt": "Height in metres of...",
-            "propositions": [
-                {"label": "Eiffel Tower", "value": "330"},
-                {"label": "B", "value": "93"},
-                {"label": "Big Ben", "value": "96"},
-            ],
-        }
-    )
-    assert card.texts == ("Eiffel Tower", "", "Big Ben")
-    assert card.values == (Decimal(330), Decimal(93), Decimal(96))
-    assert card.letter_for(3) == "A"
 
 
 @pytest.mark.parametrize(
@@ -184,10 +166,12 @@ def test_card_from_scenario_reads_labels_as_the_propositions_texts() -> None:
         ("card", "an object"),
         ({"propositions": []}, "prompt"),
         ({"prompt": "p", "propositions": [{"label": "A", "value": "1"}]}, "3 propositions"),
-        ({"prompt": "p", "propositions": [{"label": "B", "value": "1", "text": "t"}, {}, {}]}, "labelled 'B'"),
-        ({"prompt": "p", "propositions": [{"label": 3, "value": "1"}, {}, {}]}, "label is its text"),
+        ({"prompt": "p", "propositions": [{"label": 2, "value": "1"}, {}, {}]}, "A's label is its text"),
         ({"prompt": "p", "propositions": [{"label": "A", "value": 1}, {}, {}]}, "written as text"),
-        ({"prompt": "p", "propositions": [{"label": "A", "value": "1", "rank": 1}, {}, {}]}, "optional"),
+        ({"prompt": "p", "propositions": [{"label": "A", "value": "1", "rank": 1}, {}, {}]},
+         "its letter is its position"),
+        ({"prompt": "p", "propositions": [{"label": "A", "value": "1", "text": "Yoda"}, {}, {}]},
+         "its letter is its position"),
         ({"prompt": "p", "propositions": [{"label": "A", "value": "1,5"}, {}, {}]}, "A's value"),
         (
             {
@@ -205,28 +189,6 @@ def test_card_from_scenario_reads_labels_as_the_propositions_texts() -> None:
 def test_card_from_scenario_refuses_bad_cards(data: object, match: str) -> None:
     with pytest.raises(DeckError, match=match):
         card_from_scenario(data)
-
-
-def test_card_from_deck_deals_a_validated_deck_card() -> None:
-    deck_card = SquizzCard(
-        id="q1",
-        category="people",
-        difficulty="easy",
-        family=True,
-        tags=(),
-        prompt="Age of...",
-        unit="years",
-        propositions=(
-            Proposition("A", "Yoda", Decimal(900)),
-            Proposition("B", "Papa Smurf", Decimal(542)),
-            Proposition("C", "Noah", Decimal(950)),
-        ),
-        source="the rulebook",
-    )
-    assert Card.from_deck(deck_card) == YODA
-
-
-# -- answers (rules.md sQuizz 5) ---------------------------------------------------------------------
 
 
 def test_reader_does_not_answer() -> None:
@@ -357,10 +319,10 @@ def test_the_host_may_end_the_game_between_questions_and_rule_6_decides() -> Non
     """A quiz night's "finish now and score" (rules.md Quiz night 2): the totals so far decide."""
     engine = question(new(), MIDDLE, {BOB: ("A", 6), CAT: ("B", 1)})
     play(engine, LARGEST, YODA)
-    refused(engine, End.stop(), WrongPhase, "waiting for answers")
+    refused(engine, EndGame.now(), WrongPhase, "waiting for answers")
     play(engine, Answer(ANN, "C", 3), Answer(CAT, "C", 2))
-    refused(engine, End(BOB), NotYourTurn, "only the host")
-    engine.apply(End.stop())
+    refused(engine, EndGame(BOB), NotYourTurn, "only the host")
+    engine.apply(EndGame.now())
     assert engine.finished and engine.phase == "over"
     assert engine.scores() == {ANN: 3, BOB: 6, CAT: 2} and engine.winners() == [BOB]
     assert engine.public_view()["scores"] == {ANN: 3, BOB: 6, CAT: 2}
@@ -373,13 +335,13 @@ def test_the_host_may_end_the_game_between_questions_and_rule_6_decides() -> Non
 
 def test_legal_input_offers_the_letters_and_unused_tokens() -> None:
     engine = question(new(), MIDDLE, {BOB: ("A", 2), CAT: ("B", 5)})
-    assert engine.legal_input(BOB) is None
+    assert engine.legal_inputs(BOB) is None
     play(engine, MIDDLE, YODA)
-    assert engine.legal_input(ANN) == {"input": "answer", "answers": ["A", "B", "C"], "tokens": [1, 2, 3, 4, 5, 6]}
-    assert engine.legal_input(CAT) == {"input": "answer", "answers": ["A", "B", "C"], "tokens": [1, 2, 3, 4, 6]}
-    assert engine.legal_input(BOB) is None  # bob reads question 2
+    assert engine.legal_inputs(ANN) == {"input": "answer", "answers": ["A", "B", "C"], "tokens": [1, 2, 3, 4, 5, 6]}
+    assert engine.legal_inputs(CAT) == {"input": "answer", "answers": ["A", "B", "C"], "tokens": [1, 2, 3, 4, 6]}
+    assert engine.legal_inputs(BOB) is None  # bob reads question 2
     with pytest.raises(UnknownPlayer):
-        engine.legal_input("zed")
+        engine.legal_inputs("zed")
 
 
 def test_private_view_shows_own_tokens_and_answers_and_the_readers_card() -> None:

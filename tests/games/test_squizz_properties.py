@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from appliance.errors import IllegalAction
 from appliance.games.base import HOST, Action
-from appliance.games.squizz import Answer, Card, Close, CloseReason, Roll, SquizzEngine
+from appliance.games.squizz import Answer, Card, Close, CloseReason, SquizzEngine, StartQuestion
 from appliance.games.squizz.table import READS, TOKENS
 
 SEATS = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal")
@@ -33,7 +33,7 @@ def next_action(engine: SquizzEngine, data: st.DataObject, closes: bool = True) 
     """One legal input: the die, a card with three different values, an offered answer, or (with
     ``closes``) the host's close of the answers at a random moment."""
     if engine.phase == "roll":
-        return Roll.host(data.draw(st.integers(1, 3), label="die"))
+        return StartQuestion.host(data.draw(st.integers(1, 3), label="die"))
     if engine.phase == "card":
         values = data.draw(VALUES, label="values")
         return Card(HOST, "How much?", ("x", "y", "z"), tuple(values))
@@ -42,7 +42,7 @@ def next_action(engine: SquizzEngine, data: st.DataObject, closes: bool = True) 
     if closes and data.draw(st.integers(0, 5), label="close now") == 0:
         return Close.by(data.draw(st.sampled_from(CloseReason), label="reason"))
     player = data.draw(st.sampled_from(question.waiting_for), label="answerer")
-    legal = engine.legal_input(player)
+    legal = engine.legal_inputs(player)
     assert legal is not None and legal["input"] == "answer"
     return Answer(player, data.draw(st.sampled_from(legal["answers"])), data.draw(st.sampled_from(legal["tokens"])))
 
@@ -74,7 +74,7 @@ def test_every_non_reader_uses_every_token_once_and_scores_follow_the_log(data: 
     opened = -1
     answered: set[str] = set()
     for action in engine.log:  # replay the log with the rulebook's arithmetic, not the engine's
-        if isinstance(action, Roll):
+        if isinstance(action, StartQuestion):
             die, opened, answered = action.die, opened + 1, set()
         elif isinstance(action, Close):  # the missing are wrong and use up their lowest unused token
             reader = engine.questions[opened].reader
@@ -109,7 +109,7 @@ def probes(players: tuple[str, ...]) -> list[Action]:
     who = (*players, HOST, "zed")
     card = (Decimal(1), Decimal(2), Decimal(3))
     return [
-        *(Roll(w, die) for w in who for die in (0, 2, 4)),
+        *(StartQuestion(w, die) for w in who for die in (0, 2, 4)),
         *(Card(w, "p", ("", "", ""), card) for w in who),
         *(Answer(w, letter, token) for w in who for letter in ("A", "C", "D") for token in (0, 1, 5, 9)),
         *(Close(w, reason) for w in who for reason in CloseReason),
@@ -163,7 +163,7 @@ def other_tokens(engine: SquizzEngine, players: tuple[str, ...]) -> SquizzEngine
 def other_open_answers(engine: SquizzEngine) -> SquizzEngine:
     """The same game with the open question's answers so far moved to the next letter."""
     log = list(engine.log)
-    opened = max(i for i, action in enumerate(log) if isinstance(action, Roll))
+    opened = max(i for i, action in enumerate(log) if isinstance(action, StartQuestion))
     shift = {"A": "B", "B": "C", "C": "A"}
     for i in range(opened, len(log)):
         action = log[i]

@@ -59,8 +59,8 @@ def test_the_podium_and_the_next_round_come_from_the_night() -> None:
 @settings(max_examples=60, deadline=None)
 @given(
     base=st.sampled_from([name for name, _, _ in STATES]),
-    night=st.dictionaries(st.sampled_from(["title", "standings", "rounds", "last", "next", "cards", "tied", "winners",
-                                           "players", "played", "standing", "phase"]),
+    night=st.dictionaries(st.sampled_from(["title", "table", "standings", "rounds", "last", "next", "cards", "tied",
+                                           "winners", "players", "played", "standing", "phase"]),
                           st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
                                        lambda inner: st.lists(inner, max_size=3)
                                        | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=8),

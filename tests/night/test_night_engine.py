@@ -10,10 +10,12 @@ import pytest
 
 from appliance.errors import ConfigError, IllegalAction, MalformedInput
 from appliance.games.base import HOST, Action, NotYourTurn, UnknownPlayer, WrongPhase
-from appliance.games.buzzer.actions import Arm, Ask, Close, Declare, End, Judge, Press
+from appliance.games.buzzer.actions import Arm, Close, Declare, Judge, Press
+from appliance.games.buzzer.actions import EndGame as End
+from appliance.games.buzzer.actions import StartQuestion as Ask
 from appliance.games.buzzer.engine import BuzzerEngine
 from appliance.games.confident.actions import Answer
-from appliance.games.confident.actions import Ask as ConfidentAsk
+from appliance.games.confident.actions import StartQuestion as ConfidentAsk
 from appliance.games.confident.engine import ConfidentEngine
 from appliance.games.night import (
     AbandonRound,
@@ -350,7 +352,9 @@ def test_views_show_the_standing_the_last_round_and_the_next() -> None:
     )
     play_buzzer(engine, [CAT])
     view = engine.public_view()
-    assert view["standings"][0] == {"player": CAT, "place": 1, "total": 4}
+    assert view["table"][0] == {"player": CAT, "place": 1, "total": 4}
+    points = {ANN: 1, BOB: 1, CAT: 4, DAN: 1}
+    assert view["standings"] == {"heading": "Night points", "unit": "points", "points": points}
     assert view["last"]["title"] == "Fastest finger" and view["last"]["points"][CAT] == 4
     assert view["next"]["seats"] == [ANN, BOB] and view["next"]["sitting_out"] == [CAT, DAN]
     assert view["next"]["multiplier"] == 2 and view["next"]["title"] == "Buzzer Round"

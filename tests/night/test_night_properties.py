@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 
 from appliance.errors import IllegalAction
 from appliance.games.base import HOST, Action
-from appliance.games.buzzer.actions import Arm, Ask, Close, Declare, End, Judge, Press
+from appliance.games.buzzer.actions import Arm, Close, Declare, Judge, Press
+from appliance.games.buzzer.actions import EndGame as End
+from appliance.games.buzzer.actions import StartQuestion as Ask
 from appliance.games.buzzer.engine import BuzzerEngine
 from appliance.games.night import (
     AbandonRound,

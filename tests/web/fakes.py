@@ -108,4 +108,5 @@ class ClientFactory:
         return client
 
     def latest(self, handset_id: str) -> FakeClient:
-        return [c for c in self.clients if c.client_id.endswith(handset_id)][-1]
+        # a phone's client id is "quizbox-<box>-<handset id>-<random>" (appliance.edge.accounts.private_client_id)
+        return [c for c in self.clients if c.client_id.rsplit("-", 1)[0].endswith(handset_id)][-1]

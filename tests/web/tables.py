@@ -21,8 +21,8 @@ ESTIMATION = [
 ]
 ALLIN = [Card(f"a{i}", {"statements": ["I can juggle", "I have met a king", "I sing in a choir"]}) for i in range(4)]
 SQUIZZ = [Card(f"s{i}", {"prompt": "Which is tallest?", "propositions": [
-    {"label": "A", "text": "Eiffel Tower", "value": "330"}, {"label": "B", "text": "Big Ben", "value": "96"},
-    {"label": "C", "text": "Burj Khalifa", "value": "828"}]}) for i in range(12)]
+    {"label": "Eiffel Tower", "value": "330"}, {"label": "Big Ben", "value": "96"},
+    {"label": "Burj Khalifa", "value": "828"}]}) for i in range(12)]
 CARDS = {"confident": ESTIMATION, "poker": ESTIMATION, "allin": ALLIN, "squizz": SQUIZZ}
 
 

@@ -52,6 +52,20 @@ def test_start_sends_game_options_seats_deck_and_filters(admin: FlaskClient, lin
     }]
 
 
+def test_new_game_shows_the_engines_seat_limits_and_offers_the_buzzer(admin: FlaskClient, link: FakeLink,
+                                                                    store: Store) -> None:
+    """Issue 14: the page offered Confident? 2-8 seats while its engine seats 12; the buzzer was missing."""
+    _table(link)
+    page = admin.get("/games/new").get_data(as_text=True)
+    assert "Confident?</strong>" in page and "2–12 players" in page
+    assert 'value="buzzer"' in page and "Early buzzes lock a player out" in page
+    form = {"game": "buzzer", "buzzer.lockout": "no", "buzzer.points_right": "2", "buzzer.points_wrong": "-1",
+            "player-0": "Ann", "handset-0": "hs-1", "player-1": "Bob", "handset-1": "hs-2",
+            "deck": _estimation_deck(store)}
+    assert post(admin, "/games/new", form).status_code == 302
+    assert link.commands[-1]["options"] == {"lockout": False, "points_right": 2, "points_wrong": -1}
+
+
 def test_poker_options_become_the_engine_option_shapes(admin: FlaskClient, link: FakeLink, store: Store) -> None:
     _table(link)
     form = {"game": "poker", "poker.stack": "500", "poker.ante": "5", "poker.ante_unit": "questions",

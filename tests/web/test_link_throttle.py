@@ -13,7 +13,7 @@ from appliance.edge.mqtt import Connection
 from appliance.session.session import Session
 from tests.conftest import connection_of
 from web.link import LinkError, MqttLink
-from web.throttle import LoginThrottle, RateLimit
+from web.throttle import RateLimit
 
 
 class Clock:
@@ -22,34 +22,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-def test_login_lockout_doubles_and_a_success_clears_it() -> None:
-    clock = Clock()
-    throttle = LoginThrottle(free=3, first_lock=30, max_lock=100, clock=clock)
-    for _ in range(2):
-        throttle.failure("a")
-    assert throttle.wait("a") == 0
-    throttle.failure("a")
-    assert throttle.wait("a") == 30 and throttle.wait("b") == 0
-    clock.now += 30
-    throttle.failure("a")
-    assert throttle.wait("a") == 60
-    clock.now += 60
-    throttle.failure("a")
-    assert throttle.wait("a") == 100  # capped
-    throttle.success("a")
-    assert throttle.wait("a") == 0
-
-
-def test_failures_from_many_addresses_are_capped_together() -> None:
-    clock = Clock()
-    throttle = LoginThrottle(free=100, global_per_minute=5, clock=clock)
-    for n in range(5):
-        throttle.failure(f"10.0.0.{n}")
-    assert throttle.wait("10.0.0.99") == 60
-    clock.now += 61
-    assert throttle.wait("10.0.0.99") == 0
 
 
 def test_rate_limit_per_key_and_window() -> None:

@@ -86,11 +86,16 @@ def test_handsets_page_and_actions(admin: FlaskClient, link: FakeLink) -> None:
     assert post(admin, "/handsets/hs-1/explode").status_code == 404
 
 
-def test_a_handset_asking_to_pair_is_listed_with_its_code_and_accepted_with_it(
+def test_a_handset_asking_to_pair_is_listed_without_its_code_and_accepted_with_the_typed_one(
         admin: FlaskClient, link: FakeLink) -> None:
-    link.admin["pairing"] = {"esp-3fa2": {"code": "0427", "name": "Dan"}}
+    link.admin["pairing"] = {"esp-3fa2": {"name": "Dan", "conflict": False},
+                             "esp-0bad": {"name": None, "conflict": True}}
+    link.admin["pairing_warnings"] = ["Two devices ask to be handset esp-0bad: neither can be paired."]
     link.changed()
     page = admin.get("/handsets/").get_data(as_text=True)
-    assert "Asking to join" in page and "0427" in page and "Accept Dan" in page
+    assert "Asking to join" in page and "Accept Dan" in page and "type the code its screen shows" in page
+    assert 'name="code" inputmode="numeric"' in page and 'value="0427"' not in page  # typed, not pre-filled
+    assert "Two devices ask to be esp-0bad" in page and "Remove both requests" in page
+    assert "Two devices ask to be handset esp-0bad: neither can be paired." in page
     assert post(admin, "/handsets/esp-3fa2/accept", {"code": "0427"}).status_code == 302
     assert link.commands[-1] == {"cmd": "accept", "handset": "esp-3fa2", "code": "0427"}

@@ -124,6 +124,7 @@ def test_join_names_and_join_rate_are_checked(app: Flask) -> None:
         response = post(client, "/join", {"name": name}, page="/join")
         assert response.status_code == 400 and reason in response.get_data(as_text=True)
     assert len(services(app).phones) == 0
+    services(app).phones.per_address = 100  # the join rate alone (places per address: test_admin_attacks)
     for n in range(6):
         fresh = app.test_client()
         assert post(fresh, "/join", {"name": f"P{n}"}, page="/join").status_code == 302

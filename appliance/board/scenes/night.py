@@ -56,7 +56,7 @@ def _round_words(round_: Mapping[str, Any]) -> str:
 def _rows(view: Mapping[str, Any]) -> list[tuple[str, int, int]]:
     """(player, place, total), best first (the view's own order)."""
     rows = []
-    for item in as_list(view.get("standings")):
+    for item in as_list(view.get("table")):
         entry = as_map(item)
         name = as_text(entry.get("player"))
         if name:

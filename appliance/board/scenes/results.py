@@ -13,7 +13,7 @@ import pygame
 from appliance.board import theme
 from appliance.board.canvas import Canvas, Rect
 from appliance.board.scenes.common import footer, game_title, header, progress
-from appliance.board.scenes.scoreboard import draw_table, standings, totals_key
+from appliance.board.scenes.scoreboard import draw_table, standings, unit
 from appliance.board.scenes.select import Choice
 from appliance.board.state import Board, as_list, as_text
 
@@ -36,7 +36,7 @@ def winners(board: Board) -> list[str]:
 
 
 def choose(board: Board) -> Choice:
-    if board.game == "squizz" and totals_key(board)[0] == "scores":
+    if board.game == "squizz" and unit(board) == "points":
         steps = len(board.in_game())
         return Choice("squizz-final", draw_squizz_final, ("results", "squizz"), STEP_SECONDS * steps + 1.0)
     return Choice("winners", draw_winners, ("results", board.game), CONFETTI_SECONDS)
@@ -68,7 +68,7 @@ def draw_winners(canvas: Canvas, board: Board) -> None:
     _confetti(canvas, banner, canvas.now)
     _winner_banner(canvas, board, banner, names)
     table = Rect(area.left, banner.bottom + canvas.u(24), area.width, area.bottom - banner.bottom - canvas.u(24))
-    draw_table(canvas, board, table, standings(board), totals_key(board)[1], winners=frozenset(names))
+    draw_table(canvas, board, table, standings(board), unit(board), winners=frozenset(names))
 
 
 def draw_squizz_final(canvas: Canvas, board: Board) -> None:

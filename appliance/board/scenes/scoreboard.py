@@ -8,8 +8,9 @@ import pygame
 
 from appliance.board import theme
 from appliance.board.canvas import Canvas, Rect
-from appliance.board.state import Board, as_int, as_map
+from appliance.board.state import Board, as_int
 from appliance.games import registry
+from appliance.games.standings import Standing as GameStanding
 
 
 @dataclass(frozen=True)
@@ -18,20 +19,23 @@ class Standing:
     value: int
 
 
-def totals_key(board: Board) -> tuple[str, str]:
-    """Which view key holds the totals and what they count, as the game's registry entry reads its view.
+def totals(board: Board) -> GameStanding:
+    """The game's points table from its public view's ``standings`` block (appliance.games.base.Totals).
 
-    sQuizz keeps token values hidden until the end (rules.md sQuizz 5): during the game the board
-    ranks by correct answers, which are public; the points appear only once ``scores`` is published."""
-    standing = registry.read_standing(board.game, board.view, board.in_game())
-    return standing.key or "scores", standing.unit
+    sQuizz keeps token values hidden until the end (rules.md sQuizz 5): during the game its table is the
+    correct answers, which are public; the points appear only once the game is over."""
+    return registry.read_standing(board.game, board.view, board.in_game())
+
+
+def unit(board: Board) -> str:
+    """What the totals count ("points", "chips", "correct")."""
+    return totals(board).unit
 
 
 def standings(board: Board) -> list[Standing]:
     """Best first; equal totals keep seat order."""
-    key, _ = totals_key(board)
-    totals = as_map(board.view.get(key))
-    rows = [Standing(name, as_int(totals.get(name), 0) or 0) for name in board.in_game()]
+    points = totals(board).points
+    rows = [Standing(name, as_int(points.get(name), 0) or 0) for name in board.in_game()]
     return sorted(rows, key=lambda s: -s.value)
 
 

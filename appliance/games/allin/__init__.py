@@ -7,7 +7,15 @@
 
 from __future__ import annotations
 
-from appliance.games.allin.actions import Card, Close, CloseReason, End, Read, Split
+from appliance.games.allin.actions import Close, CloseReason, EndGame, Read, Split, StartQuestion
 from appliance.games.allin.engine import AllInEngine
 
-__all__ = ["AllInEngine", "Card", "Close", "CloseReason", "End", "Read", "Split"]
+__all__ = [
+    "AllInEngine",
+    "Close",
+    "CloseReason",
+    "EndGame",
+    "Read",
+    "Split",
+    "StartQuestion",
+]

@@ -9,23 +9,23 @@ well-formed input now is the engine's ``verify_<kind>``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import ClassVar, Self
 
 from appliance.errors import DeckError, MalformedInput
-from appliance.games.base import HOST, Action
+from appliance.games import fields
+from appliance.games.base import HOST, Action, CloseInputs
+from appliance.games.base import CloseReason as CloseReason  # re-exported: the reasons of this close
 
 STATEMENTS = 3
 """A card holds three statements (rules.md All In 3)."""
 
 
 def _whole(name: str, value: object) -> None:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise MalformedInput(f"{name} must be a whole number, got {value!r}")
+    fields.whole(value, f"{name} must be a whole number")
 
 
 @dataclass(frozen=True)
-class Card(Action):
+class StartQuestion(Action):
     """The host deals the next card: three statements (the session draws it from the deck)."""
 
     kind: ClassVar[str] = "card"
@@ -38,8 +38,7 @@ class Card(Action):
         if len(statements) != STATEMENTS:
             raise DeckError(f"an All In card holds {STATEMENTS} statements, got {len(statements)}")
         for number, text in enumerate(statements, 1):
-            if not isinstance(text, str) or not text.strip():
-                raise DeckError(f"statement {number} of the card must be non-empty text, got {text!r}")
+            fields.text(text, f"statement {number} of the card must be non-empty text", error=DeckError)
         object.__setattr__(self, "statements", tuple(statements))
 
     @classmethod
@@ -78,17 +77,8 @@ class Split(Action):
         _whole("chips on False", self.on_false)
 
 
-class CloseReason(StrEnum):
-    """Why the host closed the splits before every bettor was in."""
-
-    TIMEOUT = "timeout"
-    """The session's time limit for splits (``answer_seconds``) ran out."""
-    HOST = "host"
-    """The quizmaster stopped waiting (*next*), e.g. for a handset that is gone for good."""
-
-
 @dataclass(frozen=True)
-class Close(Action):
+class Close(CloseInputs):
     """The host closes the splits while some bettors have not split.
 
     The product's decision where the rulebook and rules.md All In are silent (a bettor whose
@@ -97,22 +87,11 @@ class Close(Action):
     created or lost for them); the splits that are in are revealed as when the last split is in.
     """
 
-    kind: ClassVar[str] = "close"
-    reason: str = CloseReason.HOST.value
-
-    def __post_init__(self) -> None:
-        if self.reason not in {reason.value for reason in CloseReason}:
-            known = ", ".join(reason.value for reason in CloseReason)
-            raise MalformedInput(f"the splits close for one of {known}; got {self.reason!r}")
-
-    @classmethod
-    def by(cls, reason: CloseReason) -> Self:
-        """The host's close (``player`` is always :data:`HOST`)."""
-        return cls(HOST, reason.value)
+    missing: ClassVar[str] = "the splits"
 
 
 @dataclass(frozen=True)
-class End(Action):
+class EndGame(Action):
     """The host ends the game because the deck ran out (rules.md All In 6: most chips wins)."""
 
     kind: ClassVar[str] = "end"

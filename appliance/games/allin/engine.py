@@ -17,10 +17,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from appliance.errors import ConfigError, IllegalAction
+from appliance.games import fields
 from appliance.games.allin import views
-from appliance.games.allin.actions import STATEMENTS, Card, Close, End, Read, Split
+from appliance.games.allin.actions import STATEMENTS, Close, EndGame, Read, Split, StartQuestion
 from appliance.games.allin.state import Ending, Phase, Question
-from appliance.games.base import JSON, Action, Engine, NotYourTurn
+from appliance.games.base import JSON, Action, Engine, NotYourTurn, Questions, Totals, Views
 
 DEFAULT_CHIPS = 15
 """Chips each player starts with (rules.md All In 1: 90 chips in 6 colours)."""
@@ -52,14 +53,18 @@ class AlreadySubmitted(IllegalAction):
     """A second split from the same bettor on one question."""
 
 
-class AllInEngine(Engine):
+class AllInEngine(Questions[Question], Engine):
     """All In for 2 to ``max_players`` players (options ``chips`` 15, ``max_players`` 6)."""
 
     game: ClassVar[str] = "allin"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = MAX_SEATS
     defaults: ClassVar[Mapping[str, Any]] = {"chips": DEFAULT_CHIPS, "max_players": DEFAULT_MAX_PLAYERS}
-    actions: ClassVar[Mapping[str, type[Action]]] = {record.kind: record for record in (Card, Read, Split, Close, End)}
+    views: ClassVar[Views] = views
+    _phase: Phase
+    actions: ClassVar[Mapping[str, type[Action]]] = {
+        record.kind: record for record in (StartQuestion, Read, Split, Close, EndGame)
+    }
 
     def __init__(self, players: Sequence[str], options: Mapping[str, object] | None = None) -> None:
         super().__init__(players, options)
@@ -68,7 +73,6 @@ class AllInEngine(Engine):
         """Who has played their one exclusion card, and in which question (rules.md All In 1)."""
         self.questions: list[Question] = []
         self.ending: Ending | None = None
-        self._winners: list[str] = []
         self._phase = Phase.CARD
 
     def validate_options(self, options: JSON) -> JSON:
@@ -77,32 +81,15 @@ class AllInEngine(Engine):
         if unknown:
             raise ConfigError(f"unknown All In option(s) {', '.join(unknown)}; known: chips, max_players")
         chips = options.get("chips", DEFAULT_CHIPS)
-        if not isinstance(chips, int) or isinstance(chips, bool) or chips < 1:
-            raise ConfigError(f"All In option chips must be a whole number of at least 1, got {chips!r}")
+        fields.whole(chips, "All In option chips must be a whole number of at least 1", low=1, error=ConfigError)
         most = options.get("max_players", DEFAULT_MAX_PLAYERS)
-        if not isinstance(most, int) or isinstance(most, bool) or not 2 <= most <= MAX_SEATS:
-            raise ConfigError(f"All In option max_players must be 2 to {MAX_SEATS}, got {most!r}")
+        fields.whole(most, f"All In option max_players must be 2 to {MAX_SEATS}", low=2, high=MAX_SEATS,
+                     error=ConfigError)
         if len(self.players) > most:
             raise ConfigError(f"All In is set up for at most {most} players, got {len(self.players)}")
         return {"chips": chips, "max_players": most}
 
     # -- state queries -----------------------------------------------------------------------------
-
-    @property
-    def phase(self) -> str:
-        return self._phase.value
-
-    @property
-    def finished(self) -> bool:
-        return self._phase is Phase.OVER
-
-    def winners(self) -> list[str]:
-        return list(self._winners)
-
-    @property
-    def current(self) -> Question | None:
-        """The question being played or, between questions, the last one played."""
-        return self.questions[-1] if self.questions else None
 
     def next_reader(self) -> str:
         """Reader of the next question: one seat clockwise each question, players with no chips
@@ -115,7 +102,7 @@ class AllInEngine(Engine):
 
     def exclusion_candidates(self) -> list[str]:
         """Whom the reader may exclude now (rules.md All In 1 and 4), asked of :meth:`verify_read`."""
-        question = self._open_question()
+        question = self.open_question()
         if question is None or self._phase is not Phase.READING:
             return []
         reader = question.reader
@@ -124,15 +111,8 @@ class AllInEngine(Engine):
     def total_chips(self) -> int:
         return sum(self.chips.values())
 
-    def _open_question(self) -> Question | None:
-        question = self.current
-        return question if question is not None and not question.revealed else None
-
-    def _question(self) -> Question:
-        question = self._open_question()
-        if question is None:
-            raise AssertionError(f"no open question in phase {self.phase}")
-        return question
+    def question_over(self, question: Question) -> bool:
+        return question.revealed
 
     def status(self) -> str:
         """What the game is waiting for, in words (for refusal messages and the replay)."""
@@ -148,11 +128,11 @@ class AllInEngine(Engine):
 
     # -- card (host) -------------------------------------------------------------------------------
 
-    def verify_card(self, action: Card) -> None:
+    def verify_card(self, action: StartQuestion) -> None:
         self._require_host(action)
         self._require_phase(action, Phase.CARD)
 
-    def card(self, action: Card) -> None:
+    def card(self, action: StartQuestion) -> None:
         self.verify_card(action)
         self._record(action)
         self.questions.append(Question(len(self.questions) + 1, self.next_reader(), action.statements))
@@ -163,7 +143,7 @@ class AllInEngine(Engine):
     def verify_read(self, action: Read) -> None:
         self._check_player(action.player)
         self._require_phase(action, Phase.READING)
-        question = self._question()
+        question = self._open()
         if action.player != question.reader:
             raise NotYourTurn(
                 f"{action.player} cannot answer question {question.number}: {question.reader} is the reader"
@@ -193,7 +173,7 @@ class AllInEngine(Engine):
     def read(self, action: Read) -> None:
         self.verify_read(action)
         self._record(action)
-        question = self._question()
+        question = self._open()
         question.pick, question.answer, question.excluded = action.pick, action.answer, action.exclude
         if action.exclude is not None:
             self.exclusion_used[question.reader] = question.number
@@ -206,7 +186,7 @@ class AllInEngine(Engine):
         player = action.player
         self._check_player(player)
         self._require_phase(action, Phase.BETTING)
-        question = self._question()
+        question = self._open()
         if player == question.reader:
             raise NotABettor(f"{player} is the reader of question {question.number} and does not bet")
         if player == question.excluded:
@@ -228,7 +208,7 @@ class AllInEngine(Engine):
     def split(self, action: Split) -> None:
         self.verify_split(action)
         self._record(action)
-        self._question().splits[action.player] = action
+        self._open().splits[action.player] = action
         self._advance()
 
     # -- close (host: stop waiting for splits) --------------------------------------------------------
@@ -245,7 +225,7 @@ class AllInEngine(Engine):
         then the splits that are in are revealed as when the last split is in (rules.md All In 5-6)."""
         self.verify_close(action)
         self._record(action)
-        question = self._question()
+        question = self._open()
         # closed while the reader has not read (a reader whose handset is gone): the question passes
         # with no bets and the card goes to the next reader (the product's decision, rules.md is silent)
         question.closed = action.reason
@@ -255,11 +235,11 @@ class AllInEngine(Engine):
 
     # -- end (host, deck out) ----------------------------------------------------------------------
 
-    def verify_end(self, action: End) -> None:
+    def verify_end(self, action: EndGame) -> None:
         self._require_host(action)
         self._require_phase(action, Phase.CARD)
 
-    def end(self, action: End) -> None:
+    def end(self, action: EndGame) -> None:
         self.verify_end(action)
         self._record(action)
         most = max(self.chips.values())
@@ -271,7 +251,7 @@ class AllInEngine(Engine):
 
     def _advance(self) -> None:
         """The one place the phase moves on; reveals the question once every split is in."""
-        question = self._open_question()
+        question = self.open_question()
         read = question is not None and (question.pick is not None or question.closed is not None)
         if question is not None and read and not question.waiting_for:
             self._reveal(question)
@@ -301,10 +281,10 @@ class AllInEngine(Engine):
 
     # -- views -------------------------------------------------------------------------------------
 
-    def legal_input(self, player: str) -> JSON | None:
+    def legal_inputs(self, player: str) -> JSON | None:
         """What ``player`` may input now, for the session's handset prompt; None when nothing."""
         self._check_player(player)
-        question = self._open_question()
+        question = self.open_question()
         if question is None:
             return None
         if self._phase is Phase.READING and player == question.reader:
@@ -319,22 +299,13 @@ class AllInEngine(Engine):
             return {"input": Split.kind, "total": self.chips[player]}
         return None
 
-    def public_view(self) -> JSON:
-        return views.public_view(self)
+    def totals(self) -> Totals:
+        return Totals("Chips", "chips", {p: self.chips[p] for p in self.players})
 
-    def private_view(self, player: str) -> JSON:
-        self._check_player(player)
-        return views.private_view(self, player)
-
-    def snapshot(self) -> JSON:
+    def state(self) -> JSON:
         return {
-            "players": list(self.players),
-            "options": dict(self.options),
-            "phase": self.phase,
             "chips": dict(self.chips),
             "exclusion_used": dict(self.exclusion_used),
             "questions": [q.snapshot() for q in self.questions],
             "ending": self.ending.value if self.ending else None,
-            "winners": list(self._winners),
-            "log": [a.to_json() for a in self.log],
         }

@@ -1,4 +1,4 @@
-"""The All In part of the scenario format (shared/scenarios/README.md, section "allin").
+"""The All In part of the scenario format (docs/scenarios.md, section "allin").
 
 * options: ``chips`` (15) and ``max_players`` (6);
 * card: ``statements`` (three strings), dealt by the host when the question starts;
@@ -16,51 +16,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from appliance.errors import MalformedInput
-from appliance.games.allin.actions import Card, Close, CloseReason, End, Read, Split
+from appliance.games.allin.actions import Close, CloseReason, EndGame, Read, Split, StartQuestion
 from appliance.games.allin.engine import AllInEngine
-from appliance.games.base import JSON, Engine
-from appliance.games.scenario import ScenarioAdapter
+from appliance.games.base import JSON, Action, Engine
+from appliance.games.scenario import GameAdapter, ScenarioAdapter, step_keys, step_player
 
 READ_KEYS = frozenset({"pick", "answer", "exclude"})
-IGNORED_KEYS = frozenset({"player", "expect_error"})
 
 
-def _allin(engine: Engine) -> AllInEngine:
-    if not isinstance(engine, AllInEngine):
-        raise TypeError(f"the All In adapter needs an AllInEngine, got {type(engine).__name__}")
-    return engine
-
-
-class AllInAdapter:
-    game = "allin"
-
-    def new_engine(self, players: Sequence[str], options: Mapping[str, Any]) -> Engine:
-        return AllInEngine(list(players), options)
-
+class AllInAdapter(GameAdapter[AllInEngine]):
     def start_question(self, engine: Engine, question: Mapping[str, Any]) -> None:
         card = question.get("card")
         if not isinstance(card, Mapping) or "statements" not in card:
             raise MalformedInput(f"an All In question needs a card with statements, got {card!r}")
-        _allin(engine).apply(Card.deal(card["statements"]))
+        self.engine(engine).apply(StartQuestion.deal(card["statements"]))
 
-    def step(self, engine: Engine, step: Mapping[str, Any]) -> None:
-        _allin(engine).apply(parse_step(step))
+    def parse_step(self, step: Mapping[str, Any]) -> Action:
+        return parse_step(step)
 
     def finish_question(self, engine: Engine, question: Mapping[str, Any]) -> None:
-        allin = _allin(engine)
-        current = allin.current
-        if current is not None and not current.revealed:
-            raise MalformedInput(f"question {current.number} has no more steps but {allin.status()}")
+        self.require_played(self.engine(engine), lambda current: current.revealed)
 
     def question_result(self, engine: Engine) -> JSON:
-        allin = _allin(engine)
-        question = allin.current
-        if question is None:
-            raise MalformedInput("no question has been played")
+        allin = self.engine(engine)
+        question = self.last_question(allin)
         return {
             "reader": question.reader,
             "chips": dict(question.chips_after),
@@ -71,22 +54,13 @@ class AllInAdapter:
             "sat_out": list(question.sat_out),
         }
 
-    def final_result(self, engine: Engine) -> JSON:
-        allin = _allin(engine)
-        return {
-            "chips": dict(allin.chips),
-            "winners": allin.winners(),
-            "finished": allin.finished,
-            "ending": allin.ending.value if allin.ending else None,
-        }
+    def totals(self, engine: AllInEngine) -> JSON:
+        return {"chips": dict(engine.chips)}
 
 
-def parse_step(step: Mapping[str, Any]) -> Read | Split | Close | End:
+def parse_step(step: Mapping[str, Any]) -> Read | Split | Close | EndGame:
     """One scenario step as an All In input; :class:`MalformedInput` if it is none of them."""
-    player = step.get("player")
-    if not isinstance(player, str):
-        raise MalformedInput(f"a step needs a player name, got {step!r}")
-    keys = set(step) - IGNORED_KEYS
+    player, keys = step_player(step), step_keys(step)
     if keys and keys <= READ_KEYS:
         if not {"pick", "answer"} <= keys:
             raise MalformedInput(f"the reader's step needs pick and answer, got {dict(step)!r}")
@@ -96,8 +70,8 @@ def parse_step(step: Mapping[str, Any]) -> Read | Split | Close | End:
         if not isinstance(split, Mapping) or set(split) != {"true", "false"}:
             raise MalformedInput(f'a split is {{"true": n, "false": m}}, got {split!r}')
         return Split(player, split["true"], split["false"])
-    if keys == {"action"} and step["action"] == End.kind:
-        return End(player)
+    if keys == {"action"} and step["action"] == EndGame.kind:
+        return EndGame(player)
     if keys <= {"action", "reason"} and step.get("action") == Close.kind:
         return Close(player, step.get("reason", CloseReason.HOST.value))
     raise MalformedInput(
@@ -105,4 +79,4 @@ def parse_step(step: Mapping[str, Any]) -> Read | Split | Close | End:
     )
 
 
-ADAPTER: ScenarioAdapter = AllInAdapter()
+ADAPTER: ScenarioAdapter = AllInAdapter(AllInEngine)

@@ -19,9 +19,6 @@ if TYPE_CHECKING:
 def public_view(engine: AllInEngine) -> JSON:
     question = engine.current
     return {
-        "game": engine.game,
-        "phase": engine.phase,
-        "players": list(engine.players),
         "chips": dict(engine.chips),
         "exclusion_cards": {p: p not in engine.exclusion_used for p in engine.players},
         "next_reader": None if engine.finished else engine.next_reader(),
@@ -60,7 +57,7 @@ def private_view(engine: AllInEngine, player: str) -> JSON:
         "chips": engine.chips[player],
         "exclusion_card": player not in engine.exclusion_used,
         "role": None,
-        "prompt": engine.legal_input(player),
+        "prompt": engine.legal_inputs(player),
     }
     question = engine.current
     if question is None or question.revealed:

@@ -10,7 +10,16 @@ appliance/flows/buzzer.py): a press reaches the engine with its time already on 
 
 from __future__ import annotations
 
-from appliance.games.buzzer.actions import Arm, Ask, Close, Declare, End, Judge, Press
+from appliance.games.buzzer.actions import Arm, Close, Declare, EndGame, Judge, Press, StartQuestion
 from appliance.games.buzzer.engine import BuzzerEngine
 
-__all__ = ["Arm", "Ask", "BuzzerEngine", "Close", "Declare", "End", "Judge", "Press"]
+__all__ = [
+    "Arm",
+    "BuzzerEngine",
+    "Close",
+    "Declare",
+    "EndGame",
+    "Judge",
+    "Press",
+    "StartQuestion",
+]

@@ -12,16 +12,16 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from appliance.errors import MalformedInput
+from appliance.games import fields
 from appliance.games.base import Action
 
 
 def _millis(name: str, value: object) -> None:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise MalformedInput(f"{name} must be whole milliseconds, got {value!r}")
+    fields.whole(value, f"{name} must be whole milliseconds")
 
 
 @dataclass(frozen=True)
-class Ask(Action):
+class StartQuestion(Action):
     """The host opens the next question (its text, if the card has one, for the TV); buzzers not armed."""
 
     kind: ClassVar[str] = "ask"
@@ -81,7 +81,7 @@ class Close(Action):
 
 
 @dataclass(frozen=True)
-class End(Action):
+class EndGame(Action):
     """The questions ran out: the highest total wins, equal totals share."""
 
     kind: ClassVar[str] = "end"

@@ -17,9 +17,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from appliance.errors import ConfigError, IllegalAction
-from appliance.games.base import JSON, Action, Engine
+from appliance.games import fields
+from appliance.games.base import JSON, Action, Engine, Questions, Totals, Views
 from appliance.games.buzzer import views
-from appliance.games.buzzer.actions import Arm, Ask, Close, Declare, End, Judge, Press
+from appliance.games.buzzer.actions import Arm, Close, Declare, EndGame, Judge, Press, StartQuestion
 from appliance.games.buzzer.state import Buzz, Phase, Question
 
 MAX_PLAYERS = 256
@@ -43,15 +44,17 @@ class NotArmed(IllegalAction):
     """A press before arming with the lockout switched off: refused, with no lock-out."""
 
 
-class BuzzerEngine(Engine):
+class BuzzerEngine(Questions[Question], Engine):
     """Buzzer round for 2 to 256 players (options ``lockout``, ``points_right``, ``points_wrong``)."""
 
     game: ClassVar[str] = "buzzer"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = MAX_PLAYERS
     defaults: ClassVar[Mapping[str, Any]] = DEFAULTS
+    views: ClassVar[Views] = views
+    _phase: Phase
     actions: ClassVar[Mapping[str, type[Action]]] = {
-        record.kind: record for record in (Ask, Arm, Press, Declare, Judge, Close, End)
+        record.kind: record for record in (StartQuestion, Arm, Press, Declare, Judge, Close, EndGame)
     }
 
     def __init__(self, players: Sequence[str], options: Mapping[str, object] | None = None) -> None:
@@ -59,7 +62,6 @@ class BuzzerEngine(Engine):
         self.scores: dict[str, int] = {p: 0 for p in self.players}
         self.questions: list[Question] = []
         self.ended = False
-        self._winners: list[str] = []
         self._phase = Phase.CLOSED
 
     def validate_options(self, options: JSON) -> JSON:
@@ -73,38 +75,27 @@ class BuzzerEngine(Engine):
             raise ConfigError(f"buzzer option lockout must be true or false, got {out['lockout']!r}")
         for name in ("points_right", "points_wrong"):
             value = out[name]
-            if not isinstance(value, int) or isinstance(value, bool) or not -MAX_POINTS <= value <= MAX_POINTS:
-                raise ConfigError(f"buzzer option {name} must be a whole number from -{MAX_POINTS} to {MAX_POINTS}, "
-                                  f"got {value!r}")
+            fields.whole(value, f"buzzer option {name} must be a whole number from -{MAX_POINTS} to {MAX_POINTS}",
+                         low=-MAX_POINTS, high=MAX_POINTS, error=ConfigError)
         return out
 
     # -- state queries -----------------------------------------------------------------------------
 
-    @property
-    def phase(self) -> str:
-        return self._phase.value
-
-    @property
-    def finished(self) -> bool:
-        return self._phase is Phase.OVER
-
-    def winners(self) -> list[str]:
-        return list(self._winners)
-
-    @property
-    def current(self) -> Question | None:
-        """The question being played or, between questions, the last one played."""
-        return self.questions[-1] if self.questions else None
-
-    def _open(self) -> Question:
-        question = self.current
-        if question is None or question.closed:
-            raise AssertionError(f"no open question in phase {self.phase}")
-        return question
+    def question_over(self, question: Question) -> bool:
+        return question.closed
 
     def may_still_buzz(self, question: Question) -> list[str]:
         """Players who have neither pressed nor been locked out of ``question``, in seat order."""
         return [p for p in self.players if not question.buzzed(p) and p not in question.locked_out]
+
+    def legal_inputs(self, player: str) -> JSON | None:
+        """``{"input": "press"}`` while ``player`` may still buzz on the open question (armed or not: an
+        early press is how a lock-out happens, rules.md Buzzer 1); None otherwise."""
+        self._check_player(player)
+        question = self.current
+        if question is None or question.closed or player not in self.may_still_buzz(question):
+            return None
+        return {"input": "press"}
 
     def status(self) -> str:
         question = self.current
@@ -122,11 +113,11 @@ class BuzzerEngine(Engine):
 
     # -- ask, arm (host) ---------------------------------------------------------------------------
 
-    def verify_ask(self, action: Ask) -> None:
+    def verify_ask(self, action: StartQuestion) -> None:
         self._require_host(action)
         self._require_phase(action, Phase.CLOSED)
 
-    def ask(self, action: Ask) -> None:
+    def ask(self, action: StartQuestion) -> None:
         self.verify_ask(action)
         self._record(action)
         self.questions.append(Question(len(self.questions) + 1, action.question))
@@ -215,11 +206,11 @@ class BuzzerEngine(Engine):
 
     # -- end (host, out of questions) ---------------------------------------------------------------
 
-    def verify_end(self, action: End) -> None:
+    def verify_end(self, action: EndGame) -> None:
         self._require_host(action)
         self._require_phase(action, Phase.CLOSED)
 
-    def end(self, action: End) -> None:
+    def end(self, action: EndGame) -> None:
         self.verify_end(action)
         self._record(action)
         best = max(self.scores.values())
@@ -256,21 +247,12 @@ class BuzzerEngine(Engine):
 
     # -- views -------------------------------------------------------------------------------------
 
-    def public_view(self) -> JSON:
-        return views.public_view(self)
+    def totals(self) -> Totals:
+        return Totals("Points", "points", {p: self.scores[p] for p in self.players})
 
-    def private_view(self, player: str) -> JSON:
-        self._check_player(player)
-        return views.private_view(self, player)
-
-    def snapshot(self) -> JSON:
+    def state(self) -> JSON:
         return {
-            "players": list(self.players),
-            "options": dict(self.options),
-            "phase": self.phase,
             "scores": dict(self.scores),
             "questions": [q.snapshot() for q in self.questions],
             "ended": self.ended,
-            "winners": list(self._winners),
-            "log": [a.to_json() for a in self.log],
         }

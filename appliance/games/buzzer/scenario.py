@@ -25,7 +25,7 @@ from typing import Any
 
 from appliance.errors import MalformedInput
 from appliance.games.base import HOST, JSON, Action, Engine
-from appliance.games.buzzer.actions import Arm, Ask, Close, Declare, End, Judge, Press
+from appliance.games.buzzer.actions import Arm, Close, Declare, EndGame, Judge, Press, StartQuestion
 from appliance.games.buzzer.engine import BuzzerEngine
 from appliance.games.buzzer.state import Phase
 from appliance.games.scenario import ScenarioAdapter
@@ -47,7 +47,7 @@ def _millis(value: object, what: str) -> int:
     return value
 
 
-def parse_card(card: object) -> Ask:
+def parse_card(card: object) -> StartQuestion:
     if not isinstance(card, Mapping):
         raise MalformedInput(f"a buzzer card is an object with its question, got {card!r}")
     unknown = sorted(set(card) - CARD_KEYS)
@@ -57,7 +57,7 @@ def parse_card(card: object) -> Ask:
     answer = card.get("answer", "")
     if not isinstance(question, str) or not isinstance(answer, str):
         raise MalformedInput(f"a buzzer card's question and answer are text, got {dict(card)!r}")
-    return Ask(HOST, question)
+    return StartQuestion(HOST, question)
 
 
 def _arms_itself(question: Mapping[str, Any]) -> bool:
@@ -83,7 +83,7 @@ def parse_step(step: Mapping[str, Any]) -> Action:
     if keys == {"action"} and action in HOST_ACTIONS:
         if action in ("right", "wrong"):
             return Judge(HOST, action == "right")
-        return Close(HOST) if action == "close" else End(HOST)
+        return Close(HOST) if action == "close" else EndGame(HOST)
     raise MalformedInput(
         f"a host buzzer step is an action ({', '.join(HOST_ACTIONS)}; arm with an optional at), got {dict(step)!r}"
     )

@@ -4,21 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from appliance.games.standings import Standing, View, deal, names, table
+from appliance.games.standings import Standing, View, deal, names, totals
 
 
 def read(view: View, players: Sequence[str]) -> Standing:
     phase = view.get("phase")
-    points = table(view, "scores", players)
+    base = totals(view, players)
     answering = view.get("answering")
     if phase == "waiting":
-        return Standing("Points", points, "", "Arm the buzzers", "points", "scores")
+        return base.now("", "Arm the buzzers")
     if phase == "armed":
-        buzzed = names(view.get("buzzes"))
-        return Standing("Points", points, "Buzzers armed", "" if buzzed else "Close: nobody buzzed", "points",
-                        "scores")
+        return base.now("Buzzers armed", "" if names(view.get("buzzes")) else "Close: nobody buzzed")
     if phase == "answering" and isinstance(answering, str):
-        return Standing("Points", points, f"{answering} answers", "", "points", "scores")
+        return base.now(f"{answering} answers")
     if phase == "closed":
-        return Standing("Points", points, "", deal(view, "Next question"), "points", "scores")
-    return Standing("Points", points, unit="points", key="scores")
+        return base.now("", deal(view, "Next question"))
+    return base

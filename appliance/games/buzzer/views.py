@@ -30,9 +30,7 @@ def public_view(engine: BuzzerEngine) -> JSON:
     question = engine.current
     phase = Phase(engine.phase)
     view: JSON = {
-        "game": engine.game,
         "phase": BOARD_PHASE[phase],
-        "players": list(engine.players),
         "scores": dict(engine.scores),
         "lockout": engine.options["lockout"],
         "points": {"right": engine.options["points_right"], "wrong": engine.options["points_wrong"]},

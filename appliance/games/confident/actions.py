@@ -1,8 +1,8 @@
 """Confident? inputs, one small frozen record each (see appliance.games.base).
 
-Host actions (``player`` is :data:`~appliance.games.base.HOST`): :class:`Ask` opens a question with
+Host actions (``player`` is :data:`~appliance.games.base.HOST`): :class:`StartQuestion` opens a question with
 its card, :class:`Close` closes entries (everyone in, or the time-out: Fast Play or a quizmaster who
-stops waiting), :class:`Settle` reveals and scores, :class:`End` ends the game when the deck has run
+stops waiting), :class:`Settle` reveals and scores, :class:`EndGame` ends the game when the deck has run
 out. The one player input is :class:`Answer`: a range or a copy, optionally a swap and a double.
 
 Records check their own shape (types, numbers within the parser's bounds) and raise
@@ -19,10 +19,8 @@ from typing import Any, ClassVar, Self
 
 from appliance.errors import MalformedInput
 from appliance.games.base import Action
-from appliance.games.numbers import check_number, format_plain, parse_number
-
-Range = tuple[Decimal, Decimal]
-"""A range as written: (bottom, top), both included (rules.md Confident 1)."""
+from appliance.games.numbers import check_number, parse_number
+from appliance.games.ranges import Range
 
 
 class Boost(StrEnum):
@@ -63,7 +61,7 @@ def _fields(data: Mapping[str, Any], known: set[str], required: set[str], kind: 
 
 
 @dataclass(frozen=True)
-class Ask(Action):
+class StartQuestion(Action):
     """The host opens a question: the card's question, its exact answer and its unit."""
 
     kind: ClassVar[str] = "question"
@@ -101,7 +99,7 @@ class Answer(Action):
                 raise MalformedInput(f"a range is [bottom, top], got {self.range!r}")
             bottom = check_number(self.range[0], "the range's bottom")
             top = check_number(self.range[1], "the range's top")
-            object.__setattr__(self, "range", (bottom, top))
+            object.__setattr__(self, "range", Range(bottom, top))
         if self.copy is not None:
             _text(self.copy, "the name to copy")
         if self.swap is not None:
@@ -122,7 +120,7 @@ class Answer(Action):
         """The board in words, for refusal messages."""
         parts = []
         if self.range is not None:
-            parts.append(f"range {format_plain(self.range[0])} to {format_plain(self.range[1])}")
+            parts.append(f"range {self.range.describe()}")
         if self.copy is not None:
             parts.append(f"copy {self.copy}")
         if self.swap is not None:
@@ -139,7 +137,7 @@ class Answer(Action):
         if written is not None:
             if not isinstance(written, list | tuple) or len(written) != 2:
                 raise MalformedInput(f"a range is [bottom, top], got {written!r}")
-            board = (_decimal(written[0], "bottom"), _decimal(written[1], "top"))
+            board = Range(_decimal(written[0], "bottom"), _decimal(written[1], "top"))
         swap = data.get("swap")
         if swap is not None and (not isinstance(swap, list | tuple) or len(swap) != 2):
             raise MalformedInput(f"a swap names two players, got {swap!r}")
@@ -173,7 +171,7 @@ class Settle(Action):
 
 
 @dataclass(frozen=True)
-class End(Action):
+class EndGame(Action):
     """The host ends the game because the deck ran out: highest total wins, ties share (rules.md
     Confident 7)."""
 

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from appliance.games.base import HOST, JSON, Action, Engine, UnknownPlayer, WrongPhase
+from appliance.games.base import HOST, JSON, Action, Engine, Questions, Totals, UnknownPlayer, Views, WrongPhase
 from appliance.games.confident import options as confident_options
 from appliance.games.confident import settlement, views
-from appliance.games.confident.actions import Answer, Ask, Boost, Close, CloseReason, End, Settle
+from appliance.games.confident.actions import Answer, Boost, Close, CloseReason, EndGame, Settle, StartQuestion
 from appliance.games.confident.options import Variant
 from appliance.games.confident.refusals import (
     AlreadyAnswered,
@@ -62,13 +62,13 @@ class Question:
     """One question as played: its card, the boards as written, how entries closed, the settlement."""
 
     number: int
-    card: Ask
+    card: StartQuestion
     boards: dict[str, Answer] = field(default_factory=dict)
     closed: CloseReason | None = None
     settlement: Settlement | None = None
 
 
-class ConfidentEngine(Engine):
+class ConfidentEngine(Questions[Question], Engine):
     """Confident? for 3 to 12 players (teams count as one), or exactly 2 with Two Players.
 
     Options: ``target`` (15), ``variants`` (rules.md Confident 8), ``fast_play_seconds`` (10; used by
@@ -78,8 +78,11 @@ class ConfidentEngine(Engine):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = MAX_SEATS
     defaults: ClassVar[Mapping[str, Any]] = confident_options.DEFAULTS
+    views: ClassVar[Views] = views
+    _phase: Phase
+    final_phase: ClassVar[str] = Phase.FINISHED.value
     actions: ClassVar[Mapping[str, type[Action]]] = {
-        record.kind: record for record in (Ask, Answer, Close, Settle, End)
+        record.kind: record for record in (StartQuestion, Answer, Close, Settle, EndGame)
     }
 
     def __init__(self, players: Sequence[str], options: Mapping[str, Any] | None = None) -> None:
@@ -91,29 +94,12 @@ class ConfidentEngine(Engine):
         """Per player, each boost played and the number of the question it was played on."""
         self.questions: list[Question] = []
         self.ending: Ending | None = None
-        self._winners: tuple[str, ...] = ()
         self._phase = Phase.LOBBY
 
     def validate_options(self, options: JSON) -> JSON:
         return confident_options.validate(options, len(self.players))
 
     # -- state queries -----------------------------------------------------------------------------
-
-    @property
-    def phase(self) -> str:
-        return self._phase.value
-
-    @property
-    def finished(self) -> bool:
-        return self._phase is Phase.FINISHED
-
-    def winners(self) -> list[str]:
-        return list(self._winners)
-
-    @property
-    def current(self) -> Question | None:
-        """The open question or, between questions, the last one played."""
-        return self.questions[-1] if self.questions else None
 
     def boosts_left(self, player: str) -> list[Boost]:
         """Boosts ``player`` may still play: unused, and allowed by the variants (rules.md 5, 8)."""
@@ -153,12 +139,12 @@ class ConfidentEngine(Engine):
 
     # -- host: ask a question --------------------------------------------------------------------------
 
-    def verify_question(self, action: Ask) -> None:
+    def verify_question(self, action: StartQuestion) -> None:
         self._check_host(action, "ask a question")
         if self._phase not in (Phase.LOBBY, Phase.SETTLED):
             raise WrongPhase(f"cannot ask a new question: {self.status()}")
 
-    def question(self, action: Ask) -> None:
+    def question(self, action: StartQuestion) -> None:
         self.verify_question(action)
         self._record(action)
         self.questions.append(Question(len(self.questions) + 1, action))
@@ -177,7 +163,7 @@ class ConfidentEngine(Engine):
             raise AlreadyAnswered(f"{what}: {player} already answered question {question.number}")
         if (action.range is None) == (action.copy is None):
             raise NoRangeOrCopy(f"{what}: a board has a range or a copy (the copier writes no range)")
-        if action.range is not None and action.range[0] > action.range[1]:
+        if action.range is not None and action.range.upside_down:
             bottom, top = (format_plain(n) for n in action.range)
             raise RangeUpsideDown(f"{what}: the bottom {bottom} is above the top {top}; write the smaller number first")
         if action.copy is not None:
@@ -201,7 +187,7 @@ class ConfidentEngine(Engine):
     def answer(self, action: Answer) -> None:
         self.verify_answer(action)
         self._record(action)
-        question = self._open_question()
+        question = self._open()
         question.boards[action.player] = action
         for boost in action.boosts:
             self.boosts_used[action.player][boost] = question.number  # used up when played (rule 5)
@@ -213,7 +199,7 @@ class ConfidentEngine(Engine):
         self._check_host(action, "close entries")
         if self._phase is not Phase.OPEN:
             raise WrongPhase(f"cannot close entries: {self.status()}")
-        question = self._open_question()
+        question = self._open()
         missing = [p for p in self.players if p not in question.boards]
         if action.reason == CloseReason.EVERYONE_IN and missing:
             raise NotEveryoneIn(
@@ -224,7 +210,7 @@ class ConfidentEngine(Engine):
     def close(self, action: Close) -> None:
         self.verify_close(action)
         self._record(action)
-        self._open_question().closed = CloseReason(action.reason)
+        self._open().closed = CloseReason(action.reason)
         self._advance()
 
     def verify_settle(self, action: Settle) -> None:
@@ -235,7 +221,7 @@ class ConfidentEngine(Engine):
     def settle(self, action: Settle) -> None:
         self.verify_settle(action)
         self._record(action)
-        question = self._open_question()
+        question = self._open()
         result = settlement.settle(
             self.players, question.boards, question.card.answer, self.variants, self.target, self.scores
         )
@@ -243,22 +229,22 @@ class ConfidentEngine(Engine):
         self.scores = dict(result.scores)
         if result.winners:
             self.ending = Ending.TARGET
-            self._winners = result.winners
+            self._winners = list(result.winners)
         self._advance()
 
     # -- host: the deck ran out --------------------------------------------------------------------
 
-    def verify_end(self, action: End) -> None:
+    def verify_end(self, action: EndGame) -> None:
         self._check_host(action, "end the game")
         if self._phase not in (Phase.LOBBY, Phase.SETTLED):
             raise WrongPhase(f"cannot end the game now: {self.status()}")
 
-    def end(self, action: End) -> None:
+    def end(self, action: EndGame) -> None:
         self.verify_end(action)
         self._record(action)
         best = max(self.scores.values())
         self.ending = Ending.DECK_RAN_OUT
-        self._winners = tuple(p for p in self.players if self.scores[p] == best)  # ties share (rule 7)
+        self._winners = [p for p in self.players if self.scores[p] == best]  # ties share (rule 7)
         self._advance()
 
     # -- the phase machine -------------------------------------------------------------------------
@@ -277,11 +263,8 @@ class ConfidentEngine(Engine):
         else:
             self._phase = Phase.OPEN
 
-    def _open_question(self) -> Question:
-        question = self.current
-        if question is None or question.settlement is not None:
-            raise AssertionError(f"no open question: {self.status()}")
-        return question
+    def question_over(self, question: Question) -> bool:
+        return question.settlement is not None
 
     def _check_host(self, action: Action, what: str) -> None:
         if action.player != HOST:
@@ -293,12 +276,8 @@ class ConfidentEngine(Engine):
 
     # -- views -------------------------------------------------------------------------------------
 
-    def public_view(self) -> JSON:
-        return views.public_view(self)
+    def totals(self) -> Totals:
+        return Totals(f"Points (target {self.target})", "points", {p: self.scores[p] for p in self.players})
 
-    def private_view(self, player: str) -> JSON:
-        self._check_player(player)
-        return views.private_view(self, player)
-
-    def snapshot(self) -> JSON:
-        return views.snapshot(self)
+    def state(self) -> JSON:
+        return views.state(self)

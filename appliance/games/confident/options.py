@@ -7,6 +7,7 @@ from enum import StrEnum
 from typing import Any
 
 from appliance.errors import ConfigError
+from appliance.games import fields
 from appliance.games.base import JSON
 
 DEFAULT_TARGET = 15
@@ -35,10 +36,8 @@ DEFAULTS: Mapping[str, Any] = {"target": DEFAULT_TARGET, "variants": (), "fast_p
 
 
 def _whole(options: Mapping[str, Any], name: str, default: int, low: int, high: int) -> int:
-    value = options.get(name, default)
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ConfigError(f"Confident option {name} must be a whole number from {low} to {high}, got {value!r}")
-    return value
+    refusal = f"Confident option {name} must be a whole number from {low} to {high}"
+    return fields.whole(options.get(name, default), refusal, low=low, high=high, error=ConfigError)
 
 
 def validate(options: Mapping[str, Any], players: int) -> JSON:

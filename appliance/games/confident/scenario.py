@@ -1,4 +1,4 @@
-"""The Confident? part of the scenario format (shared/scenarios/README.md, section "confident").
+"""The Confident? part of the scenario format (docs/scenarios.md, section "confident").
 
 * options: ``target`` (15), ``variants``, and ``fast_play_seconds`` (10; no effect without a clock);
 * card: ``question``, ``answer`` (a number string), optional ``unit``; asking it opens the question;
@@ -17,32 +17,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from appliance.errors import MalformedInput
 from appliance.games.base import HOST, JSON, Action, Engine
-from appliance.games.confident.actions import Answer, Ask, Close, CloseReason, End, Settle
+from appliance.games.confident.actions import Answer, Close, CloseReason, EndGame, Settle, StartQuestion
 from appliance.games.confident.engine import ConfidentEngine, Phase
 from appliance.games.confident.views import settlement_json
 from appliance.games.numbers import parse_number
-from appliance.games.scenario import ScenarioAdapter
+from appliance.games.ranges import Range
+from appliance.games.scenario import GameAdapter, ScenarioAdapter, step_keys, step_player
 
 CARD_KEYS = frozenset({"question", "answer", "unit"})
 ANSWER_KEYS = frozenset({"range", "copy", "swap", "double"})
 HOST_KEYS = frozenset({"action", "reason"})
-IGNORED_KEYS = frozenset({"player", "expect_error"})
-HOST_ACTIONS = {"settle": Settle, "end": End}
+HOST_ACTIONS = {"settle": Settle, "end": EndGame}
 
 
-def _confident(engine: Engine) -> ConfidentEngine:
-    if not isinstance(engine, ConfidentEngine):
-        raise TypeError(f"the Confident adapter needs a ConfidentEngine, got {type(engine).__name__}")
-    return engine
-
-
-def parse_card(card: object) -> Ask:
-    """A scenario card as the host's :class:`Ask`."""
+def parse_card(card: object) -> StartQuestion:
+    """A scenario card as the host's :class:`StartQuestion`."""
     if not isinstance(card, Mapping):
         raise MalformedInput(f"a Confident card is an object with question and answer, got {card!r}")
     unknown = sorted(set(card) - CARD_KEYS)
@@ -53,15 +47,12 @@ def parse_card(card: object) -> Ask:
     unit = card.get("unit", "")
     if not isinstance(unit, str):
         raise MalformedInput(f"a card's unit is text, got {unit!r}")
-    return Ask(HOST, card["question"], parse_number(card["answer"]), unit)
+    return StartQuestion(HOST, card["question"], parse_number(card["answer"]), unit)
 
 
 def parse_step(step: Mapping[str, Any]) -> Action:
     """One scenario step as a Confident input; :class:`MalformedInput` if it is none."""
-    player = step.get("player")
-    if not isinstance(player, str):
-        raise MalformedInput(f"a step needs a player name, got {dict(step)!r}")
-    keys = set(step) - IGNORED_KEYS
+    player, keys = step_player(step), step_keys(step)
     if player == HOST:
         return _host_step(step, keys)
     strange = sorted(keys - ANSWER_KEYS)
@@ -75,7 +66,7 @@ def parse_step(step: Mapping[str, Any]) -> Action:
         written = step["range"]
         if not isinstance(written, list) or len(written) != 2:
             raise MalformedInput(f"a range is [bottom, top], got {written!r}")
-        board = (parse_number(written[0]), parse_number(written[1]))
+        board = Range(parse_number(written[0]), parse_number(written[1]))
     swap = step.get("swap")
     if swap is not None and (not isinstance(swap, list) or len(swap) != 2):
         raise MalformedInput(f"a swap is [name, name], got {swap!r}")
@@ -95,20 +86,15 @@ def _host_step(step: Mapping[str, Any], keys: set[str]) -> Action:
     return HOST_ACTIONS[action](HOST)
 
 
-class ConfidentAdapter:
-    game = "confident"
-
-    def new_engine(self, players: Sequence[str], options: Mapping[str, Any]) -> Engine:
-        return ConfidentEngine(players, options)
-
+class ConfidentAdapter(GameAdapter[ConfidentEngine]):
     def start_question(self, engine: Engine, question: Mapping[str, Any]) -> None:
-        _confident(engine).apply(parse_card(question.get("card")))
+        self.engine(engine).apply(parse_card(question.get("card")))
 
-    def step(self, engine: Engine, step: Mapping[str, Any]) -> None:
-        _confident(engine).apply(parse_step(step))
+    def parse_step(self, step: Mapping[str, Any]) -> Action:
+        return parse_step(step)
 
     def finish_question(self, engine: Engine, question: Mapping[str, Any]) -> None:
-        confident = _confident(engine)
+        confident = self.engine(engine)
         current = confident.current
         if confident.phase == Phase.OPEN and current is not None:
             everyone = all(p in current.boards for p in confident.players)
@@ -118,7 +104,7 @@ class ConfidentAdapter:
             confident.apply(Settle(HOST))
 
     def question_result(self, engine: Engine) -> JSON:
-        confident = _confident(engine)
+        confident = self.engine(engine)
         last = next((q.settlement for q in reversed(confident.questions) if q.settlement is not None), None)
         if last is None:
             raise MalformedInput(f"no question has been settled: {confident.status()}")
@@ -126,14 +112,8 @@ class ConfidentAdapter:
         ordered = {key: result.pop(key) for key in ("ranges", "points", "scores")}
         return {**ordered, **result}
 
-    def final_result(self, engine: Engine) -> JSON:
-        confident = _confident(engine)
-        return {
-            "scores": dict(confident.scores),
-            "winners": confident.winners(),
-            "finished": confident.finished,
-            "ending": None if confident.ending is None else confident.ending.value,
-        }
+    def totals(self, engine: ConfidentEngine) -> JSON:
+        return {"scores": dict(engine.scores)}
 
 
-ADAPTER: ScenarioAdapter = ConfidentAdapter()
+ADAPTER: ScenarioAdapter = ConfidentAdapter(ConfidentEngine)

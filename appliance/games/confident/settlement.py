@@ -10,9 +10,9 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from appliance.games.confident.actions import Answer, Range
+from appliance.games.confident.actions import Answer
 from appliance.games.confident.options import Variant
-from appliance.games.numbers import EXACT
+from appliance.games.ranges import Range
 
 SMALLEST_AWARD = 3
 """The correct range(s) with the smallest size (seed 000, "Win points")."""
@@ -107,16 +107,6 @@ def pass_boards(ranges: Mapping[str, Range | None], groups: Sequence[Sequence[st
     return after
 
 
-def size(board: Range) -> Decimal:
-    """SIZE = top - bottom, exactly (rules.md Confident 1)."""
-    return EXACT.subtract(board[1], board[0])
-
-
-def contains(board: Range, answer: Decimal) -> bool:
-    """Correct: bottom <= answer <= top (rules.md Confident 1)."""
-    return board[0] <= answer <= board[1]
-
-
 def award(
     players: Sequence[str],
     ranges: Mapping[str, Range | None],
@@ -124,7 +114,8 @@ def award(
     variants: Collection[Variant],
 ) -> tuple[dict[str, int], frozenset[str]]:
     """Points before doubles, and who got the smallest-range award (rules.md Confident 2, 3, 4, 8)."""
-    sizes = {p: size(board) for p in players if (board := ranges[p]) is not None and contains(board, answer)}
+    # rules.md Confident 1: correct when bottom <= answer <= top; SIZE = top - bottom (appliance.games.ranges)
+    sizes = {p: board.size for p in players if (board := ranges[p]) is not None and board.contains(answer)}
     points = {p: 0 for p in players}
     if Variant.MINUS_POINTS in variants:
         for player in players:
@@ -189,7 +180,7 @@ def settle(
             capped.add(player)
         points[player] = gained
     scores = {p: scores_before[p] + points[p] for p in players}
-    sizes = {p: None if (held := ranges[p]) is None else size(held) for p in players}
+    sizes = {p: None if (held := ranges[p]) is None else held.size for p in players}
     crossed = tuple(p for p in players if scores[p] >= target)
     return Settlement(
         answer=answer,
@@ -197,7 +188,7 @@ def settle(
         swap_groups=groups,
         ranges=ranges,
         sizes=sizes,
-        correct={p: (held := ranges[p]) is not None and contains(held, answer) for p in players},
+        correct={p: (held := ranges[p]) is not None and held.contains(answer) for p in players},
         smallest=smallest,
         points=points,
         capped=frozenset(capped),

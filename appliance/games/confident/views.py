@@ -14,16 +14,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from appliance.games.base import JSON
-from appliance.games.confident.actions import Answer, Range
+from appliance.games.confident.actions import Answer
 from appliance.games.confident.settlement import Settlement
 from appliance.games.numbers import format_plain
+from appliance.games.ranges import Range
 
 if TYPE_CHECKING:
     from appliance.games.confident.engine import ConfidentEngine, Question
 
 
 def range_json(board: Range | None) -> list[str] | None:
-    return None if board is None else [format_plain(board[0]), format_plain(board[1])]
+    return None if board is None else board.to_json()
 
 
 def board_json(board: Answer | None) -> JSON | None:
@@ -78,9 +79,6 @@ def _question_public(engine: ConfidentEngine, question: Question) -> JSON:
 def public_view(engine: ConfidentEngine) -> JSON:
     question = engine.current
     return {
-        "game": engine.game,
-        "phase": engine.phase,
-        "players": list(engine.players),
         "target": engine.target,
         "variants": list(engine.options["variants"]),
         "fast_play_seconds": engine.options["fast_play_seconds"],
@@ -106,11 +104,9 @@ def private_view(engine: ConfidentEngine, player: str) -> JSON:
     }
 
 
-def snapshot(engine: ConfidentEngine) -> JSON:
+def state(engine: ConfidentEngine) -> JSON:
+    """Confident's part of the engine's snapshot (the base adds players, options, phase, winners, log)."""
     return {
-        "phase": engine.phase,
-        "players": list(engine.players),
-        "options": dict(engine.options),
         "scores": dict(engine.scores),
         "boosts_used": {
             p: {boost.value: number for boost, number in sorted(engine.boosts_used[p].items())} for p in engine.players
@@ -125,7 +121,5 @@ def snapshot(engine: ConfidentEngine) -> JSON:
             }
             for q in engine.questions
         ],
-        "winners": engine.winners(),
         "ending": None if engine.ending is None else engine.ending.value,
-        "log_length": len(engine.log),
     }

@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import Any, ClassVar
 
 from appliance.errors import ConfigError, IllegalAction, MalformedInput
-from appliance.games.base import JSON, Action, Engine, WrongPhase
+from appliance.games.base import JSON, Action, Engine, Totals, Views, WrongPhase
 from appliance.games.night import views
 from appliance.games.night.actions import (
     NIGHT_ACTIONS,
@@ -69,6 +69,9 @@ class NightEngine(Engine):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = MAX_NIGHT_PLAYERS
     actions: ClassVar[Mapping[str, type[Action]]] = {record.kind: record for record in NIGHT_ACTIONS}
+    views: ClassVar[Views] = views
+    final_phase: ClassVar[str] = Phase.FINISHED.value
+    _phase: Phase
 
     def __init__(self, players: Sequence[str], options: Mapping[str, Any] | None = None) -> None:
         super().__init__(players, options)
@@ -116,20 +119,9 @@ class NightEngine(Engine):
     # -- state queries -----------------------------------------------------------------------------
 
     @property
-    def phase(self) -> str:
-        return self._phase.value
-
-    @property
-    def finished(self) -> bool:
-        return self._phase is Phase.FINISHED
-
-    @property
     def title(self) -> str:
         title: str = self.options["title"]
         return title
-
-    def winners(self) -> list[str]:
-        return list(self._winners)
 
     def kind(self, round_: Round) -> RoundKind:
         return KINDS[round_.plan.game]
@@ -442,20 +434,12 @@ class NightEngine(Engine):
 
     # -- views -------------------------------------------------------------------------------------
 
-    def public_view(self) -> JSON:
-        return views.public_view(self)
+    def totals(self) -> Totals:
+        """The night's standing as every public view's points table (the sum of night points)."""
+        return Totals("Night points", "points", self.standing())
 
-    def private_view(self, player: str) -> JSON:
-        self._check_player(player)
-        return views.private_view(self, player)
-
-    def snapshot(self) -> JSON:
+    def state(self) -> JSON:
         return {
-            "players": list(self.players),
-            "options": dict(self.options),
-            "phase": self.phase,
             "rounds": [r.snapshot() for r in self.rounds],
             "cards": [c.snapshot() for c in self.cards],
-            "winners": list(self._winners),
-            "log": [a.to_json() for a in self.log],
         }

@@ -12,14 +12,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from appliance.games import registry
-from appliance.games.allin.actions import End as AllInEnd
+from appliance.games.allin.actions import EndGame as AllInEnd
 from appliance.games.base import HOST, Action, Engine
 from appliance.games.buzzer.actions import Close as BuzzerClose
-from appliance.games.buzzer.actions import End as BuzzerEnd
-from appliance.games.confident.actions import End as ConfidentEnd
+from appliance.games.buzzer.actions import EndGame as BuzzerEnd
+from appliance.games.confident.actions import EndGame as ConfidentEnd
 from appliance.games.night.placement import KEYS, Key
 from appliance.games.poker.actions import EndGame as PokerEnd
-from appliance.games.squizz.actions import End as SquizzEnd
+from appliance.games.squizz.actions import EndGame as SquizzEnd
 
 
 @dataclass(frozen=True)

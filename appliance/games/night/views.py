@@ -54,7 +54,8 @@ def card_view(card: Card) -> JSON:
 
 
 def standings(engine: NightEngine) -> list[JSON]:
-    """The night's standing, best first (the board's table and the admin page's)."""
+    """The night's standing, best first, with places (``table`` in the public view: the board's and the
+    admin page's; the uniform ``standings`` block is :meth:`NightEngine.totals`)."""
     totals = engine.standing()
     places = engine.places()
     order = sorted(engine.players, key=lambda p: (places[p], engine.players.index(p)))
@@ -73,7 +74,7 @@ def public_view(engine: NightEngine) -> JSON:
         "players": list(engine.players),
         "standing": engine.standing(),
         "places": engine.places(),
-        "standings": standings(engine),
+        "table": standings(engine),
         "rounds": [round_view(engine, r) for r in engine.rounds],
         "played": len([r for r in engine.rounds if r.status in SCORED]),
         "last": round_view(engine, last) if last is not None else None,

@@ -15,6 +15,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, ClassVar, Self
 
 from appliance.errors import DeckError, MalformedInput
+from appliance.games import fields
 from appliance.games.base import HOST, Action
 from appliance.games.numbers import check_number
 
@@ -44,18 +45,15 @@ class StartQuestion(Action):
     ante: int
 
     def __post_init__(self) -> None:
-        if not isinstance(self.question, str) or not self.question.strip():
-            raise DeckError(f"a poker card needs the question as text, got {self.question!r}")
+        fields.text(self.question, "a poker card needs the question as text", error=DeckError)
         check_number(self.answer, "the card's answer")
         hints = self.hints
         if isinstance(hints, str) or not isinstance(hints, tuple | list) or len(hints) != HINTS:
             raise DeckError(f"a poker card holds exactly {HINTS} hints, got {hints!r}")
         for number, hint in enumerate(hints, 1):
-            if not isinstance(hint, str) or not hint.strip():
-                raise DeckError(f"hint {number} of the card must be non-empty text, got {hint!r}")
+            fields.text(hint, f"hint {number} of the card must be non-empty text", error=DeckError)
         object.__setattr__(self, "hints", tuple(hints))
-        if not isinstance(self.ante, int) or isinstance(self.ante, bool):
-            raise MalformedInput(f"the ante must be a whole number of chips, got {self.ante!r}")
+        fields.whole(self.ante, "the ante must be a whole number of chips")
 
     @classmethod
     def deal(cls, question: str, answer: Decimal, hints: tuple[str, ...] | list[str], ante: int) -> Self:

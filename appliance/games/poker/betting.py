@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from appliance.games import fields
 from appliance.games.base import JSON
 from appliance.games.poker.refusals import (
     AlreadyBet,
@@ -92,8 +93,8 @@ class Round:
         offers = [Offer("fold", bet, bet)]
         if owed == 0:
             offers.append(Offer("check", bet, bet))
-        elif stack >= owed:
-            offers.append(Offer("call", self.highest, self.highest))
+        else:  # a call the stack cannot cover is a call for all of it (rules.md Estimation poker 5)
+            offers.append(Offer("call", min(self.highest, total), min(self.highest, total)))
         if may_raise and total >= self.min_raise_to():
             kind = "raise" if self.highest else "bet"
             offers.append(Offer(kind, self.min_raise_to(), total))
@@ -115,13 +116,8 @@ class Round:
         total = self.bet(player) + stack
         if kind == "check" and owed > 0:
             raise CheckFacingBet(f"{player} cannot check facing a bet ({state}): call {owed} more, raise or fold")
-        if kind == "call":
-            if owed == 0:
-                raise NothingToCall(f"{player} has nothing to call ({state}): check instead")
-            if stack < owed:
-                raise NotEnoughChips(
-                    f"{player} cannot call: it takes {owed} more and {player} has {stack} ({state}); go all-in instead"
-                )
+        if kind == "call" and owed == 0:
+            raise NothingToCall(f"{player} has nothing to call ({state}): check instead")
         if kind == "allin" and total > self.highest:
             self._verify_raising(kind, player, stack, answerable)
         if kind in ("bet", "raise"):
@@ -129,7 +125,7 @@ class Round:
 
     def _verify_to(self, kind: str, player: str, to: object, stack: int, answerable: bool) -> None:
         state = self.describe(player, stack)
-        if not isinstance(to, int) or isinstance(to, bool):
+        if not fields.is_whole(to):
             raise BadAmount(f"{kind} to {to!r} refused: amounts are whole numbers of chips ({state})")
         if to < 0:
             raise BadAmount(f"{kind} to {to} refused: an amount cannot be negative ({state})")
@@ -162,6 +158,11 @@ class Round:
             raise NobodyToAnswer(f"{player} cannot {kind} above {self.highest}: nobody left could call it ({state})")
 
     # -- changes -----------------------------------------------------------------------------------
+
+    def call_to(self, player: str, stack: int) -> int:
+        """Where ``player``'s call takes their round bet: the highest bet, or all they have when that is less
+        (a short call is the same as all-in; rules.md Estimation poker 5)."""
+        return min(self.highest, self.bet(player) + stack)
 
     def put(self, player: str, to: int) -> int:
         """``player`` takes their round bet to ``to`` (check, call, bet, raise, all-in); returns the

@@ -15,7 +15,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from appliance.errors import ConfigError
-from appliance.games.base import JSON, Action, Engine, NotYourTurn, WrongPhase
+from appliance.games import fields
+from appliance.games.base import JSON, Action, Engine, NotYourTurn, Questions, Totals, Views, WrongPhase
 from appliance.games.poker import views
 from appliance.games.poker.actions import (
     ALL_ACTIONS,
@@ -43,8 +44,8 @@ from appliance.games.poker.refusals import (
 )
 from appliance.games.poker.schedule import DEFAULT_EVERY_MINUTES, AnteSchedule, Unit, ante_at, parse_schedule
 from appliance.games.poker.settle import settle
-from appliance.games.poker.showdown import Range
 from appliance.games.poker.state import REVEALS, Ending, Phase, Question
+from appliance.games.ranges import Range
 
 DEFAULT_STACK = 1000
 DEFAULT_ANTE = 10
@@ -52,12 +53,11 @@ OPTIONS = ("stack", "ante", "first", "ante_every")
 
 
 def _whole_at_least_one(name: str, value: object) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise ConfigError(f"poker option {name} must be a whole number of chips of at least 1, got {value!r}")
-    return value
+    return fields.whole(value, f"poker option {name} must be a whole number of chips of at least 1", low=1,
+                        error=ConfigError)
 
 
-class PokerEngine(Engine):
+class PokerEngine(Questions[Question], Engine):
     """Estimation poker for 2 to 8 players (options ``stack`` 1000, ``ante`` 10, ``first``: the first
     actor of question 1, default the first seat, ``ante_every``: ``{"minutes": 20}`` by default)."""
 
@@ -67,6 +67,8 @@ class PokerEngine(Engine):
     defaults: ClassVar[Mapping[str, Any]] = {
         "stack": DEFAULT_STACK, "ante": DEFAULT_ANTE, "ante_every": {Unit.MINUTES.value: DEFAULT_EVERY_MINUTES},
     }
+    views: ClassVar[Views] = views
+    _phase: Phase
     actions: ClassVar[Mapping[str, type[Action]]] = {record.kind: record for record in ALL_ACTIONS}
 
     def __init__(self, players: Sequence[str], options: Mapping[str, Any] | None = None) -> None:
@@ -75,7 +77,6 @@ class PokerEngine(Engine):
         self.stacks: dict[str, int] = dict.fromkeys(self.players, stack)
         self.questions: list[Question] = []
         self.ending: Ending | None = None
-        self._winners: list[str] = []
         self._phase = Phase.WAITING
 
     def validate_options(self, options: JSON) -> JSON:
@@ -101,22 +102,6 @@ class PokerEngine(Engine):
         return ante_at(self.schedule, elapsed_seconds, len(self.questions))
 
     # -- state queries -----------------------------------------------------------------------------
-
-    @property
-    def phase(self) -> str:
-        return self._phase.value
-
-    @property
-    def finished(self) -> bool:
-        return self._phase is Phase.OVER
-
-    def winners(self) -> list[str]:
-        return list(self._winners)
-
-    @property
-    def current(self) -> Question | None:
-        """The question being played or, between questions, the last one played."""
-        return self.questions[-1] if self.questions else None
 
     @property
     def to_act(self) -> str | None:
@@ -148,7 +133,7 @@ class PokerEngine(Engine):
         """Players still in with no chips behind, seat order."""
         return [p for p in question.live() if self.stacks[p] == 0]
 
-    def legal_actions(self, player: str) -> list[Offer]:
+    def legal_inputs(self, player: str) -> list[Offer]:
         """What ``player`` may do now in a betting round, with min and max ``to`` (the handset's bet
         prompt); empty unless it is their turn. Every offer is accepted and nothing else is."""
         self._check_player(player)
@@ -156,6 +141,13 @@ class PokerEngine(Engine):
         if self.to_act != player or question is None or question.round is None:
             return []
         return question.round.offers(player, self.stacks[player], self._answerable(question, player))
+
+    def offered_inputs(self, player: str) -> list[Offer]:
+        """:meth:`legal_inputs` as a handset or the TV shows them: a call the player's chips cannot cover
+        is the same move as their all-in (rules.md Estimation poker 5), so only the all-in is listed."""
+        question = self.current
+        highest = question.round.highest if question is not None and question.round is not None else 0
+        return [o for o in self.legal_inputs(player) if not (o.kind == "call" and o.max_to < highest)]
 
     def status(self) -> str:
         """What the game is waiting for, in words (for refusal messages and the replay)."""
@@ -175,11 +167,8 @@ class PokerEngine(Engine):
 
     # -- helpers -----------------------------------------------------------------------------------
 
-    def _open(self) -> Question:
-        question = self.current
-        if question is None or question.settled:
-            raise AssertionError(f"no open question in phase {self.phase}")
-        return question
+    def question_over(self, question: Question) -> bool:
+        return question.settled
 
     def _answerable(self, question: Question, player: str) -> bool:
         """Whether another player still in could put in more than the highest bet (so a raise by
@@ -332,7 +321,7 @@ class PokerEngine(Engine):
         self._record(action)
         round_ = self._open().round
         assert round_ is not None
-        self._put(action.player, round_.highest)
+        self._put(action.player, round_.call_to(action.player, self.stacks[action.player]))
 
     def verify_allin(self, action: AllIn) -> None:
         self._verify_turn(action)
@@ -464,21 +453,12 @@ class PokerEngine(Engine):
 
     # -- views -------------------------------------------------------------------------------------
 
-    def public_view(self) -> JSON:
-        return views.public_view(self)
+    def totals(self) -> Totals:
+        return Totals("Chips", "chips", {p: self.stacks[p] for p in self.players})
 
-    def private_view(self, player: str) -> JSON:
-        self._check_player(player)
-        return views.private_view(self, player)
-
-    def snapshot(self) -> JSON:
+    def state(self) -> JSON:
         return {
-            "players": list(self.players),
-            "options": dict(self.options),
-            "phase": self.phase,
             "stacks": dict(self.stacks),
             "questions": [q.snapshot() for q in self.questions],
             "ending": self.ending.value if self.ending else None,
-            "winners": list(self._winners),
-            "log": [a.to_json() for a in self.log],
         }

@@ -1,4 +1,4 @@
-"""The estimation poker part of the scenario format (shared/scenarios/README.md, section "poker").
+"""The estimation poker part of the scenario format (docs/scenarios.md, section "poker").
 
 * options: ``stack`` (1000), ``ante`` (10), ``first`` (default the first seat), optional
   ``ante_every`` (the schedule; a replay has no clock, so it does not change any ante);
@@ -19,11 +19,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
 from appliance.errors import MalformedInput
+from appliance.games import fields
 from appliance.games.base import JSON, Action, Engine
 from appliance.games.numbers import parse_number
 from appliance.games.poker.actions import (
@@ -42,9 +43,8 @@ from appliance.games.poker.actions import (
 )
 from appliance.games.poker.engine import PokerEngine
 from appliance.games.poker.state import Phase
-from appliance.games.scenario import ScenarioAdapter
+from appliance.games.scenario import GameAdapter, ScenarioAdapter, step_keys, step_player
 
-IGNORED_KEYS = frozenset({"player", "expect_error"})
 SIMPLE: dict[str, type[Check | Call | Fold | AllIn | Reveal | EndGame]] = {
     "check": Check,
     "call": Call,
@@ -56,26 +56,15 @@ SIMPLE: dict[str, type[Check | Call | Fold | AllIn | Reveal | EndGame]] = {
 SIZED: dict[str, type[Bet | Raise]] = {"bet": Bet, "raise": Raise}
 
 
-def _poker(engine: Engine) -> PokerEngine:
-    if not isinstance(engine, PokerEngine):
-        raise TypeError(f"the poker adapter needs a PokerEngine, got {type(engine).__name__}")
-    return engine
-
-
-class PokerAdapter:
-    game = "poker"
-
-    def new_engine(self, players: Sequence[str], options: Mapping[str, Any]) -> Engine:
-        return PokerEngine(list(players), options)
-
+class PokerAdapter(GameAdapter[PokerEngine]):
     def start_question(self, engine: Engine, question: Mapping[str, Any]) -> None:
-        poker = _poker(engine)
+        poker = self.engine(engine)
         poker.apply(parse_card(question.get("card"), poker.options["ante"]))
 
     def step(self, engine: Engine, step: Mapping[str, Any]) -> None:
         """Apply one step; the first action step of a question first starts betting round 1. If the
         step is refused, nothing changes: the start of betting is tried on a copy first."""
-        poker = _poker(engine)
+        poker = self.engine(engine)
         action = parse_step(step)
         if isinstance(action, BETTING_ACTIONS) and poker.phase == Phase.RANGES.value:
             trial = poker.clone()
@@ -87,15 +76,16 @@ class PokerAdapter:
     def finish_question(self, engine: Engine, question: Mapping[str, Any]) -> None:
         """A question with only range steps (everyone all-in from the ante, or one range) still plays
         out: betting starts and the run-out follows. A question left mid-betting is an error."""
-        poker = _poker(engine)
+        poker = self.engine(engine)
         if poker.phase == Phase.RANGES.value:
             poker.apply(StartBetting.now())
-        current = poker.current
-        if current is not None and not current.settled:
-            raise MalformedInput(f"question {current.number} has no more steps but {poker.status()}")
+        self.require_played(poker, lambda current: current.settled)
+
+    def parse_step(self, step: Mapping[str, Any]) -> Action:
+        return parse_step(step)
 
     def question_result(self, engine: Engine) -> JSON:
-        poker = _poker(engine)
+        poker = self.engine(engine)
         question = poker.current
         if question is None or question.outcome is None:
             raise MalformedInput("no question has been played to the end")
@@ -114,14 +104,8 @@ class PokerAdapter:
             "first": question.first,
         }
 
-    def final_result(self, engine: Engine) -> JSON:
-        poker = _poker(engine)
-        return {
-            "stacks": dict(poker.stacks),
-            "winners": poker.winners(),
-            "finished": poker.finished,
-            "ending": poker.ending.value if poker.ending else None,
-        }
+    def totals(self, engine: PokerEngine) -> JSON:
+        return {"stacks": dict(engine.stacks)}
 
 
 def parse_card(card: object, default_ante: int) -> StartQuestion:
@@ -143,10 +127,7 @@ def parse_card(card: object, default_ante: int) -> StartQuestion:
 
 def parse_step(step: Mapping[str, Any]) -> Action:
     """One scenario step as a poker input; :class:`MalformedInput` if it is none of them."""
-    player = step.get("player")
-    if not isinstance(player, str):
-        raise MalformedInput(f"a step needs a player name, got {dict(step)!r}")
-    keys = set(step) - IGNORED_KEYS
+    player, keys = step_player(step), step_keys(step)
     if keys == {"range"}:
         return _range(player, step["range"])
     if keys in ({"action"}, {"action", "to"}):
@@ -180,9 +161,7 @@ def _number(value: object) -> Decimal:
 
 def _whole(name: str, value: object) -> int:
     """A JSON integer (MalformedInput for 2.5, "10", true: amounts are whole chips at parse time)."""
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise MalformedInput(f"{name} must be a whole number of chips (a JSON integer), got {value!r}")
-    return value
+    return fields.whole(value, f"{name} must be a whole number of chips (a JSON integer)")
 
 
-ADAPTER: ScenarioAdapter = PokerAdapter()
+ADAPTER: ScenarioAdapter = PokerAdapter(PokerEngine)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from appliance.errors import ConfigError, MalformedInput
+from appliance.games import fields
 
 DEFAULT_EVERY_MINUTES = 20
 """rules.md Estimation poker 1: by default the ante doubles every 20 minutes."""
@@ -54,9 +55,9 @@ def parse_schedule(value: object, start: int) -> AnteSchedule:
     ((unit, every),) = value.items()
     if unit not in {u.value for u in Unit}:
         raise ConfigError(f"poker option ante_every counts minutes or questions, not {unit!r}")
-    if not isinstance(every, int) or isinstance(every, bool) or every < 1:
-        raise ConfigError(f"poker option ante_every needs a whole number of {unit} of at least 1, got {every!r}")
-    return AnteSchedule(start, every, Unit(unit))
+    count = fields.whole(every, f"poker option ante_every needs a whole number of {unit} of at least 1", low=1,
+                         error=ConfigError)
+    return AnteSchedule(start, count, Unit(unit))
 
 
 def ante_at(schedule: AnteSchedule, elapsed_seconds: float, questions_played: int) -> int:
@@ -69,8 +70,7 @@ def ante_at(schedule: AnteSchedule, elapsed_seconds: float, questions_played: in
         or elapsed_seconds < 0
     ):
         raise MalformedInput(f"elapsed time must be a number of seconds >= 0, got {elapsed_seconds!r}")
-    if isinstance(questions_played, bool) or not isinstance(questions_played, int) or questions_played < 0:
-        raise MalformedInput(f"questions played must be a whole number >= 0, got {questions_played!r}")
+    fields.whole(questions_played, "questions played must be a whole number >= 0", low=0)
     if schedule.unit is Unit.MINUTES:
         steps = int(elapsed_seconds // (schedule.every * 60))
     else:

@@ -4,20 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from appliance.games.standings import Standing, View, deal, names, question, table, waiting
+from appliance.games.standings import Standing, View, deal, names, question, totals, waiting
 
 
 def read(view: View, players: Sequence[str]) -> Standing:
     phase, current = view.get("phase"), question(view)
-    points = table(view, "stacks", players)
+    base = totals(view, players)
     if phase == "ranges":
         ranges_in = set(names(current.get("ranges_in")))
         missing = [p for p in names(current.get("dealt")) if p not in ranges_in]
-        return Standing("Chips", points, waiting(missing) + (" (ranges)" if missing else ""),
-                        "Start betting" if ranges_in else "", "chips", "stacks")
+        return base.now(waiting(missing) + (" (ranges)" if missing else ""), "Start betting" if ranges_in else "")
     to_act = view.get("to_act")
     if phase == "betting" and isinstance(to_act, str) and to_act:
-        return Standing("Chips", points, f"{to_act} to act", "", "chips", "stacks")
+        return base.now(f"{to_act} to act")
     if phase in ("waiting", "showdown"):
-        return Standing("Chips", points, "", deal(view, "Next question"), "chips", "stacks")
-    return Standing("Chips", points, unit="chips", key="stacks")
+        return base.now("", deal(view, "Next question"))
+    return base

@@ -10,7 +10,7 @@ from appliance.games.base import JSON
 from appliance.games.numbers import format_plain
 from appliance.games.poker.betting import Round
 from appliance.games.poker.pots import Pot
-from appliance.games.poker.showdown import Range
+from appliance.games.ranges import Range
 
 REVEALS = 3
 """Hint 1, hint 2, then the answer: one after each of betting rounds 1-3 (seed 002)."""

@@ -23,15 +23,12 @@ def public_view(engine: PokerEngine) -> JSON:
     question = engine.current
     to_act = engine.to_act
     return {
-        "game": engine.game,
-        "phase": engine.phase,
-        "players": list(engine.players),
         "stacks": dict(engine.stacks),
         "out": _out(engine, question),
         "ante_schedule": engine.schedule.describe(),
         "next_first": None if engine.finished or (question and not question.settled) else engine.next_first(),
         "to_act": to_act,
-        "legal": [offer.to_json() for offer in engine.legal_actions(to_act)] if to_act else [],
+        "legal": [offer.to_json() for offer in engine.offered_inputs(to_act)] if to_act else [],
         "question": None if question is None else _public_question(engine, question),
         "finished": engine.finished,
         "winners": engine.winners(),
@@ -87,7 +84,7 @@ def private_view(engine: PokerEngine, player: str) -> JSON:
         "bet": betting.bet(player) if betting and question and not question.settled else 0,
         "to_call": betting.owed(player) if betting and engine.to_act == player else 0,
         "your_turn": engine.to_act == player,
-        "legal": [offer.to_json() for offer in engine.legal_actions(player)],
+        "legal": [offer.to_json() for offer in engine.offered_inputs(player)],
         "may_reveal": _may_reveal(question, player),
     }
 

@@ -2,14 +2,14 @@
 
 * :mod:`~appliance.games.squizz.table`: tokens and reads per player count, team forming;
 * :mod:`~appliance.games.squizz.card`: the card (three propositions with different values);
-* :mod:`~appliance.games.squizz.actions`: the die roll, the answer, the host's close and end;
+* :mod:`~appliance.games.squizz.actions`: the die roll, the answer and the host's close;
 * :mod:`~appliance.games.squizz.engine`: :class:`SquizzEngine`, the pure rules engine;
 * :mod:`~appliance.games.squizz.scenario`: ``ADAPTER`` for ``quizbox replay``.
 """
 
 from __future__ import annotations
 
-from appliance.games.squizz.actions import Answer, Close, CloseReason, End, Roll
+from appliance.games.squizz.actions import Answer, Close, CloseReason, EndGame, StartQuestion
 from appliance.games.squizz.card import Card, card_from_scenario
 from appliance.games.squizz.engine import SquizzEngine
 from appliance.games.squizz.table import form_teams, team_name
@@ -19,9 +19,9 @@ __all__ = [
     "Card",
     "Close",
     "CloseReason",
-    "End",
-    "Roll",
+    "EndGame",
     "SquizzEngine",
+    "StartQuestion",
     "card_from_scenario",
     "form_teams",
     "team_name",

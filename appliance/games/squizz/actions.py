@@ -8,21 +8,22 @@ the rules accept a well-formed input now is the engine's ``verify_<kind>``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import ClassVar, Self
 
 from appliance.errors import MalformedInput
-from appliance.games.base import HOST, Action
+from appliance.games import fields
+from appliance.games.base import HOST, Action, CloseInputs
+from appliance.games.base import CloseReason as CloseReason  # re-exported: the reasons of this close
 
 
 def _whole(name: str, value: object) -> None:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise MalformedInput(f"{name} must be a whole number, got {value!r}")
+    fields.whole(value, f"{name} must be a whole number")
 
 
 @dataclass(frozen=True)
-class Roll(Action):
-    """The die as rolled by the session with its RNG (rules.md sQuizz 3): 1, 2 or 3."""
+class StartQuestion(Action):
+    """The host rolls the die and the question starts (rules.md sQuizz 3): 1, 2 or 3, rolled by the session
+    with its RNG; the card follows."""
 
     kind: ClassVar[str] = "roll"
     die: int
@@ -49,17 +50,8 @@ class Answer(Action):
         _whole("token", self.token)
 
 
-class CloseReason(StrEnum):
-    """Why the host closed the answers before every answerer was in."""
-
-    TIMEOUT = "timeout"
-    """The session's time limit for answers (``answer_seconds``) ran out."""
-    HOST = "host"
-    """The quizmaster stopped waiting (*next*), e.g. for a handset that is gone for good."""
-
-
 @dataclass(frozen=True)
-class Close(Action):
+class Close(CloseInputs):
     """The host closes the answers while some answerers have not answered.
 
     The product's decision where the rulebook and rules.md sQuizz are silent (an answerer whose
@@ -69,22 +61,11 @@ class Close(Action):
     that are in are then revealed as when the last answer is in.
     """
 
-    kind: ClassVar[str] = "close"
-    reason: str = CloseReason.HOST.value
-
-    def __post_init__(self) -> None:
-        if self.reason not in {reason.value for reason in CloseReason}:
-            known = ", ".join(reason.value for reason in CloseReason)
-            raise MalformedInput(f"the answers close for one of {known}; got {self.reason!r}")
-
-    @classmethod
-    def by(cls, reason: CloseReason) -> Self:
-        """The host's close (``player`` is always :data:`HOST`)."""
-        return cls(HOST, reason.value)
+    missing: ClassVar[str] = "the answers"
 
 
 @dataclass(frozen=True)
-class End(Action):
+class EndGame(Action):
     """The host ends the game between questions before every read was played (the quizmaster stops
     the round, or the deck ran out): the totals are revealed and rules.md sQuizz 6 decides as at the
     end (most points; tie: more correct answers; still tied: shared). Used by a quiz night's
@@ -93,5 +74,5 @@ class End(Action):
     kind: ClassVar[str] = "end"
 
     @classmethod
-    def stop(cls) -> Self:
+    def now(cls) -> Self:
         return cls(HOST)

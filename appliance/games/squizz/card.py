@@ -2,12 +2,12 @@
 
 Cards whose three values are not all different are refused with :class:`DeckError` (rules.md
 sQuizz 4): the die's smallest / middle / largest would not name one proposition. Decks are checked
-on import by :mod:`appliance.decks.validate`; :meth:`Card.from_deck` deals one of those records, and
-:func:`card_from_scenario` reads the scenario file form ``{"prompt", "propositions": [{"label": "Yoda",
-"value": "900"}, ...]}``: as the contract (shared/scenarios/README.md, sQuizz) has it, ``label`` is the
-proposition's text as the board shows it and its letter is its position (first A, second B, third C).
-The older Quizbox form ``{"label": "A", "value": "900", "text": "Yoda"}`` still reads: with ``text``,
-the label must be the position's letter; a label that is its position's letter stands for no text.
+on import by :mod:`appliance.decks.validate`, and :func:`card_from_scenario` reads the scenario file
+form ``{"prompt", "propositions": [{"label": "Yoda", "value": "900"}, ...]}``.
+
+A proposition's ``label`` is its text, as the board shows it ("Eiffel Tower"); its letter is its
+position: the first is A, the second B, the third C (docs/rules.md sQuizz 4). Decks, the dealt card
+fields and the board's view use the same meaning.
 """
 
 from __future__ import annotations
@@ -17,15 +17,15 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any, ClassVar, Self
 
-from appliance.decks.model import SquizzCard
 from appliance.errors import DeckError, MalformedInput
+from appliance.games import fields
 from appliance.games.base import HOST, JSON, Action
 from appliance.games.numbers import check_number, format_plain, parse_number
 
 LETTERS = ("A", "B", "C")
 
-REQUIRED_KEYS = frozenset({"label", "value"})
-"""Keys of a proposition in the scenario form; ``text`` is optional."""
+PROPOSITION_KEYS = frozenset({"label", "value"})
+"""Keys of a proposition in the scenario form: its text (``label``) and its value."""
 
 TARGETS = {1: "smallest", 2: "middle", 3: "largest"}
 """Die face -> which value the players must identify (seed 004, "Round"; rules.md sQuizz 3)."""
@@ -42,16 +42,14 @@ class Card(Action):
     values: tuple[Decimal, ...]
 
     def __post_init__(self) -> None:
-        if not isinstance(self.prompt, str) or not self.prompt.strip():
-            raise DeckError(f"a sQuizz card needs a prompt, got {self.prompt!r}")
+        fields.text(self.prompt, "a sQuizz card needs a prompt", error=DeckError)
         for name in ("texts", "values"):
             items = getattr(self, name)
             if not isinstance(items, tuple | list) or len(items) != len(LETTERS):
                 raise DeckError(f"a sQuizz card has {len(LETTERS)} {name} (A, B, C), got {items!r}")
             object.__setattr__(self, name, tuple(items))
         for letter, text, value in zip(LETTERS, self.texts, self.values, strict=True):
-            if not isinstance(text, str):
-                raise DeckError(f"proposition {letter}'s text must be text, got {text!r}")
+            fields.text(text, f"proposition {letter}'s text must be text", blank=True, error=DeckError)
             try:
                 check_number(value, f"proposition {letter}'s value")
             except MalformedInput as exc:
@@ -74,13 +72,6 @@ class Card(Action):
             raise MalformedInput(f"a logged sQuizz card value is not a number: {values!r}") from exc
         return cls(**{**fields, "values": exact})
 
-    @classmethod
-    def from_deck(cls, card: SquizzCard) -> Self:
-        """The host's card action for a validated deck card."""
-        return cls(
-            HOST, card.prompt, tuple(p.text for p in card.propositions), tuple(p.value for p in card.propositions)
-        )
-
     def letter_for(self, die: int) -> str:
         """The correct answer for a die face: 1 smallest, 2 middle, 3 largest value."""
         ranked = sorted(range(len(LETTERS)), key=lambda i: self.values[i])
@@ -98,8 +89,8 @@ class Card(Action):
         return {
             "prompt": self.prompt,
             "propositions": [
-                {"label": letter, "value": format_plain(value), "text": text}
-                for letter, text, value in zip(LETTERS, self.texts, self.values, strict=True)
+                {"label": text, "value": format_plain(value)}
+                for text, value in zip(self.texts, self.values, strict=True)
             ],
         }
 
@@ -110,8 +101,7 @@ def card_from_scenario(data: object) -> Card:
     if not isinstance(data, Mapping):
         raise DeckError(f"a sQuizz card is an object with prompt and propositions, got {data!r}")
     prompt = data.get("prompt")
-    if not isinstance(prompt, str):
-        raise DeckError(f"a sQuizz card needs a prompt (text), got {prompt!r}")
+    prompt = fields.text(prompt, "a sQuizz card needs a prompt (text)", blank=True, error=DeckError)
     propositions = data.get("propositions")
     if not isinstance(propositions, list) or len(propositions) != len(LETTERS):
         raise DeckError(f"a sQuizz card has {len(LETTERS)} propositions (A, B, C), got {propositions!r}")
@@ -119,21 +109,18 @@ def card_from_scenario(data: object) -> Card:
     values: list[Decimal] = []
     for letter, proposition in zip(LETTERS, propositions, strict=True):
         keys = set(proposition) if isinstance(proposition, Mapping) else set()
-        if not REQUIRED_KEYS <= keys <= REQUIRED_KEYS | {"text"}:
-            raise DeckError(f'proposition {letter} is {{"label", "value", optional "text"}}, got {proposition!r}')
-        label = proposition["label"]
-        if not isinstance(label, str):
-            raise DeckError(f"proposition {letter}'s label is its text, got {label!r}")
-        if "text" in proposition and label != letter:
+        if keys != PROPOSITION_KEYS:
             raise DeckError(
-                f"proposition {letter} is labelled {label!r} and has a text; with a text, labels go A, B, C in order"
+                f'proposition {letter} is {{"label": its text, "value"}} (its letter is its position), '
+                f"got {proposition!r}"
             )
-        value = proposition["value"]
-        if not isinstance(value, str):
-            raise DeckError(f"proposition {letter}'s value is written as text, got {value!r}")
+        label = proposition["label"]
+        label = fields.text(label, f"proposition {letter}'s label is its text", blank=True, error=DeckError)
+        value = fields.text(proposition["value"], f"proposition {letter}'s value is written as text", blank=True,
+                            error=DeckError)
         try:
             values.append(parse_number(value))
         except MalformedInput as exc:
             raise DeckError(f"proposition {letter}'s value: {exc}") from exc
-        texts.append(proposition.get("text", "" if label == letter else label))
+        texts.append(label)
     return Card(HOST, prompt, tuple(texts), tuple(values))

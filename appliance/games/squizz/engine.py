@@ -16,9 +16,9 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from appliance.errors import ConfigError, IllegalAction
-from appliance.games.base import JSON, Action, Engine
+from appliance.games.base import JSON, Action, Engine, Questions, Totals, Views
 from appliance.games.squizz import views
-from appliance.games.squizz.actions import Answer, Close, End, Roll
+from appliance.games.squizz.actions import Answer, Close, EndGame, StartQuestion
 from appliance.games.squizz.card import LETTERS, TARGETS, Card
 from appliance.games.squizz.state import Phase, Question
 from appliance.games.squizz.table import MAX_PLAYERS, MIN_PLAYERS, READS, questions_for, tokens_for
@@ -44,14 +44,16 @@ class AlreadySubmitted(IllegalAction):
     """A second answer from the same player on one question."""
 
 
-class SquizzEngine(Engine):
+class SquizzEngine(Questions[Question], Engine):
     """sQuizz for 2-8 players or teams (option ``first_reader``, default the first seat)."""
 
     game: ClassVar[str] = "squizz"
     min_players: ClassVar[int] = MIN_PLAYERS
     max_players: ClassVar[int] = MAX_PLAYERS
+    views: ClassVar[Views] = views
+    _phase: Phase
     actions: ClassVar[Mapping[str, type[Action]]] = {
-        record.kind: record for record in (Roll, Card, Answer, Close, End)
+        record.kind: record for record in (StartQuestion, Card, Answer, Close, EndGame)
     }
 
     def __init__(self, players: Sequence[str], options: Mapping[str, object] | None = None) -> None:
@@ -65,7 +67,7 @@ class SquizzEngine(Engine):
         self.questions: list[Question] = []
         self.total_questions = questions_for(seats)
         self.ended = False
-        """True once the host ended the game before every read was played (:class:`End`)."""
+        """True once the host ended the game before every read was played (:class:`EndGame`)."""
         self._phase = Phase.ROLL
 
     def validate_options(self, options: JSON) -> JSON:
@@ -79,14 +81,6 @@ class SquizzEngine(Engine):
         return {"first_reader": first}
 
     # -- state queries -----------------------------------------------------------------------------
-
-    @property
-    def phase(self) -> str:
-        return self._phase.value
-
-    @property
-    def finished(self) -> bool:
-        return self._phase is Phase.OVER
 
     @property
     def reads_per_player(self) -> int:
@@ -104,11 +98,6 @@ class SquizzEngine(Engine):
             return None
         return self.reader_of(len(self.questions) + 1)
 
-    @property
-    def current(self) -> Question | None:
-        """The question being played or, between questions, the last one played."""
-        return self.questions[-1] if self.questions else None
-
     def scores(self) -> dict[str, int]:
         """Each player's total: the values of their won tokens (public only at the end)."""
         return {p: sum(self.pile[p]) for p in self.players}
@@ -121,15 +110,8 @@ class SquizzEngine(Engine):
         best = max((scores[p], self.correct_counts[p]) for p in self.players)
         return [p for p in self.players if (scores[p], self.correct_counts[p]) == best]
 
-    def _open_question(self) -> Question | None:
-        question = self.current
-        return question if question is not None and not question.revealed else None
-
-    def _question(self) -> Question:
-        question = self._open_question()
-        if question is None:
-            raise AssertionError(f"no open question in phase {self.phase}")
-        return question
+    def question_over(self, question: Question) -> bool:
+        return question.revealed
 
     def status(self) -> str:
         """What the game is waiting for, in words (for refusal messages and the replay)."""
@@ -137,20 +119,20 @@ class SquizzEngine(Engine):
             return "the game is over"
         if self._phase is Phase.ROLL:
             return f"waiting for the die of question {len(self.questions) + 1} of {self.total_questions}"
-        question = self._question()
+        question = self._open()
         if self._phase is Phase.CARD:
             return f"question {question.number} is waiting for its card"
         return f"question {question.number} is waiting for answers from {', '.join(question.waiting_for)}"
 
     # -- roll (host) -------------------------------------------------------------------------------
 
-    def verify_roll(self, action: Roll) -> None:
+    def verify_roll(self, action: StartQuestion) -> None:
         self._require_host(action)
         self._require_phase(action, Phase.ROLL)
         if action.die not in TARGETS:
             raise BadDie(f"die {action.die} refused: the die gives 1 (smallest), 2 (middle) or 3 (largest)")
 
-    def roll(self, action: Roll) -> None:
+    def roll(self, action: StartQuestion) -> None:
         self.verify_roll(action)
         self._record(action)
         number = len(self.questions) + 1
@@ -168,7 +150,7 @@ class SquizzEngine(Engine):
     def card(self, action: Card) -> None:
         self.verify_card(action)
         self._record(action)
-        self._question().card = action
+        self._open().card = action
         self._advance()
 
     # -- answer (each non-reader) ------------------------------------------------------------------
@@ -177,7 +159,7 @@ class SquizzEngine(Engine):
         player = action.player
         self._check_player(player)
         self._require_phase(action, Phase.ANSWERING)
-        question = self._question()
+        question = self._open()
         if player == question.reader:
             raise NotAnAnswerer(f"{player} is the reader of question {question.number} and does not answer")
         if player in question.answers:
@@ -193,7 +175,7 @@ class SquizzEngine(Engine):
     def answer(self, action: Answer) -> None:
         self.verify_answer(action)
         self._record(action)
-        self._question().answers[action.player] = action
+        self._open().answers[action.player] = action
         self.tokens[action.player].remove(action.token)
         self._advance()
 
@@ -211,7 +193,7 @@ class SquizzEngine(Engine):
         every token exactly once over the game (rules.md sQuizz 1 and 5); then the reveal."""
         self.verify_close(action)
         self._record(action)
-        question = self._question()
+        question = self._open()
         question.closed = action.reason
         for player in question.waiting_for:
             # a non-reader answers every question with one of their tokens (rules.md sQuizz 1), so one is left
@@ -222,12 +204,12 @@ class SquizzEngine(Engine):
 
     # -- end (host, before every read was played) ---------------------------------------------------
 
-    def verify_end(self, action: End) -> None:
+    def verify_end(self, action: EndGame) -> None:
         """Only the host, and only between questions (a question in play is finished or closed first)."""
         self._require_host(action)
         self._require_phase(action, Phase.ROLL)
 
-    def end(self, action: End) -> None:
+    def end(self, action: EndGame) -> None:
         self.verify_end(action)
         self._record(action)
         self.ended = True
@@ -237,13 +219,13 @@ class SquizzEngine(Engine):
 
     def _advance(self) -> None:
         """The one place the phase moves on; reveals the question once every answer is in."""
-        question = self._open_question()
+        question = self.open_question()
         if question is not None and question.card is not None and not question.waiting_for:
             self._reveal(question)
         self._phase = self._next_phase()
 
     def _next_phase(self) -> Phase:
-        question = self._open_question()
+        question = self.open_question()
         if question is None:
             return Phase.OVER if self.ended or len(self.questions) == self.total_questions else Phase.ROLL
         return Phase.CARD if question.card is None else Phase.ANSWERING
@@ -261,30 +243,26 @@ class SquizzEngine(Engine):
 
     # -- views -------------------------------------------------------------------------------------
 
-    def legal_input(self, player: str) -> JSON | None:
+    def legal_inputs(self, player: str) -> JSON | None:
         """What ``player`` may input now, for the session's handset prompt; None when nothing."""
         self._check_player(player)
-        question = self._open_question()
+        question = self.open_question()
         if self._phase is Phase.ANSWERING and question is not None and player in question.waiting_for:
             return {"input": Answer.kind, "answers": list(LETTERS), "tokens": list(self.tokens[player])}
         return None
 
-    def public_view(self) -> JSON:
-        return views.public_view(self)
+    def totals(self) -> Totals:
+        """Token values stay secret until the end (rules.md sQuizz 5): until then the table is the correct
+        answers, which are public; the points appear with the final scores."""
+        if self.finished:
+            return Totals("Points", "points", self.scores())
+        return Totals("Correct answers", "correct", {p: self.correct_counts[p] for p in self.players})
 
-    def private_view(self, player: str) -> JSON:
-        self._check_player(player)
-        return views.private_view(self, player)
-
-    def snapshot(self) -> JSON:
+    def state(self) -> JSON:
         return {
-            "players": list(self.players),
-            "options": dict(self.options),
-            "phase": self.phase,
             "tokens": {p: list(t) for p, t in self.tokens.items()},
             "pile": {p: list(t) for p, t in self.pile.items()},
             "correct_counts": dict(self.correct_counts),
             "questions": [q.snapshot() for q in self.questions],
             "ended": self.ended,
-            "log": [a.to_json() for a in self.log],
         }

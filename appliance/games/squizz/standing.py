@@ -5,24 +5,20 @@ answers (public); the points appear with the final scores."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
-from appliance.games.standings import Standing, View, names, question, table, waiting
+from appliance.games.standings import Standing, View, names, question, totals, waiting
 
 
 def read(view: View, players: Sequence[str]) -> Standing:
     phase, current = view.get("phase"), question(view)
-    if isinstance(view.get("scores"), Mapping) and view.get("scores"):
-        name, unit, key = "Points", "points", "scores"
-    else:
-        name, unit, key = "Correct answers", "correct", "correct_counts"
-    points = table(view, key, players)
+    base = totals(view, players)  # the correct answers until the end, then the points
     reader = current.get("reader")
     if phase == "answering" and isinstance(reader, str):
         waits = waiting(names(current.get("waiting_for")))
-        return Standing(name, points, f"{reader} reads" + (f" · {waits}" if waits else ""), "", unit, key)
+        return base.now(f"{reader} reads" + (f" · {waits}" if waits else ""))
     if phase == "roll":
         next_reader = view.get("next_reader")
-        turn = f"Next reader: {next_reader}" if isinstance(next_reader, str) else ""
-        return Standing(name, points, turn, "Roll for the next question", unit, key)
-    return Standing(name, points, unit=unit, key=key)
+        return base.now(f"Next reader: {next_reader}" if isinstance(next_reader, str) else "",
+                        "Roll for the next question")
+    return base

@@ -23,9 +23,6 @@ if TYPE_CHECKING:
 def public_view(engine: SquizzEngine) -> JSON:
     question = engine.current
     return {
-        "game": engine.game,
-        "phase": engine.phase,
-        "players": list(engine.players),
         "reads_per_player": engine.reads_per_player,
         "tokens_per_player": TOKENS[len(engine.players)],
         "questions_total": engine.total_questions,
@@ -77,7 +74,7 @@ def private_view(engine: SquizzEngine, player: str) -> JSON:
         "answers": answers,
         "points": sum(engine.pile[player]),
         "role": None,
-        "prompt": engine.legal_input(player),
+        "prompt": engine.legal_inputs(player),
     }
     question = engine.current
     if question is None or question.revealed:

@@ -3,10 +3,11 @@
 //   node run.mjs ROOT [--mpy DIR] [--heapsize BYTES] [--call EXPR] [--heap]
 //
 // Writes firmware/protocol.py, firmware/core/*.py, firmware/esp32/*.py (or their .mpy from DIR, compiled
-// by mpy-cross), the hardware stubs (machine, network) and the test files into MicroPython's filesystem
+// by mpy-cross), the hardware stubs (machine, network, usocket), umqtt.simple and the test files into MicroPython's filesystem
 // under /lib, then runs `suite.main()` (or EXPR) and prints its output. Exit code: the number of failed
 // tests (capped at 100), 101 when MicroPython raised, 102 on bad arguments.
-// --heap: heap figures of a whole game of prompts (game.py), printed as JSON.
+// --heap: heap figures of a whole game of prompts (game.py, or --game MODULE with --args "ARGS" for its
+// Game(ARGS): appgame is the whole ESP32 app), printed as JSON.
 
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript";
 import fs from "node:fs";
@@ -30,7 +31,7 @@ function files() {
   const add = (src, dest) => out.push([dest, fs.readFileSync(src)]);
   const pkg = (dir, dest) => {
     for (const name of fs.readdirSync(path.join(root, dir)).sort()) {
-      if (!name.endsWith(".py") || name === "boot.py" || name === "main.py") continue;
+      if (!name.endsWith(".py") || name === "boot.py" || name === "main.py" || name === "manifest.py") continue;
       const base = name.slice(0, -3);
       if (mpyDir && fs.existsSync(path.join(mpyDir, dir, base + ".mpy"))) {
         add(path.join(mpyDir, dir, base + ".mpy"), `${dest}/${base}.mpy`);
@@ -42,10 +43,14 @@ function files() {
   pkg("firmware", "/lib/firmware");
   pkg("firmware/core", "/lib/firmware/core");
   pkg("firmware/esp32", "/lib/firmware/esp32");
-  for (const stub of ["machine.py", "network.py"]) add(path.join(root, "tests/firmware/stubs", stub), `/lib/${stub}`);
+  for (const stub of ["machine.py", "network.py", "usocket.py"]) add(path.join(root, "tests/firmware/stubs", stub), `/lib/${stub}`);
+  // umqtt.simple as a handset has it (vendored from PyPI for the fault-injection tests)
+  for (const name of ["__init__.py", "simple.py"]) add(path.join(root, "tests/firmware/mpy/umqtt", name), `/lib/umqtt/${name}`);
   add(path.join(root, "tests/firmware/samples.py"), "/lib/samples.py");
   add(path.join(root, "tests/firmware/mpy/suite.py"), "/lib/suite.py");
   add(path.join(root, "tests/firmware/mpy/game.py"), "/lib/game.py");
+  add(path.join(root, "tests/firmware/mpy/faults.py"), "/lib/faults.py");
+  add(path.join(root, "tests/firmware/mpy/appgame.py"), "/lib/appgame.py");
   return out;
 }
 
@@ -77,19 +82,26 @@ if (argv.includes("--heap")) {
   };
   const collected = () => used("gc.collect()");
   const empty = collected();
-  used("import game");
+  const game = opt("--game", "game");
+  // what the firmware's own modules take (as .mpy files loaded into RAM), then the test harness's
+  used(opt("--firmware", "import firmware.core.handset"));
+  const firmware = collected() - empty;
+  used("import " + game);
   const imported = collected() - empty;
-  used("_g = game.Game()");
-  let peak = 0, live = 0, steps = 0;
+  used("_g = " + game + ".Game(" + opt("--args", "") + ")");
+  const started = collected() - empty;
+  let peak = 0, live = 0, steps = 0, step = 0;
   for (;;) {
     // one call: collect, note the heap in use, run one step, note it again (no collection in between)
     mp.runPython("import gc\ngc.collect()\n_before = gc.mem_alloc()\n_more = _g.step()\n_after = gc.mem_alloc()\n");
     live = Math.max(live, mp.globals.get("_before") - empty);
     peak = Math.max(peak, mp.globals.get("_after") - empty);
+    step = Math.max(step, mp.globals.get("_after") - mp.globals.get("_before"));
     if (!mp.globals.get("_more")) break;
     steps += 1;
   }
-  console.log(JSON.stringify({ steps, imported_bytes: imported, live_bytes: live, peak_bytes: peak }));
+  if (game !== "game") mp.runPython("_g.check()\n");  // the game went as a player's would
+  console.log(JSON.stringify({ steps, firmware_bytes: firmware, imported_bytes: imported, started_bytes: started, live_bytes: live, peak_bytes: peak, step_bytes: step }));
   process.exit(0);
 }
 

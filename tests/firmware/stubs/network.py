@@ -1,8 +1,25 @@
-# Stub of MicroPython's network module: a WLAN that connects after a few polls (or never).
+# Stub of MicroPython's network module: a WLAN that connects after a few polls (or never), an access
+# point that can vanish (``ap_up``), and the hostname() setting.
 STA_IF = 0
+STAT_IDLE = 1000
+STAT_CONNECTING = 1001
+STAT_GOT_IP = 1010
+STAT_NO_AP_FOUND = 201
+STAT_WRONG_PASSWORD = 202
 
 polls_to_connect = 3  # None: the access point never answers
 rssi = -58
+ap_up = True  # False: the access point is gone (a connected WLAN drops, a new connect never completes)
+name = "mpy-esp32"
+names = []  # every hostname() set
+
+
+def hostname(value=None):
+    global name
+    if value is None:
+        return name
+    name = value
+    names.append(value)
 
 
 class WLAN:
@@ -22,7 +39,11 @@ class WLAN:
         self.connecting = polls_to_connect
 
     def isconnected(self):
-        if self.connecting is None:
+        if not ap_up:
+            self.connecting = None if self.connecting == 0 else self.connecting
+        if self.connecting is None or not self.on:
+            return False
+        if not ap_up:
             return False
         if self.connecting > 0:
             self.connecting -= 1
@@ -35,4 +56,8 @@ class WLAN:
     def status(self, what=None):
         if what == "rssi":
             return rssi
-        return 0
+        if self.connecting is None:
+            return STAT_IDLE
+        if self.connecting == 0 and ap_up:
+            return STAT_GOT_IP
+        return STAT_CONNECTING if ap_up else STAT_NO_AP_FOUND
