@@ -1,15 +1,19 @@
 """Board benchmark: per-scene frame time at 1080p against a fill + flip baseline, and idle CPU.
 
-    python bench/board.py [--frames 20] [--idle 10]
+    python bench/board.py [--frames 20] [--idle 10] [--json out.json]
 
 Both run in the same process on the same (headless, SDL dummy) display, so the per-scene numbers read
 as "how much slower than the cheapest possible frame". The idle part runs the real display loop on
 an unchanging state for ``--idle`` seconds and reports the CPU time the process used meanwhile.
+
+The goal (issue 22): every scene, pause included, at most 4.2 ms a frame (a quarter of a 60 Hz frame);
+the exit status is 1 when a scene misses it.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -26,21 +30,26 @@ from appliance.board import Board, render  # noqa: E402
 from appliance.board.samples import board_states  # noqa: E402
 
 SIZE = (1920, 1080)
+GOAL_MS = 4.2
 
 
-def per_frame_ms(draw, frames: int) -> float:  # type: ignore[no-untyped-def]
-    times = []
+def per_frame_ms(draw, frames: int) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    """Median (CPU, wall) ms of one ``draw()``. The CPU time is the frame's cost (what the goal and the
+    Pi budget are about); the wall time also counts waiting for a core on a busy machine."""
+    cpu, wall = [], []
     for _ in range(frames):
-        start = time.perf_counter()
+        start, cpu0 = time.perf_counter(), time.process_time()
         draw()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+        cpu.append((time.process_time() - cpu0) * 1000)
+        wall.append((time.perf_counter() - start) * 1000)
+    return statistics.median(cpu), statistics.median(wall)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=20)
     parser.add_argument("--idle", type=float, default=10.0)
+    parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args()
     pygame.display.init()
     screen = pygame.display.set_mode(SIZE)
@@ -49,17 +58,20 @@ def main() -> int:
         screen.fill((11, 16, 38))
         pygame.display.flip()
 
-    base = per_frame_ms(baseline, args.frames)
-    print(f"{'scene':28s} {'ms/frame':>9s} {'x baseline':>10s}")
-    print(f"{'(fill + flip baseline)':28s} {base:9.2f} {1.0:10.1f}")
+    base, base_wall = per_frame_ms(baseline, args.frames)
+    print(f"{'scene':28s} {'CPU ms':>7s} {'x baseline':>10s} {'wall ms':>8s}  goal: CPU <= {GOAL_MS} ms a frame")
+    print(f"{'(fill + flip baseline)':28s} {base:7.2f} {1.0:10.1f} {base_wall:8.2f}")
+    scenes = []
     for name, state in board_states().items():
 
         def frame(state=state) -> None:  # type: ignore[no-untyped-def]
             screen.blit(render(state, SIZE, 30.0), (0, 0))
             pygame.display.flip()
 
-        ms = per_frame_ms(frame, args.frames)
-        print(f"{name:28s} {ms:9.2f} {ms / base if base else float('inf'):10.1f}")
+        ms, wall = per_frame_ms(frame, args.frames)
+        scenes.append({"scene": name, "ms": ms, "wall_ms": wall, "ratio": ms / base if base else float("inf"),
+                       "met": ms <= GOAL_MS})
+        print(f"{name:28s} {ms:7.2f} {scenes[-1]['ratio']:10.1f} {wall:8.2f}  {'' if ms <= GOAL_MS else 'goal missed'}")
     pygame.display.quit()
 
     board = Board(SIZE, display="headless")
@@ -79,11 +91,13 @@ def main() -> int:
     board.run(stop)
     sampler.join()
     share = measured["cpu"] / measured["wall"] * 100
-    print(
-        f"idle {measured['wall']:.1f} s: CPU {measured['cpu'] * 1000:.0f} ms ({share:.2f}% of one core), "
-        f"{measured['frames']:.0f} frames drawn"
-    )
-    return 0
+    print(f"idle {measured['wall']:.1f} s: CPU {measured['cpu'] * 1000:.0f} ms ({share:.2f}% of one core), "
+          f"{measured['frames']:.0f} frames drawn")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"bench": "board", "frames": args.frames, "baseline_ms": base,
+                                               "baseline_wall_ms": base_wall, "goal_ms": GOAL_MS, "scenes": scenes,
+                                               "idle": {**measured, "share": share}}, indent=1))
+    return 0 if all(s["met"] for s in scenes) else 1
 
 
 if __name__ == "__main__":

@@ -313,6 +313,7 @@ class Wire:
         self.box = box
         self.cond = threading.Condition()
         self.acks = 0
+        self.hello_refusals = 0
         self.by_handset: dict[str, list[dict[str, Any]]] = {}  # each handset's acks, in order
         self.prompts: dict[str, dict[str, Any]] = {}
         self.client = Client(
@@ -326,8 +327,12 @@ class Wire:
         handset, leaf = protocol.parse_handset_topic(self.box, topic)
         with self.cond:
             if leaf == "ack":
+                ack = json.loads(payload)
+                if ack.get("re") == "hello":  # the answer to a refused hello (protocol 1.1), not an input's
+                    self.hello_refusals += 1
+                    return
                 self.acks += 1
-                self.by_handset.setdefault(handset, []).append(json.loads(payload))
+                self.by_handset.setdefault(handset, []).append(ack)
             else:
                 self.prompts[handset] = json.loads(payload)
             self.cond.notify_all()

@@ -334,6 +334,7 @@ def main() -> int:
     parser.add_argument("--samples", type=int, default=200, help="presses per size, at least (default 200)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--serve", nargs=3, metavar=("HOST", "PORT", "BOX"), help=argparse.SUPPRESS)
+    parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args()
     if args.serve:
         serve(args.serve[0], int(args.serve[1]), args.serve[2])
@@ -341,14 +342,11 @@ def main() -> int:
     broker = start_broker(prefer="mosquitto")
     conn = Connection(broker.address.host, broker.address.port)
     rng = random.Random(args.seed)
-    print(
-        f"broker: {broker.address.kind}; buzzes spread over {args.spread:g} s per question; times in ms; "
-        "x = appliance / raw"
-    )
-    print(
-        f"{'handsets':>8} {'presses':>7} | {'raw p50':>7} {'raw p99':>7} | {'ack p50':>7} {'ack p99':>7} "
-        f"{'x p50':>6} {'x p99':>6} | {'board p50':>9} {'board p99':>9} {'x p50':>6} {'x p99':>6} | {'lost':>4}"
-    )
+    print(f"broker: {broker.address.kind}; buzzes spread over {args.spread:g} s per question; times in ms; "
+          "x = appliance / raw")
+    print(f"{'handsets':>8} {'presses':>7} | {'raw p50':>7} {'raw p99':>7} | {'ack p50':>7} {'ack p99':>7} "
+          f"{'x p50':>6} {'x p99':>6} | {'board p50':>9} {'board p99':>9} {'x p50':>6} {'x p99':>6} | {'lost':>4}")
+    rows = []
     try:
         for n in args.sizes:
             rounds = max(3, math.ceil(args.samples / n))
@@ -358,14 +356,15 @@ def main() -> int:
             release()
             r50, r99 = pct(raw, 0.5), pct(raw, 0.99)
             a50, a99, b50, b99 = pct(acks, 0.5), pct(acks, 0.99), pct(board, 0.5), pct(board, 0.99)
-            print(
-                f"{n:>8} {n * rounds:>7} | {r50:7.2f} {r99:7.2f} | {a50:7.2f} {a99:7.2f} {a50 / r50:6.1f} "
-                f"{a99 / r99:6.1f} | {b50:9.2f} {b99:9.2f} {b50 / r50:6.1f} {b99 / r99:6.1f} | "
-                f"{lost + raw_lost:>4}",
-                flush=True,
-            )
+            print(f"{n:>8} {n * rounds:>7} | {r50:7.2f} {r99:7.2f} | {a50:7.2f} {a99:7.2f} {a50 / r50:6.1f} "
+                  f"{a99 / r99:6.1f} | {b50:9.2f} {b99:9.2f} {b50 / r50:6.1f} {b99 / r99:6.1f} | "
+                  f"{lost + raw_lost:>4}", flush=True)
+            rows.append({"handsets": n, "presses": n * rounds, "raw_p50": r50, "raw_p99": r99, "ack_p50": a50,
+                         "ack_p99": a99, "board_p50": b50, "board_p99": b99, "lost": lost + raw_lost})
     finally:
         broker.stop()
+    if args.json:
+        Path(args.json).write_text(json.dumps({"bench": "latency", "spread": args.spread, "rows": rows}, indent=1))
     return 0
 
 

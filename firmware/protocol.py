@@ -1,8 +1,9 @@
-# Quizbox handset protocol v1: every topic, payload name and limit, defined once.
+# Quizbox handset protocol v1 (revision 1.1): every topic, payload, admin command, refusal code and limit,
+# defined once.
 #
 # MicroPython-compatible on purpose (no typing, dataclasses or f-string tricks): an ESP32 handset carries
 # this file, and the appliance and the web import it from here. docs/protocol.md describes it with an
-# example of every message.
+# example of every message (tests/test_protocol_doc.py keeps the two in step).
 
 import json
 
@@ -15,9 +16,26 @@ MAX_ID = 32  # handset ids, box ids, prompt ids
 MAX_NAME = 24  # player and handset names
 MAX_NUMBER = 40  # a number typed on a handset, as text
 MAX_TEXT = 200  # a prompt's question text on a handset (longer text is cut for the OLED)
-MAX_MESSAGE = 48  # an ack's refusal message: three lines of a 128x64 screen
+MAX_MESSAGE = 48  # an ack's message, at most: it must also wrap into MESSAGE_LINES of MESSAGE_COLS
+MESSAGE_COLS = 21  # a 128x64 OLED with a 6x8 font
+MESSAGE_LINES = 3  # the lines under the title
+MAX_CODE = 16  # a refusal code
+MAX_CHOICES = 8  # choice fields in one choice input
+MAX_SIDES = 4  # sides of a split input
+SWAP_NAMES = 2  # a swap boost names exactly two players
+MAX_COMMAND = 65536  # bytes of an admin command (a start may carry its cards)
+MAX_COMMAND_ID = 32  # an admin command's id
 MAX_SEQ = 2**31 - 1
 MAX_CLOCK = 2**53  # a millisecond clock reading (appliance or handset) is below this: exact in any JSON reader
+
+# -- the MQTT session -------------------------------------------------------------------------------
+KEEPALIVE = 30  # s: the MQTT keepalive of handsets and of the appliance's own clients (5-300 allowed)
+TELEMETRY_EVERY = 60  # s: a handset publishes telemetry at least this often
+SILENT_AFTER = 90  # s, 3 keepalives (or 3 of its own if longer): a handset not heard from that long is offline
+BACKOFF_MIN = 1  # s: reconnect backoff, doubling up to BACKOFF_MAX
+BACKOFF_MAX = 30
+ACK_TIMEOUT = 3  # s: an unacknowledged input is sent again (same seq) after this long
+RECENT_ACKS = 16  # accepted inputs per handset whose ack is remembered for re-sent duplicates
 
 # -- availability ------------------------------------------------------------------------------------
 ONLINE = "online"
@@ -44,9 +62,39 @@ LAYOUT_FIVE = "five"  # up/down/left/right/OK
 LAYOUT_TOUCH = "touch"  # a phone
 LAYOUTS = (LAYOUT_KEYPAD, LAYOUT_FIVE, LAYOUT_TOUCH)
 
+# -- refusal codes: a refused input, hello or admin command says why with one of these -------------------
+# (stable tokens: a handset may show its own text for a code; ``msg`` stays the readable reason)
+REFUSALS = {
+    "bad_payload": "not JSON, not an object, not UTF-8 or over the size limit",
+    "bad_input": "a field is missing, of the wrong type or too long, or the kind is unknown",
+    "version": "a protocol version other than 1",
+    "wrong_id": "the id in the payload is not the topic's",
+    "not_paired": "the handset has no broker account: pair it first",
+    "unknown_handset": "the appliance has no hello from this handset: send hello again",
+    "not_accepted": "the quizmaster has not accepted this handset yet",
+    "stale": "the input answers a prompt that is no longer shown",
+    "not_seated": "this handset has no seat in the running game",
+    "paused": "the game is paused",
+    "not_your_turn": "another player acts now",
+    "wrong_phase": "the game is in a phase that does not take this",
+    "already_in": "this player's answer is in already",
+    "bad_value": "the values read, but are not valid (a number that does not parse, an unknown name)",
+    "not_allowed": "the rules refuse it now (a used boost, a split that does not add up)",
+    "no_game": "no game is running",
+    "not_saved": "the box could not save it (a full or read-only disk); nothing changed",
+    "unknown_command": "an admin command the appliance does not know",
+    "bad_command": "an admin command with a missing or wrong argument",
+    "refused": "any other refusal; msg says why",
+}
+
 
 class ProtocolError(ValueError):
-    """A payload or topic that breaks protocol v1; the message is short enough for an ack."""
+    """A payload or topic that breaks protocol v1; the message is short enough for an ack, ``code`` one
+    of :data:`REFUSALS`."""
+
+    def __init__(self, message="", code="bad_input"):
+        super().__init__(message)
+        self.code = code
 
 
 # -- topics ----------------------------------------------------------------------------------------------
@@ -129,6 +177,15 @@ def admin_state_topic(box):
     return box_topic(box, "admin", "state")
 
 
+def pairing_topic(box, handset):
+    """A handset without a broker account asks to be paired here (the public pairing account)."""
+    return box_topic(box, "pairing", _check_id(handset, "handset id"))
+
+
+def pairing_wildcard(box):
+    return box_topic(box, "pairing", "+")
+
+
 # wildcard subscriptions of the appliance
 def handset_wildcard(box, leaf):
     return box_topic(box, "handset", "+", leaf)
@@ -159,13 +216,13 @@ def decode(raw):
     if isinstance(raw, str):
         raw = raw.encode()
     if len(raw) > MAX_PAYLOAD:
-        raise ProtocolError("payload too big")
+        raise ProtocolError("payload too big", "bad_payload")
     try:
         obj = json.loads(raw.decode())
     except (ValueError, UnicodeError):
-        raise ProtocolError("not JSON") from None
+        raise ProtocolError("not JSON", "bad_payload") from None
     if not isinstance(obj, dict):
-        raise ProtocolError("not a JSON object")
+        raise ProtocolError("not a JSON object", "bad_payload")
     return obj
 
 
@@ -226,12 +283,14 @@ def _count(value, what):
 # -- handset -> appliance payloads --------------------------------------------------------------------------
 
 
-def make_hello(handset, name=None, firmware="", layout=LAYOUT_KEYPAD, clock=None):
+def make_hello(handset, name=None, firmware="", layout=LAYOUT_KEYPAD, clock=None, keepalive=None):
     msg = {"v": VERSION, "id": handset, "fw": firmware, "layout": layout}
     if name:
         msg["name"] = name
     if clock is not None:
         msg["clock"] = clock
+    if keepalive is not None:
+        msg["keepalive"] = keepalive
     return msg
 
 
@@ -245,7 +304,13 @@ def parse_hello(handset, obj):
         raise ProtocolError("unknown layout")
     fw = _text(obj, "fw", MAX_ID, "firmware", required=False) or ""
     clock = _get(obj, "clock", "int", required=False)
-    return {"id": handset, "name": name, "layout": layout, "fw": fw, "clock": clock}
+    out = {"id": handset, "name": name, "layout": layout, "fw": fw, "clock": clock}
+    keepalive = _get(obj, "keepalive", "int", required=False)
+    if keepalive is not None:  # optional (protocol 1.1); KEEPALIVE when absent
+        if not 5 <= keepalive <= 300:
+            raise ProtocolError("keepalive must be 5-300")
+        out["keepalive"] = keepalive
+    return out
 
 
 def make_telemetry(battery=None, rssi=None, firmware="", layout=LAYOUT_KEYPAD):
@@ -307,7 +372,7 @@ def _range_data(data):
         out["top"] = _number_text(data, "top")
     if "swap" in data:
         swap = _get(data, "swap", "list", "swap")
-        if len(swap) != 2 or not all(isinstance(n, str) and 0 < len(n) <= MAX_NAME for n in swap):
+        if len(swap) != SWAP_NAMES or not all(isinstance(n, str) and 0 < len(n) <= MAX_NAME for n in swap):
             raise ProtocolError("swap needs 2 names")
         out["swap"] = [swap[0], swap[1]]
     if "double" in data:
@@ -329,7 +394,7 @@ def _bet_data(data):
 
 def _choice_data(data):
     choices = _get(data, "choices", "dict", "choices")
-    if not choices or len(choices) > 8:
+    if not choices or len(choices) > MAX_CHOICES:
         raise ProtocolError("bad choices")
     out = {}
     for key in choices:
@@ -344,7 +409,7 @@ def _choice_data(data):
 
 def _split_data(data):
     split = _get(data, "split", "dict", "split")
-    if not split or len(split) > 4:
+    if not split or len(split) > MAX_SIDES:
         raise ProtocolError("bad split")
     out = {}
     for side in split:
@@ -380,12 +445,12 @@ _INPUT_PARSERS = {
 def _check_version(obj):
     v = obj.get("v", VERSION)
     if v != VERSION:
-        raise ProtocolError("protocol version " + str(v)[:8] + " unsupported")
+        raise ProtocolError("protocol version " + str(v)[:8] + " unsupported", "version")
 
 
 def _claimed_id(handset, obj):
     if "id" in obj and obj["id"] != handset:
-        raise ProtocolError("id does not match topic")
+        raise ProtocolError("id does not match topic", "wrong_id")
 
 
 # -- clock offsets (the buzzer orders presses by when they happened) ---------------------------------------------
@@ -432,11 +497,57 @@ def answer_ping(obj, clock_ms):
 # -- appliance -> handset payloads ----------------------------------------------------------------------------
 
 
-def make_ack(seq, ok, message="", prompt_id=None):
-    """``ok`` True: accepted (``message`` may say what was locked in); False: refused, ``message`` why."""
-    msg = {"v": VERSION, "seq": seq, "ok": bool(ok), "msg": message[:MAX_MESSAGE]}
+def screen_message(text):
+    """``text`` for the handset's screen: at most :data:`MAX_MESSAGE` characters that wrap at spaces into
+    :data:`MESSAGE_LINES` lines of :data:`MESSAGE_COLS`. A longer text loses its "; <hint>" tail if that
+    makes it fit, else it is cut after a whole word and ends ".."; only a single word longer than the
+    limit is ever cut inside."""
+    text = " ".join(str(text).split())
+    if not _fits_screen(text):
+        head = text.partition("; ")[0]
+        if _fits_screen(head):
+            return head
+        text = head
+    words = text.split()
+    out = ""
+    for word in words:
+        candidate = word if not out else out + " " + word
+        if not _fits_screen(candidate):
+            break
+        out = candidate
+    else:
+        return out
+    while out and not _fits_screen(out + ".."):
+        out = out.rpartition(" ")[0]
+    if not out:  # the first word alone is too long
+        return words[0][: MAX_MESSAGE - 2] + ".."
+    return out.rstrip(" :;,.-") + ".."
+
+
+def _fits_screen(text):
+    if len(text) > MAX_MESSAGE:
+        return False
+    lines = 0
+    used = MESSAGE_COLS  # as if a full line came before: the first word starts a line
+    for word in text.split(" "):
+        if used + 1 + len(word) <= MESSAGE_COLS:
+            used += 1 + len(word)
+        else:
+            lines += (len(word) + MESSAGE_COLS - 1) // MESSAGE_COLS or 1
+            used = len(word) % MESSAGE_COLS or MESSAGE_COLS
+    return lines <= MESSAGE_LINES
+
+
+def make_ack(seq, ok, message="", prompt_id=None, code=None, about=None):
+    """``ok`` True: accepted (``message`` may say what was locked in); False: refused, ``code`` (one of
+    :data:`REFUSALS`) and ``message`` why. ``about`` ("hello") marks the answer to a refused hello."""
+    msg = {"v": VERSION, "seq": seq, "ok": bool(ok), "msg": screen_message(message)}
+    if not ok:
+        msg["code"] = code if code in REFUSALS else "refused"
     if prompt_id is not None:
         msg["prompt"] = prompt_id
+    if about is not None:
+        msg["re"] = about
     return msg
 
 
@@ -445,7 +556,27 @@ def parse_ack(obj):
     seq = _get(obj, "seq", "int", "seq")
     ok = _get(obj, "ok", "bool", "ok")
     message = _text(obj, "msg", MAX_MESSAGE, "msg", required=False) or ""
-    return {"seq": seq, "ok": ok, "msg": message, "prompt": obj.get("prompt")}
+    code = _text(obj, "code", MAX_CODE, "code", required=False)
+    if code is None and not ok:
+        code = "refused"  # an appliance older than protocol 1.1
+    return {"seq": seq, "ok": ok, "msg": message, "prompt": obj.get("prompt"), "code": code,
+            "re": obj.get("re")}
+
+
+def wire_prompt(boot, prompt):
+    """The prompt as sent: ``prompt`` (a session's, its id local to one run of the appliance) with the
+    id tagged ``<boot>-<id>``, so an input re-sent from before a restart cannot answer a new prompt
+    that reuses its id."""
+    out = dict(prompt)
+    out["v"] = VERSION
+    out["id"] = boot + "-" + str(prompt["id"])
+    return out
+
+
+def split_prompt_id(prompt_id):
+    """``(boot, local id)`` of a prompt id as sent; boot is "" for an untagged id."""
+    boot, dash, local = prompt_id.rpartition("-")
+    return (boot, local) if dash else ("", prompt_id)
 
 
 def make_prompt(prompt_id, kind, title="", text="", **fields):
@@ -478,3 +609,115 @@ def parse_prompt(obj):
     if not prompt_id or len(prompt_id) > MAX_ID:
         raise ProtocolError("bad prompt id")
     return obj
+
+
+# -- admin commands (admin page -> appliance) and their replies -------------------------------------------------
+#
+# A command is {"v": 1, "id": "<command id>", "cmd": "<name>", ...arguments}; the appliance answers every
+# command it reads (accepted or refused) in the admin state's "last": {"id", "ok", "code"?, "msg"}, the
+# command's id echoed, so a sender matches its own answer among the states published for other reasons.
+
+# name -> {argument: (kind, required)}; kinds as _KINDS, "id" an id as in topics
+ADMIN_COMMANDS = {
+    "accept": {"handset": ("id", True), "code": ("str", False)},
+    "rename": {"handset": ("id", True), "name": ("str", True)},
+    "remove": {"handset": ("id", True)},
+    "identify": {"handset": ("id", True)},
+    "start": {"game": ("id", True), "seats": ("list", False), "options": ("dict", False),
+              "cards": ("list", False), "deck": ("str", False), "filters": ("dict", False)},
+    "next": {},
+    "skip": {},
+    "undo": {},
+    "pause": {},
+    "resume": {},
+    "end": {},
+    "lobby": {},
+    # the running game's own commands (the buzzer round): refused with wrong_phase in another game
+    "arm": {},
+    "right": {},
+    "wrong": {},
+    "close": {},
+    # a quiz night (appliance/session/night.py): its run-sheet, its rounds, its tie-break
+    "night_start": {"seats": ("list", True), "rounds": ("list", True), "title": ("str", False)},
+    "night_round": {},
+    "night_finish": {},
+    "night_abandon": {},
+    "night_add": {"plan": ("dict", True), "before": ("int", False)},
+    "night_skip": {"round": ("int", True)},
+    "night_move": {"round": ("int", True), "before": ("int", False)},
+    "night_seat": {"round": ("int", True), "seats": ("list", True)},
+    "night_interval": {"seconds": ("int", True)},
+    "night_card": {"question": ("str", True), "answer": ("str", True)},
+    "night_number": {"player": ("str", True), "number": ("str", True)},
+    "night_close_card": {},
+    "night_end": {},
+}
+GAME_COMMANDS = ("arm", "right", "wrong", "close")
+ADMIN_STATE_FIELDS = ("v", "handsets", "scene", "game", "paused", "can_advance", "message", "pairing",
+                      "pairing_warnings", "last")
+
+
+def make_command(command_id, cmd, **args):
+    msg = {"v": VERSION, "id": command_id, "cmd": cmd}
+    msg.update(args)
+    return msg
+
+
+def parse_command(obj):
+    """Validate an admin command: a known ``cmd`` with its arguments' kinds (the appliance then checks
+    the values: that the handset exists, that the game can start). Returns the dict with ``id`` ("" if
+    it had none). ProtocolError, whose ``code`` is unknown_command or bad_command, otherwise."""
+    if obj.get("v", VERSION) != VERSION:
+        raise ProtocolError("protocol version " + str(obj.get("v"))[:8] + " unsupported", "version")
+    command_id = obj.get("id", "")
+    if not isinstance(command_id, str) or len(command_id) > MAX_COMMAND_ID:
+        raise ProtocolError("bad command id", "bad_command")
+    cmd = obj.get("cmd")
+    if not isinstance(cmd, str):
+        raise ProtocolError('a command is {"cmd": name, ...}', "bad_command")
+    if cmd not in ADMIN_COMMANDS:
+        raise ProtocolError("unknown command " + repr(cmd[:24]), "unknown_command")
+    for key, (kind, required) in ADMIN_COMMANDS[cmd].items():
+        if key not in obj:
+            if required:
+                raise ProtocolError(cmd + " needs " + key, "bad_command")
+            continue
+        value = obj[key]
+        if kind == "id":
+            if not isinstance(value, str) or not value or len(value) > MAX_ID:
+                raise ProtocolError(cmd + ": bad " + key, "bad_command")
+        elif not _KINDS[kind][0](value):
+            raise ProtocolError(cmd + ": " + key + " not " + _KINDS[kind][1], "bad_command")
+    out = dict(obj)
+    out["id"] = command_id
+    return out
+
+
+def decode_command(raw):
+    """An admin command from raw bytes: JSON object of at most :data:`MAX_COMMAND` bytes, validated."""
+    if isinstance(raw, str):
+        raw = raw.encode()
+    if len(raw) > MAX_COMMAND:
+        raise ProtocolError("command too big", "bad_payload")
+    try:
+        obj = json.loads(raw.decode())
+    except (ValueError, UnicodeError):
+        raise ProtocolError("not JSON", "bad_payload") from None
+    if not isinstance(obj, dict):
+        raise ProtocolError("not a JSON object", "bad_payload")
+    return parse_command(obj)
+
+
+def make_reply(command_id, ok, message="", code=None):
+    """The appliance's answer to the admin command ``command_id``."""
+    msg = {"id": command_id, "ok": bool(ok), "msg": str(message)[:200]}
+    if not ok:
+        msg["code"] = code if code in REFUSALS else "refused"
+    return msg
+
+
+def parse_reply(obj):
+    """A reply as the admin page reads it from the admin state's ``last``; None if it is none."""
+    if not isinstance(obj, dict) or not isinstance(obj.get("ok"), bool) or not isinstance(obj.get("id"), str):
+        return None
+    return {"id": obj["id"], "ok": obj["ok"], "msg": str(obj.get("msg", "")), "code": obj.get("code")}

@@ -135,3 +135,33 @@ def test_the_type_stub_names_only_what_the_module_has() -> None:
     assert not missing
     public = {n for n in vars(p) if not n.startswith("_") and n not in ("json",)}
     assert sorted(public - names) == []
+
+
+def test_a_revision_1_0_handset_core_takes_revision_1_1_acks() -> None:
+    """The shipped handset core reads acks with ``code`` and the answer to a refused hello (``re``) as it read
+    1.0 acks: a refusal shows its message, a hello's answer (seq -1) leaves the pending input alone."""
+    from firmware.core.handset import VIEW_REFUSED, VIEW_SENT
+    from tests.firmware import samples
+    from tests.firmware.support import BOX, HID, make, show
+
+    handset, transport, _ = make("keypad")
+    handset.connected()
+    show(handset, samples.by_id("r2"))  # type: ignore[no-untyped-call]
+    seq = handset.submit({"bottom": "1", "top": "2"})
+    hello_answer = p.make_ack(-1, False, "protocol version 2 unsupported", code="version", about="hello")
+    assert handset.on_message(p.ack_topic(BOX, HID), p.encode(hello_answer))
+    assert handset.view == VIEW_SENT and handset.pending is not None
+    refusal = p.make_ack(seq, False, "Cat writes range: the bottom is above the top", "r2", code="not_allowed")
+    assert handset.on_message(p.ack_topic(BOX, HID), p.encode(refusal))
+    assert handset.view == VIEW_REFUSED and handset.message == refusal["msg"] and handset.pending is None
+    assert handset.last_ack is not None and handset.last_ack["code"] == "not_allowed"
+
+
+def test_wire_prompt_ids_and_the_pairing_topic() -> None:
+    wire = p.wire_prompt("9c2e41", {"id": "p7", "kind": "info", "title": "Quizbox", "text": ""})
+    assert wire["id"] == "9c2e41-p7" and wire["v"] == p.VERSION
+    assert p.split_prompt_id(wire["id"]) == ("9c2e41", "p7") and p.split_prompt_id("p7") == ("", "p7")
+    assert p.pairing_topic("pub", "esp32-1") == "quizbox/pub/pairing/esp32-1"
+    assert p.pairing_wildcard("pub") == "quizbox/pub/pairing/+"
+    with pytest.raises(p.ProtocolError):
+        p.pairing_topic("pub", "a/b")

@@ -1,9 +1,10 @@
 """The admin page's link to the running appliance, over MQTT like any other part of the box.
 
 It keeps the latest retained ``board`` and ``admin/state`` and the appliance's status, and sends quizmaster
-commands to ``admin/command``. A command carries an ``id``; the hub answers in ``admin/state`` (``last``).
-A hub that echoes the id is matched exactly; one that does not is matched to the first admin state
-published after the command (the hub republishes it after every command).
+commands to ``admin/command`` (firmware/protocol.py ``make_command``). Every command carries a fresh
+``id``; the hub answers each one in ``admin/state``'s ``last`` with that id echoed (``make_reply``). The
+admin state is also republished for telemetry, joins and clocks, and several requests may wait at once,
+so every reply seen is kept by id (a few dozen) and a command takes only the reply with its own id.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import logging
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -25,6 +27,8 @@ log = logging.getLogger(__name__)
 
 JSON = dict[str, Any]
 
+RECENT_REPLIES = 64  # replies kept for commands still waiting (more than the web server's threads)
+
 
 class LinkError(Exception):
     """The command could not be delivered or was not answered; the message says so in plain words."""
@@ -34,6 +38,7 @@ class LinkError(Exception):
 class Result:
     ok: bool
     msg: str
+    code: str | None = None  # the refusal code (firmware/protocol.py REFUSALS) when not ok
 
 
 class ApplianceLink(Protocol):
@@ -60,7 +65,7 @@ class MqttLink:
         self._board: JSON | None = None
         self._board_at = 0.0
         self._admin: JSON | None = None
-        self._admin_count = 0
+        self._replies: OrderedDict[str, JSON] = OrderedDict()
         self._online = False
         self._version = 0
         self.client = Client(
@@ -101,7 +106,11 @@ class MqttLink:
                 self._board, self._board_at = data, self.clock()
             elif topic == protocol.admin_state_topic(self.box):
                 self._admin = data
-                self._admin_count += 1
+                reply = protocol.parse_reply(data.get("last"))
+                if reply is not None and reply["id"]:
+                    self._replies[reply["id"]] = reply
+                    while len(self._replies) > RECENT_REPLIES:
+                        self._replies.popitem(last=False)
             self._bump()
 
     def _bump(self) -> None:
@@ -142,14 +151,15 @@ class MqttLink:
         if not self.appliance_online():
             raise LinkError("the quiz box is not running (it says it is offline); start it and try again")
         token = secrets.token_hex(6)
+        payload = protocol.make_command(token, str(command.get("cmd", "")),
+                                        **{k: v for k, v in command.items() if k not in ("cmd", "id", "v")})
         with self._cond:
-            seen = self._admin_count
-            self.client.publish(protocol.admin_command_topic(self.box), json.dumps({**command, "id": token}))
+            self.client.publish(protocol.admin_command_topic(self.box), json.dumps(payload))
             deadline = self.clock() + timeout
             while True:
-                last = (self._admin or {}).get("last") if self._admin_count > seen else None
-                if isinstance(last, dict) and "ok" in last and last.get("id", token) == token:
-                    return Result(bool(last.get("ok")), str(last.get("msg", "")))
+                reply = self._replies.pop(token, None)
+                if reply is not None:
+                    return Result(reply["ok"], reply["msg"], reply["code"])
                 left = deadline - self.clock()
                 if left <= 0:
                     raise LinkError(f"the quiz box did not answer within {timeout:.0f} s; try again")

@@ -221,7 +221,9 @@ def command() -> BaseResponse:
     if name in ("night_skip", "night_move", "night_seat"):
         cmd["round"] = _round_number(form)
     if name == "night_move":
-        cmd["before"] = _round_number(form, "before")
+        before = _round_number(form, "before")
+        if before is not None:  # none: to the end
+            cmd["before"] = before
     if name == "night_seat":
         cmd["seats"] = form.getlist("seat")
     if name == "night_interval":

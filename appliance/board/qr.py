@@ -32,13 +32,20 @@ def draw_qr(surface: pygame.Surface, text: str, box: pygame.Rect) -> pygame.Rect
     size = side * scale
     area = pygame.Rect(0, 0, size, size)
     area.center = box.center
-    pygame.draw.rect(surface, (255, 255, 255), area)
+    surface.blit(_code(text, scale), area)
+    return area
+
+
+@lru_cache(maxsize=8)
+def _code(text: str, scale: int) -> pygame.Surface:
+    """The code for ``text`` at ``scale`` pixels a module, quiet zone included, drawn once (the lobby
+    shows the same code on every frame: one blit instead of a rectangle per dark module)."""
+    matrix = _matrix(text)
+    side = (len(matrix) + 2 * QUIET_ZONE) * scale
+    code = pygame.Surface((side, side))
+    code.fill((255, 255, 255))
     for y, row in enumerate(matrix):
         for x, dark in enumerate(row):
             if dark:
-                pygame.draw.rect(
-                    surface,
-                    (0, 0, 0),
-                    (area.left + (x + QUIET_ZONE) * scale, area.top + (y + QUIET_ZONE) * scale, scale, scale),
-                )
-    return area
+                pygame.draw.rect(code, (0, 0, 0), ((x + QUIET_ZONE) * scale, (y + QUIET_ZONE) * scale, scale, scale))
+    return code

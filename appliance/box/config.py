@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from appliance.errors import ConfigError
+from firmware import protocol
 
 DEFAULT_PATH = Path("/etc/quizbox/quizbox.toml")
 ENV_PATH = "QUIZBOX_CONFIG"
@@ -34,7 +35,7 @@ class BrokerConfig:
     password: str = ""
     tls: bool = False
     ca_file: str = ""
-    keepalive: int = 15
+    keepalive: int = protocol.KEEPALIVE  # s: the same as the handsets' (docs/protocol.md)
 
 
 @dataclass(frozen=True)

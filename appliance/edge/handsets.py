@@ -9,7 +9,7 @@ from typing import Any
 from appliance.palette import PALETTE
 from firmware import protocol
 
-RECENT_ACKS = 16
+RECENT_ACKS = protocol.RECENT_ACKS
 
 
 @dataclass
@@ -24,6 +24,7 @@ class Handset:
     firmware: str = ""
     layout: str = protocol.LAYOUT_KEYPAD
     identify_until: float = 0.0
+    keepalive: int = protocol.KEEPALIVE  # s, from its hello: how long it may stay silent (liveness.py)
     # (seq, prompt id) -> the ack payload sent for it, so a re-delivered input is acked again, not re-applied
     acks: OrderedDict[tuple[int, str], bytes] = field(default_factory=OrderedDict)
 

@@ -12,27 +12,36 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from appliance.box.store import Store, StoreError
+from appliance.edge import commands, liveness
 from appliance.edge.accounts import private_client_id
 from appliance.edge.clocksync import ClockSync
 from appliance.edge.handsets import Handset, Registry
+from appliance.edge.memory import settle_memory
 from appliance.edge.mqtt import Availability, Client, Connection
+from appliance.edge.outbox import Outbox
 from appliance.edge.pairing import Pairing, PairingDesk
 from appliance.edge.prompts import fit
+from appliance.edge.refusals import code_of, screen_text
 from appliance.errors import QuizboxError
-from appliance.session.flow import Card, GameSetup
-from appliance.session.night import NIGHT_COMMANDS, NightRunner, night_command
+from appliance.session.flow import Card
 from appliance.session.session import Session
 from firmware import protocol
 
 log = logging.getLogger(__name__)
 
 DeckProvider = Callable[[str, Mapping[str, Any]], Sequence[Card]]
+
+SWITCH_INTERVAL = 0.001
+"""Seconds a Python thread runs before another may take the interpreter (Python's default: 5 ms). MQTT's
+thread acks inputs while the publisher thread rebuilds prompts and the ticker pings clocks: with the
+default an ack can wait 5 ms for the interpreter; the hub's process switches every 1 ms (issue 22)."""
 
 
 class Hub:
@@ -61,12 +70,14 @@ class Hub:
         self.clock = clock
         self.decks = decks
         self.pairing = pairing  # None: no broker accounts to manage (the demo's private broker)
-        self.lock = threading.RLock()
+        self.lock = Outbox(self._deliver)  # the hub's lock; what is published under it goes out after it
         self.refused = 0  # inputs and payloads refused (for benches and tests)
         self.accepted = 0
         self._board_sent: str | None = None
         self._admin_sent: str | None = None
         self._last_result: dict[str, Any] = {}
+        self._players_json: tuple[Any, str] | None = None  # the board's players list and its JSON
+        self._admin_handsets: tuple[Any, str] | None = None  # the handsets as the admin state lists them
         self._stop = threading.Event()
         self._tick_interval = tick_interval
         # Prompt ids on the wire are "<boot tag>-<session id>": the session counts from p1 again after a
@@ -97,20 +108,28 @@ class Hub:
             on_change=self._pairing_changed, tls=connection.tls, ca_file=connection.ca_file)
         self._state_at = 0.0
         self._ticker = threading.Thread(target=self._tick_loop, name="hub-ticker", daemon=True)
+        self._changes_due = threading.Event()  # inputs applied whose prompts and board are not out yet
+        self._publisher = threading.Thread(target=self._publish_loop, name="hub-publisher", daemon=True)
 
     # -- lifecycle -------------------------------------------------------------------------------------
 
     def start(self, wait: float = 10.0) -> Hub:
+        if sys.getswitchinterval() > SWITCH_INTERVAL:
+            sys.setswitchinterval(SWITCH_INTERVAL)
+        settle_memory()
         self.client.start(wait=wait)
         if self.desk is not None:
             self.desk.start()
         self._ticker.start()
+        self._publisher.start()
         return self
 
     def stop(self) -> None:
         self._stop.set()
-        if self._ticker.is_alive():
-            self._ticker.join(timeout=2)
+        self._changes_due.set()
+        for thread in (self._ticker, self._publisher):
+            if thread.is_alive():
+                thread.join(timeout=2)
         if self.desk is not None:
             self.desk.stop()
         self.client.stop()
@@ -146,13 +165,37 @@ class Hub:
                 with self.lock:
                     online = [h.id for h in self.registry if h.online]
                     for handset_id, ping in self.clocks.due(self._ms(), online):  # clock offsets (buzzer)
-                        self.client.publish(protocol.time_topic(self.box, handset_id), protocol.encode(ping), qos=0)
+                        self.lock.post(protocol.time_topic(self.box, handset_id), protocol.encode(ping), qos=0)
+                    liveness.sweep(self)  # handsets silent too long are shown offline
                     if self.session.tick():
                         self._publish_changes()
                     elif self.clock() - self._state_at >= 1.0:  # countdowns move once a second
                         self._publish_state()
             except Exception:
                 log.exception("session tick failed")
+
+    def _publish_loop(self) -> None:
+        """After inputs: the prompts they touched and the board. MQTT's thread acks an input and goes on
+        to the next message; this thread rebuilds what the inputs changed, all of those that came
+        meanwhile in one pass (session.pending gathers whose prompt may have changed)."""
+        while not self._stop.is_set():
+            if not self._changes_due.wait(1.0):
+                continue
+            self._changes_due.clear()
+            self._acks_written()
+            try:
+                with self.lock:
+                    self._publish_changes(narrowed=True)
+            except Exception:
+                log.exception("publishing the changes of an input failed")
+
+    def _acks_written(self, most: float = 0.005) -> None:
+        """Wait (at most ``most`` s, sleeping: MQTT's thread gets the interpreter) until the client has
+        written what is queued, the acks first: the rebuild after them must not hold them up."""
+        paho = getattr(self.client, "paho", None)  # a test's stand-in client writes at once
+        deadline = time.monotonic() + most
+        while paho is not None and paho.want_write() and time.monotonic() < deadline:
+            time.sleep(0.0002)
 
     # -- inbound ---------------------------------------------------------------------------------------
 
@@ -166,9 +209,11 @@ class Hub:
                     return
                 handset_id, leaf = protocol.parse_handset_topic(self.box, topic)
                 if leaf == "clock":
-                    if self.registry.get(handset_id) is not None and self._may_speak(handset_id):
+                    known = self.registry.get(handset_id)
+                    if known is not None and self._may_speak(handset_id):
                         reply = protocol.parse_clock(handset_id, protocol.decode(payload))
                         self.clocks.on_reply(handset_id, reply, received)
+                        liveness.heard(self, known)
                     return
                 handler = {
                     "hello": self._hello,
@@ -189,12 +234,11 @@ class Hub:
         try:
             hello = protocol.parse_hello(handset_id, protocol.decode(payload))
         except protocol.ProtocolError as exc:
-            self.refused += 1
-            log.warning("bad hello from %s: %s", handset_id, exc)
+            self._refuse(handset_id, -1, str(exc), code=exc.code, about="hello")
             return
         if not self._may_speak(handset_id):
-            self.refused += 1
-            log.warning("hello on the topics of %s, which has no broker account: ignored", handset_id)
+            # the ACL lets no one else publish there; answered anyway, so a maker sees why
+            self._refuse(handset_id, -1, "not paired: ask the quizmaster", code="not_paired", about="hello")
             return
         handset, new = self.registry.hello(handset_id, hello["name"], self.clock())
         self.clocks.joined(handset_id, self._ms())
@@ -202,6 +246,7 @@ class Hub:
             handset.accepted = True  # an account is made only when the quizmaster accepts
         handset.firmware = hello["fw"]
         handset.layout = hello["layout"]
+        handset.keepalive = hello.get("keepalive", protocol.KEEPALIVE)
         if new:
             self._save(handset)
             state = "accepted" if handset.accepted else "pending"
@@ -240,39 +285,40 @@ class Hub:
             return
         handset.battery, handset.rssi = data["battery"], data["rssi"]
         handset.firmware, handset.layout = data["fw"] or handset.firmware, data["layout"]
-        handset.last_seen = self.clock()
+        liveness.heard(self, handset)
         self._publish_state()
 
     def _input(self, handset_id: str, payload: bytes) -> None:
         try:
             raw = protocol.decode(payload)
         except protocol.ProtocolError as exc:
-            self._refuse(handset_id, -1, str(exc))
+            self._refuse(handset_id, -1, str(exc), code=exc.code)
             return
         try:
             msg = protocol.parse_input(handset_id, raw)
         except protocol.ProtocolError as exc:
             seq = raw.get("seq")
-            self._refuse(handset_id, seq if isinstance(seq, int) and not isinstance(seq, bool) else -1, str(exc))
+            seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else -1
+            self._refuse(handset_id, seq, str(exc), code=exc.code)
             return
         if not self._may_speak(handset_id):
-            self._refuse(handset_id, msg["seq"], "not paired: ask the quizmaster")
+            self._refuse(handset_id, msg["seq"], "not paired: ask the quizmaster", code="not_paired")
             return
         handset = self.registry.get(handset_id)
         if handset is None:
-            self._refuse(handset_id, msg["seq"], "unknown handset: restart it")
+            self._refuse(handset_id, msg["seq"], "unknown handset: say hello again", code="unknown_handset")
             return
         if not handset.accepted:
-            self._refuse(handset_id, msg["seq"], "not accepted yet")
+            self._refuse(handset_id, msg["seq"], "not accepted yet: ask the quizmaster", code="not_accepted")
             return
-        handset.last_seen = self.clock()
+        liveness.heard(self, handset)
         key = (msg["seq"], msg["prompt"])
         if key in handset.acks:  # a QoS 1 duplicate or a retry after reconnect: ack again, apply once
-            self.client.publish(protocol.ack_topic(self.box, handset_id), handset.acks[key])
+            self.lock.post(protocol.ack_topic(self.box, handset_id), handset.acks[key])
             return
-        tag, dash, local_id = msg["prompt"].rpartition("-")
-        if dash and tag != self.boot:  # answers a prompt sent before this appliance restarted
-            self._refuse(handset_id, msg["seq"], "that screen is old; look again", msg["prompt"])
+        tag, local_id = protocol.split_prompt_id(msg["prompt"])
+        if tag and tag != self.boot:  # answers a prompt sent before this appliance restarted
+            self._refuse(handset_id, msg["seq"], "that screen is old; look again", msg["prompt"], code="stale")
             return
         data = msg["data"]
         if msg["kind"] == protocol.BUZZ:  # the press on the appliance clock (rules.md Buzzer 2)
@@ -280,13 +326,16 @@ class Hub:
         try:
             message = self.session.handle_input(handset_id, local_id, msg["kind"], data)
         except QuizboxError as exc:
-            self._refuse(handset_id, msg["seq"], _short(exc), msg["prompt"])
+            self._refuse(handset_id, msg["seq"], str(exc), msg["prompt"], code=code_of(exc), shown=screen_text(exc))
             return
         self.accepted += 1
         ack = protocol.encode(protocol.make_ack(msg["seq"], True, message, msg["prompt"]))
         handset.remember_ack(msg["seq"], msg["prompt"], ack)
-        self.client.publish(protocol.ack_topic(self.box, handset_id), ack)
-        self._publish_changes()
+        self.lock.post(protocol.ack_topic(self.box, handset_id), ack)
+        if self._publisher.is_alive():  # the ack goes out now; the prompts and the board right after it
+            self._changes_due.set()
+        else:
+            self._publish_changes(narrowed=True)  # the input changed the game only: the prompts it touched
 
     # -- pairing and identity (appliance/edge/pairing.py: the topic is the identity) ---------------------------
 
@@ -310,95 +359,23 @@ class Hub:
         with self.lock:
             self._publish_state()
 
-    def _refuse(self, handset_id: str, seq: int, message: str, prompt_id: str | None = None) -> None:
+    def _refuse(self, handset_id: str, seq: int, message: str, prompt_id: str | None = None,
+                code: str = "refused", about: str | None = None, shown: str | None = None) -> None:
+        """An error ack (``about`` "hello": the answer to a refused hello, seq -1). The log keeps
+        ``message`` whole; the handset gets ``shown``, or ``message`` fitted to its screen by make_ack."""
         self.refused += 1
-        log.warning("refused input from %s (seq %s): %s", handset_id, seq, message)
-        ack = protocol.make_ack(seq, False, message, prompt_id)
-        self.client.publish(protocol.ack_topic(self.box, handset_id), protocol.encode(ack))
+        log.warning("refused %s from %s (seq %s, %s): %s", about or "input", handset_id, seq, code, message)
+        ack = protocol.make_ack(seq, False, message if shown is None else shown, prompt_id, code=code, about=about)
+        self.lock.post(protocol.ack_topic(self.box, handset_id), protocol.encode(ack))
 
-    # -- admin commands -----------------------------------------------------------------------------------
+    # -- admin commands (appliance/edge/commands.py) ------------------------------------------------------
 
     def _admin(self, payload: bytes) -> None:
-        command: Any = None
-        try:
-            command = json.loads(payload.decode("utf-8"))
-            if not isinstance(command, dict) or not isinstance(command.get("cmd"), str):
-                raise protocol.ProtocolError('a command is {"cmd": name, ...}')
-            result = self.command(command)
-        except (ValueError, QuizboxError) as exc:
-            result = {"ok": False, "msg": str(exc)}
-            log.warning("admin command refused: %s", exc)
-        token = command.get("id") if isinstance(command, dict) else None
-        if isinstance(token, str) and token:  # the admin page matches its answer by it (web/link.py)
-            result = {**result, "id": token[:64]}
-        self._last_result = result
-        self._admin_sent = None
-        self._publish_changes()
+        commands.on_admin(self, payload)
 
     def command(self, command: Mapping[str, Any]) -> dict[str, Any]:
         """Run one admin command (also called directly by the demo and tests); raises on refusal."""
-        with self.lock:
-            name = command["cmd"]
-            s = self.session
-            if name == "accept":
-                # with broker accounts: its own account, from its pairing request
-                handset = self._handset(command) if self.pairing is None else self._paired(command)
-                handset.accepted = True
-                self._save(handset)
-            elif name == "rename":
-                handset = self._handset(command)
-                new = str(command.get("name", "")).strip()
-                if not new:
-                    raise protocol.ProtocolError("a name cannot be empty")
-                handset.name = self.registry.unique_name(new, exclude=handset.id)
-                self._save(handset)
-            elif name == "remove" and self._forget_request(str(command.get("handset", ""))):
-                pass  # only asking to be paired (or two devices claiming the id): the request is gone
-            elif name == "remove":
-                handset = self._handset(command)
-                if s.player_of(handset.id) is not None and s.state == "playing":
-                    raise protocol.ProtocolError(f"{handset.name} is seated in the running game")
-                self.registry.remove(handset.id)
-                s.forget(handset.id)
-                self.clocks.forget(handset.id)
-                if self.pairing is not None:
-                    self.pairing.remove(handset.id)  # and it can log in no more
-                if self.store is not None:
-                    self.store.delete_handset(handset.id)
-            elif name == "identify":
-                self._handset(command).identify_until = self.clock() + 5
-            elif name == "start":
-                self._start(command)
-            elif name in NIGHT_COMMANDS:  # a quiz night's (appliance/session/night.py)
-                runner = s.night if s.night is not None else NightRunner(s, self.store, self.decks)
-                message = night_command(runner, command, lambda hid: (h := self.registry.get(hid)) is not None
-                                        and h.accepted)
-                self._publish_changes()
-                return {"ok": True, "msg": message}
-            elif name == "next" and s.night is not None and s.night.wants_next():
-                s.night.next()  # between a night's rounds *next* starts the next one (or ends a round that is due)
-            elif name in s.flow_commands():  # a game's own commands: the buzzer's arm / right / wrong / close
-                message = s.flow_command(name, command)
-                self._publish_changes()
-                return {"ok": True, "msg": message}
-            elif name == "next":
-                s.advance()
-            elif name == "skip":
-                s.skip()
-            elif name == "undo":
-                s.undo()
-            elif name == "pause":
-                s.pause()
-            elif name == "resume":
-                s.resume()
-            elif name == "end":
-                s.end_game()
-            elif name == "lobby":
-                s.to_lobby()
-            else:
-                raise protocol.ProtocolError(f"unknown command {name!r}")
-            self._publish_changes()
-            return {"ok": True, "msg": f"{name}: done"}
+        return commands.run(self, command)
 
     def _save(self, handset: Handset) -> None:
         if self.store is None:
@@ -412,94 +389,48 @@ class Hub:
             log.error("handset %s not saved: %s", handset.id, exc)
             self.session.message, self.session.message_until = str(exc), self.clock() + 60
 
-    def _paired(self, command: Mapping[str, Any]) -> Handset:
-        """Accept with broker accounts: make the account the handset asked for (or find the one it has),
-        then the handset is at the table (known before, or new from its request)."""
-        assert self.pairing is not None
-        handset_id, code = str(command.get("handset", "")), command.get("code")
-        request = self.pairing.pending.get(handset_id)
-        known = self.registry.get(handset_id)
-        if known is None and request is None and handset_id not in self.pairing.conflicts:
-            raise protocol.ProtocolError(f"no handset {handset_id!r}")
-        self.pairing.accept(handset_id, None if code is None else str(code))  # the code typed, required
-        if known is None:
-            assert request is not None
-            known, _ = self.registry.hello(handset_id, request.name, self.clock())
-            known.online = False  # until it logs in with its account and says hello
-        return known
-
-    def _handset(self, command: Mapping[str, Any]) -> Handset:
-        handset = self.registry.get(str(command.get("handset", "")))
-        if handset is None:
-            raise protocol.ProtocolError(f"no handset {command.get('handset')!r}")
-        return handset
-
-    def _start(self, command: Mapping[str, Any]) -> None:
-        game = command.get("game")
-        seats = command.get("seats")
-        options = command.get("options", {})
-        if not isinstance(game, str):
-            raise protocol.ProtocolError("start needs a game")
-        if not isinstance(options, dict):
-            raise protocol.ProtocolError("options must be an object")
-        if seats is None:  # everyone accepted and online, in join order
-            seats = [{"player": h.name, "handset": h.id} for h in self.registry if h.accepted and h.online]
-        if not isinstance(seats, list) or not all(isinstance(x, dict) for x in seats):
-            raise protocol.ProtocolError('seats is a list of {"player", "handset"}')
-        mapping: dict[str, str] = {}
-        for seat in seats:
-            player, hid = seat.get("player"), seat.get("handset")
-            handset = self.registry.get(str(hid))
-            if handset is None or not handset.accepted:
-                raise protocol.ProtocolError(f"handset {hid!r} is not at the table")
-            if not isinstance(player, str) or not player.strip() or player in mapping:
-                raise protocol.ProtocolError(f"bad or repeated player name {player!r}")
-            mapping[player] = handset.id
-        cards_raw = command.get("cards")
-        if cards_raw is not None:
-            if not isinstance(cards_raw, list) or not all(isinstance(c, dict) for c in cards_raw):
-                raise protocol.ProtocolError("cards must be a list of objects")
-            cards: Sequence[Card] = [Card(str(c.get("id", i)), c) for i, c in enumerate(cards_raw)]
-        elif self.decks is not None:
-            cards = self.decks(game, command)
-        else:
-            raise protocol.ProtocolError("no cards: name a deck or send cards")
-        setup = GameSetup(game=game, players=list(mapping), options=options, cards=cards)
-        self.session.start_game(setup, mapping)
-
     # -- outbound --------------------------------------------------------------------------------------
+
+    def _deliver(self, topic: str, payload: bytes | str, retain: bool, qos: int | None) -> None:
+        """Publish one message the hub queued (Outbox: after the lock is let go, in the order queued)."""
+        self.client.publish(topic, payload, retain=retain, qos=qos)
 
     def _send_prompt(self, handset: Handset, fresh: bool = False) -> None:
         prompt, changed = self.session.prompt_for(handset, fresh=fresh)
         if changed or fresh:
             self._publish_prompt(handset, prompt)
 
-    def _publish_changes(self) -> None:
-        for handset, prompt in self.session.changed_prompts(list(self.registry)):
+    def _publish_changes(self, narrowed: bool = False) -> None:
+        """The prompts that changed, then the board: every prompt rebuilt, or with ``narrowed`` (right
+        after an input, when nothing else can have changed) only those the session says the input touched."""
+        for handset, prompt in self.session.changed_prompts(list(self.registry), narrowed=narrowed):
             self._publish_prompt(handset, prompt)
         self._publish_state()
 
     def _publish_prompt(self, handset: Handset, prompt: dict[str, Any]) -> None:
         """One handset's prompt; a prompt that cannot be sent is logged and never stops the others or
         the board."""
-        wire = {**prompt, "id": f"{self.boot}-{prompt['id']}"}
-        try:
-            payload = fit(wire)
-        except protocol.ProtocolError as exc:
-            log.error("prompt for %s cannot fit a handset (%s): %s", handset.id, exc, str(wire)[:200])
-            payload = protocol.encode(protocol.make_prompt(wire["id"], protocol.INFO, "Too much to show",
-                                                           "Ask the quizmaster to use the admin page."))
-        self.client.publish(protocol.prompt_topic(self.box, handset.id), payload)
+        wire_id = protocol.wire_prompt(self.boot, {"id": prompt["id"]})["id"]
+        payload = self.session.wire_prompt(handset.id, wire_id)  # the session's one serialisation of it
+        if payload is None:  # too big for a handset: shortened to fit
+            wire = protocol.wire_prompt(self.boot, prompt)
+            try:
+                payload = fit(wire)
+            except protocol.ProtocolError as exc:
+                log.error("prompt for %s cannot fit a handset (%s): %s", handset.id, exc, str(wire)[:200])
+                payload = protocol.encode(protocol.make_prompt(wire_id, protocol.INFO, "Too much to show",
+                                                               "Ask the quizmaster to use the admin page."))
+        self.lock.post(protocol.prompt_topic(self.box, handset.id), payload)
 
     def _publish_state(self) -> None:
         self._state_at = self.clock()
         board = self.session.board_state(list(self.registry), self.registry.colour)
-        text = json.dumps(board, sort_keys=True)
+        text = self._board_text(board)
         if text != self._board_sent:
             self._board_sent = text
-            self.client.publish(protocol.board_topic(self.box), text, retain=True)
+            self.lock.post(protocol.board_topic(self.box), text, retain=True)
         admin = {
-            "handsets": [h.public() for h in self.registry],
+            "v": protocol.VERSION,
             "scene": self.session.state,
             "game": board["game"],
             "paused": board["paused"],
@@ -511,12 +442,30 @@ class Hub:
             "pairing_warnings": self.pairing.warnings() if self.pairing is not None else [],
             "last": self._last_result,
         }
-        text = json.dumps(admin, sort_keys=True)
+        text = _with_list(admin, "handsets", self._handsets_json())
         if text != self._admin_sent:
             self._admin_sent = text
-            self.client.publish(protocol.admin_state_topic(self.box), text, retain=True)
+            self.lock.post(protocol.admin_state_topic(self.box), text, retain=True)
+
+    # The board and the admin state are published after every input; their lists of handsets change only
+    # when a handset does, so each list's JSON is kept and spliced into the rest, which is small.
+
+    def _board_text(self, board: dict[str, Any]) -> str:
+        players = board.pop("players")
+        if self._players_json is None or self._players_json[0] is not players:
+            self._players_json = (players, json.dumps(players, sort_keys=True))
+        board["players"] = players
+        return _with_list({k: v for k, v in board.items() if k != "players"}, "players", self._players_json[1])
+
+    def _handsets_json(self) -> str:
+        key = tuple((h.id, h.name, h.accepted, h.online, h.battery, h.rssi, h.firmware, h.layout)
+                    for h in self.registry)
+        if self._admin_handsets is None or self._admin_handsets[0] != key:
+            self._admin_handsets = (key, json.dumps([h.public() for h in self.registry], sort_keys=True))
+        return self._admin_handsets[1]
 
 
-def _short(exc: Exception) -> str:
-    text = str(exc) or type(exc).__name__
-    return text if len(text) <= protocol.MAX_MESSAGE else text[: protocol.MAX_MESSAGE - 1] + "…"
+def _with_list(rest: dict[str, Any], name: str, listed: str) -> str:
+    """``rest`` as JSON (sorted keys) with ``name``: the JSON text ``listed`` added at the end."""
+    return f'{json.dumps(rest, sort_keys=True)[:-1]},"{name}":{listed}}}'
+

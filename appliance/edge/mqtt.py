@@ -35,7 +35,7 @@ class Connection:
     password: str = ""
     tls: bool = False
     ca_file: str = ""
-    keepalive: int = 15
+    keepalive: int = protocol.KEEPALIVE
 
 
 @dataclass

@@ -85,12 +85,11 @@ def pair_code(secret: str) -> str:
 
 
 def pairing_topic(box: str, handset: str) -> str:
-    protocol.handset_topic(box, handset, "input")  # the id must be able to name topics
-    return protocol.box_topic(box, "pairing", handset)
+    return protocol.pairing_topic(box, handset)  # built in one place, with the other topics
 
 
 def pairing_wildcard(box: str) -> str:
-    return protocol.box_topic(box, "pairing", "+")
+    return protocol.pairing_wildcard(box)
 
 
 @dataclass(frozen=True)

@@ -85,6 +85,11 @@ class AllInFlow(EngineFlow):
         assert isinstance(action, Read)
         return f"statement {action.pick + 1}: {'TRUE' if action.answer else 'FALSE'}"
 
+    def touches(self, action: Action) -> set[str] | None:
+        # a split shows only on its bettor's handset until the reveal (which follows the last split as a
+        # phase change: everyone's); the reader's read opens the splits (a phase change too)
+        return {action.player} if isinstance(action, Split) else None
+
     def prompt(self, player: str) -> JSON:
         engine = self.engine
         chips = engine.chips[player]

@@ -168,6 +168,11 @@ class BuzzerFlow(EngineFlow):
             return "too early: locked out"
         return "buzzed!"
 
+    def touches(self, action: Action) -> set[str] | None:
+        # a press in the phase it leaves as it was (joining the line, a press while settling, too early)
+        # changes only the presser's screen; the first press (armed -> settling or answering) is everyone's
+        return {action.player} if isinstance(action, Press) else None
+
     def prompt(self, player: str) -> JSON:
         engine = self.engine
         score = engine.scores[player]

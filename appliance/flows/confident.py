@@ -95,6 +95,11 @@ class ConfidentFlow(EngineFlow):
         assert isinstance(action, Answer)
         return _describe(action)
 
+    def touches(self, action: Action) -> set[str] | None:
+        # a board changes only its writer's prompt: the others' offer every other player to copy or swap,
+        # whoever has answered, and nobody's prompt shows who is in (the board does)
+        return {action.player} if isinstance(action, Answer) else None
+
     def prompt(self, player: str) -> JSON:
         engine = self.engine
         question = engine.current

@@ -170,6 +170,11 @@ class PokerFlow(EngineFlow):
             return f"{action.kind} to {action.to}"
         return "shown" if isinstance(action, Reveal) else action.kind
 
+    def touches(self, action: Action) -> set[str] | None:
+        # a secret range or a folded player's reveal shows only on its player's handset; a bet moves the
+        # turn, which every waiting prompt names ("Ann to act"), so it is everyone's
+        return {action.player} if isinstance(action, EnterRange | Reveal) else None
+
     def prompt(self, player: str) -> JSON:
         engine = self.engine
         mine = engine.private_view(player)

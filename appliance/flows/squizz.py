@@ -86,6 +86,10 @@ class SquizzFlow(EngineFlow):
         assert isinstance(action, Answer)
         return f"{action.answer} with token {action.token}"
 
+    def touches(self, action: Action) -> set[str] | None:
+        # an answer and its token show only on the answerer's handset until the reveal (a phase change)
+        return {action.player} if isinstance(action, Answer) else None
+
     def prompt(self, player: str) -> JSON:
         engine = self.engine
         private: JSON = {"tokens": list(engine.tokens[player])}

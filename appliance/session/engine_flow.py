@@ -49,6 +49,8 @@ class EngineFlow:
         self.dealt = 0  # cards dealt or skipped so far: the next card is self.cards[self.dealt]
         self.history: list[JSON] = []  # the log: engine actions and skips, in order
         self.opened_at: float | None = None
+        self.touched: set[str] | None = None
+        """The players whose prompt the last :meth:`handle` can have changed (None: everyone's)."""
         self.start(now)
 
     # -- what each game says ------------------------------------------------------------------------
@@ -116,8 +118,26 @@ class EngineFlow:
         action = self.parse(player, kind, data)
         if action.player != player:
             raise IllegalAction(f"{player} cannot act for {action.player}")
+        self.touched = set()
         self.apply(action, now)
         return self.ack(action)
+
+    def touches(self, action: Action) -> set[str] | None:
+        """The players whose prompt ``action`` (a player's, applied in the phase it leaves unchanged, with
+        no step following by itself) can have changed; None: everyone's (the safe default). A game
+        narrows it where the other players' prompts cannot show the action."""
+        return None
+
+    def _note_touched(self, action: Action, phase: str, stepped: bool) -> None:
+        """Update :attr:`touched` after ``action``: a host action, a step that followed by itself or a
+        phase change is everyone's; otherwise the game says (:meth:`touches`)."""
+        if self.touched is None:
+            return
+        if action.player == HOST or stepped or self.engine.phase != phase:
+            self.touched = None
+            return
+        mine = self.touches(action)
+        self.touched = None if mine is None else self.touched | mine
 
     def apply(self, action: Action, now: float) -> None:
         """Apply one action, then every step that follows by itself; time limits restart on a phase
@@ -129,6 +149,7 @@ class EngineFlow:
         if self.is_deal(action):
             self.dealt += 1
         step = self.automatic()
+        self._note_touched(action, phase, step is not None)
         while step is not None:
             self.engine.apply(step)
             self.history.append(step.to_json())

@@ -238,12 +238,14 @@ class NightRunner:
         self.session.state = "results"  # the game's status is stored above: the lobby must not abandon it
         self.session.to_lobby()
 
-    def sync(self) -> None:
+    def sync(self) -> bool:
         """After every session change: a round whose game ended by itself is scored from its log; a
-        round whose game the quizmaster ended (End the game, Back to the lobby) is abandoned."""
+        round whose game the quizmaster ended (End the game, Back to the lobby) is abandoned. True when
+        the night changed."""
         if self._syncing or self.engine is None or self.engine.phase != Phase.PLAYING.value:
-            return
+            return False
         self._syncing = True
+        before = len(self.engine.log)
         try:
             round_ = self.engine.playing
             assert round_ is not None
@@ -260,6 +262,7 @@ class NightRunner:
             self.session.message, self.session.message_until = str(exc), None
         finally:
             self._syncing = False
+        return self.engine is not None and len(self.engine.log) != before
 
     def due(self) -> bool:
         """Whether the round in play has reached its card count or its time box and is between
@@ -381,9 +384,12 @@ class NightRunner:
         view["id"] = self.night_id
         state["night"] = view
         names = {hid: player for player, hid in self.seats.items()}
-        for entry in state.get("players", []):  # the board colours the night's players by their handsets
-            if isinstance(entry, dict) and entry.get("handset") in names:
-                entry["name"] = names[entry["handset"]]
+        # the board colours the night's players by their handsets (copies: the session keeps its list)
+        state["players"] = [
+            {**entry, "name": names[entry["handset"]]} if isinstance(entry, dict) and entry.get("handset") in names
+            else entry
+            for entry in state.get("players", [])
+        ]
         if self.session.state == "playing":
             if self.due():
                 state["can_advance"] = True

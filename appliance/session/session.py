@@ -22,6 +22,7 @@ from appliance.errors import IllegalAction, MalformedInput, QuizboxError
 from appliance.flows import flow_factory
 from appliance.session.engine_flow import EngineFlow
 from appliance.session.flow import Card, GameFlow, GameSetup, info
+from firmware.protocol import MAX_PAYLOAD
 
 log = logging.getLogger(__name__)
 
@@ -45,9 +46,18 @@ class Paused(IllegalAction):
 
 @dataclass
 class _Sent:
-    body: str
+    body: bytes  # the body as canonical compact JSON: compared to spot a change, spliced into the wire form
     id: str
     kind: str
+
+
+EVERYONE = None
+"""``Session.pending``: every handset's prompt may have changed (the safe fallback)."""
+
+
+def encode_body(body: Mapping[str, Any]) -> bytes:
+    """A prompt body as canonical compact JSON (sorted keys: equal bodies give equal bytes)."""
+    return json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
 
 
 class Session:
@@ -75,6 +85,10 @@ class Session:
         self._idle_since = clock()
         self._counter = 0
         self._sent: dict[str, _Sent] = {}
+        # players whose prompt may have changed since the prompts were last rebuilt; EVERYONE (None) after
+        # anything but a player's input (a new question, a phase change, pause, seating...)
+        self.pending: set[str] | None = EVERYONE
+        self._players: tuple[Any, list[JSON]] | None = None  # board_players' last list and what it showed
         self.version = 0  # bumps on every change the board should see
         self.message = ""  # a line for the board and admin (errors, hints for the quizmaster)
         self.message_until: float | None = None  # an informational message fades; errors stay
@@ -320,11 +334,19 @@ class Session:
             raise NotSeated("you are not in this game")
         if self.paused_at is not None:
             raise Paused("game paused")
+        if (self.pending is EVERYONE or player in self.pending) and encode_body(self.flow.prompt(player)) != sent.body:
+            # an earlier input changed this player's prompt and the new one is not out yet (the hub
+            # publishes after acking): the input answers a screen that is already old
+            raise StalePrompt("that screen is old; look again")
         message = self.flow.handle(player, kind, data, self.game_time())
+        # whose prompt the input may have changed, as the flow says (a flow that does not say: everyone)
+        touched: set[str] | None = getattr(self.flow, "touched", EVERYONE)
         if self.flow.finished:
             self.state = RESULTS
+            touched = EVERYONE
         self._persist()  # durable BEFORE the hub acks
-        self._changed()
+        # an input changes only the game: the prompt of a handset with no seat in it stays as it was
+        self._changed(set(self.seats) if touched is EVERYONE else touched)
         return message
 
     def tick(self) -> bool:
@@ -356,11 +378,17 @@ class Session:
             self._changed()
         return changed
 
-    def _changed(self) -> None:
+    def _changed(self, touched: Iterable[str] | None = EVERYONE) -> None:
+        """Something changed; ``touched``: the only players whose prompt it can have changed (a player's
+        input, as the flow says), or EVERYONE."""
         self.version += 1
         self._idle_since = self.clock()
-        if self.night is not None:
-            self.night.sync()  # a night's round that just ended is scored (appliance/session/night.py)
+        if touched is EVERYONE or self.pending is EVERYONE:
+            self.pending = EVERYONE
+        else:
+            self.pending.update(touched)
+        if self.night is not None and self.night.sync():
+            self.pending = EVERYONE  # a night's round just ended and was scored: every handset's place changed
 
     # -- what the handsets and the TV see ---------------------------------------------------------------
 
@@ -381,35 +409,59 @@ class Session:
 
     def prompt_for(self, handset: Handset, fresh: bool = False) -> tuple[JSON, bool]:
         """The full prompt (with id) for ``handset`` and whether it differs from the last one sent."""
-        body = self.prompt_body(handset)
-        key = json.dumps(body, sort_keys=True)
-        sent = self._sent.get(handset.id)
-        if sent is not None and sent.body == key and not fresh:
-            return {"v": 1, "id": sent.id, **body}, False
-        if sent is None or sent.body != key:
-            self._counter += 1
-            sent = _Sent(key, f"p{self._counter}", str(body.get("kind")))
-            self._sent[handset.id] = sent
-        return {"v": 1, "id": sent.id, **body}, True
+        sent, body, changed = self._rebuild_prompt(handset)
+        return {"v": 1, "id": sent.id, **body}, changed or fresh
 
-    def changed_prompts(self, handsets: Iterable[Handset]) -> list[tuple[Handset, JSON]]:
+    def _rebuild_prompt(self, handset: Handset) -> tuple[_Sent, JSON, bool]:
+        body = self.prompt_body(handset)
+        key = encode_body(body)  # the one serialisation of this prompt (wire_prompt splices it)
+        sent = self._sent.get(handset.id)
+        if sent is not None and sent.body == key:
+            return sent, body, False
+        self._counter += 1
+        sent = _Sent(key, f"p{self._counter}", str(body.get("kind")))
+        self._sent[handset.id] = sent
+        return sent, body, True
+
+    def changed_prompts(self, handsets: Iterable[Handset], narrowed: bool = False) -> list[tuple[Handset, JSON]]:
+        """The prompts that changed since they were last sent, with ids.
+
+        By default every handset's prompt is rebuilt. ``narrowed``: only those of the players in
+        :attr:`pending` (everyone's when pending is EVERYONE; none when nothing changed since the last
+        rebuild): the hub's path after an input, when it knows nothing else changed meanwhile."""
+        pending, self.pending = self.pending, set()
+        if narrowed and pending is not EVERYONE:
+            seated = self._player_by_handset
+            handsets = [h for h in handsets if seated.get(h.id) in pending]
         out = []
         for handset in handsets:
-            prompt, changed = self.prompt_for(handset)
+            sent, body, changed = self._rebuild_prompt(handset)
             if changed:
-                out.append((handset, prompt))
+                out.append((handset, {"v": 1, "id": sent.id, **body}))
         return out
+
+    def wire_prompt(self, handset_id: str, wire_id: str) -> bytes | None:
+        """The last prompt built for ``handset_id`` as protocol v1 bytes with id ``wire_id``, from its one
+        serialisation; None when there is none or it exceeds the protocol's size (then the caller fits it)."""
+        sent = self._sent.get(handset_id)
+        if sent is None or len(sent.body) < 3:
+            return None
+        wire = b'{"v":1,"id":' + json.dumps(wire_id).encode() + b"," + sent.body[1:]
+        return wire if len(wire) <= MAX_PAYLOAD else None
 
     def forget(self, handset_id: str) -> None:
         self._sent.pop(handset_id, None)
 
-    def board_state(self, handsets: Iterable[Handset], colour: Callable[[str], str]) -> JSON:
-        state = self._board_state(handsets, colour)
-        return self.night.decorate(state) if self.night is not None else state
-
-    def _board_state(self, handsets: Iterable[Handset], colour: Callable[[str], str]) -> JSON:
+    def board_players(self, handsets: Iterable[Handset], colour: Callable[[str], str]) -> list[JSON]:
+        """The board's list of the handsets at the table. It changes only when a handset or a seat does,
+        not on an input: the list last built is kept and given again (the same object: the hub keeps its
+        JSON too) while nothing it shows changed."""
+        key = (tuple((h.id, h.name, h.accepted, h.online, h.battery, h.rssi) for h in handsets),
+               tuple(self.seats.items()), colour)
+        if self._players is not None and self._players[0] == key:
+            return self._players[1]
         players = []
-        seated = {hid: p for p, hid in self.seats.items()}
+        seated = self._player_by_handset
         for handset in handsets:
             if not handset.accepted:
                 continue
@@ -424,6 +476,15 @@ class Session:
                     "seated": handset.id in seated,
                 }
             )
+        self._players = (key, players)
+        return players
+
+    def board_state(self, handsets: Iterable[Handset], colour: Callable[[str], str]) -> JSON:
+        state = self._board_state(handsets, colour)
+        return self.night.decorate(state) if self.night is not None else state
+
+    def _board_state(self, handsets: Iterable[Handset], colour: Callable[[str], str]) -> JSON:
+        players = self.board_players(list(handsets), colour)
         flow = self.flow
         deadline = flow.deadline() if flow is not None else None
         return {

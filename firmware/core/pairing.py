@@ -92,8 +92,7 @@ def request_payload(handset, secret, name=None):
 
 
 def pairing_topic(box, handset):
-    protocol.handset_topic(box, handset, "input")  # the id must be able to name topics
-    return protocol.box_topic(box, "pairing", handset)
+    return protocol.pairing_topic(box, handset)  # built in one place, with the other topics
 
 
 def _urandom():

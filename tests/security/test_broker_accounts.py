@@ -248,9 +248,9 @@ def test_the_hub_ignores_a_handset_topic_whose_id_has_no_account(box: Box) -> No
     appliance.publish(protocol.hello_topic(BOX, "ghost"), protocol.encode(protocol.make_hello("ghost", "Ghost")))
     appliance.publish(protocol.input_topic(BOX, "ghost"), protocol.encode(
         protocol.make_input(1, "p1", "range", {"bottom": "1", "top": "2"})))
-    (topic, payload), = appliance.received()
-    ack = json.loads(payload)
-    assert ack["ok"] is False and "not paired" in ack["msg"]
+    hello_ack, input_ack = (json.loads(payload) for _, payload in appliance.received())  # both answered
+    assert hello_ack["ok"] is False and hello_ack["re"] == "hello" and hello_ack["code"] == "not_paired"
+    assert input_ack["ok"] is False and "not paired" in input_ack["msg"] and input_ack["code"] == "not_paired"
     assert box.hub.registry.get("ghost") is None
 
 

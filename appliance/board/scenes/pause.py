@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import pygame
 
 from appliance.board import theme
@@ -10,9 +12,7 @@ from appliance.board.state import Board
 
 
 def draw(canvas: Canvas, board: Board) -> None:
-    veil = pygame.Surface(canvas.surface.get_size(), pygame.SRCALPHA)
-    veil.fill((*theme.BACKGROUND, 205))
-    canvas.surface.blit(veil, (0, 0))
+    canvas.surface.blit(_veil(canvas.surface.get_size()), (0, 0))
     band = Rect(0, 0, canvas.rect.width, canvas.u(300))
     band.center = canvas.rect.center
     pygame.draw.rect(canvas.surface, theme.PANEL, band)
@@ -22,3 +22,11 @@ def draw(canvas: Canvas, board: Board) -> None:
     canvas.text(title, "PAUSED", 130, theme.GOLD, role="title", max_lines=1)
     note = Rect(band.left + canvas.theme.margin, title.bottom, band.width - 2 * canvas.theme.margin, canvas.u(90))
     canvas.text(note, board.message or "Back in a moment: the quizmaster will resume the game.", 40, theme.TEXT)
+
+
+@lru_cache(maxsize=4)
+def _veil(size: tuple[int, int]) -> pygame.Surface:
+    """The dimming layer for a frame of ``size`` (made once: a full-frame surface is 8 MB at 1080p)."""
+    veil = pygame.Surface(size, pygame.SRCALPHA)
+    veil.fill((*theme.BACKGROUND, 205))
+    return veil

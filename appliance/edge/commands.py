@@ -1,0 +1,184 @@
+"""The quizmaster's admin commands, as the hub runs them: the handset table (accept, rename, remove,
+identify), the game start-up (seats, cards, options) and the game controls (next, skip, pause...).
+
+The hub's MQTT edge hands every ``admin/command`` payload to :func:`on_admin`; the demo, the TV and the
+tests call :func:`run` (through ``Hub.command``) directly. Both run under the hub's lock.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from appliance.edge.memory import settle_memory
+from appliance.edge.refusals import NO_GAME, code_of
+from appliance.errors import IllegalAction, QuizboxError
+from appliance.session.flow import Card, GameSetup
+from appliance.session.night import NIGHT_COMMANDS, NightRunner, night_command
+from firmware import protocol
+
+if TYPE_CHECKING:
+    from appliance.edge.handsets import Handset
+    from appliance.edge.hub import Hub
+
+log = logging.getLogger(__name__)
+
+
+def on_admin(hub: Hub, payload: bytes) -> None:
+    """One ``admin/command`` payload: validate it (firmware/protocol.py), run it, and answer in the admin
+    state's ``last`` with the command's id echoed, whether it was done or refused."""
+    command_id = ""
+    try:
+        command = protocol.decode_command(payload)
+        command_id = command["id"]
+        result = run(hub, command)
+        reply = protocol.make_reply(command_id, True, str(result.get("msg", "")))
+    except (ValueError, QuizboxError) as exc:
+        code = code_of(exc)
+        reply = protocol.make_reply(command_id or _salvage_id(payload), False, str(exc), code)
+        log.warning("admin command refused (%s): %s", code, exc)
+    hub._last_result = reply
+    hub._admin_sent = None
+    hub._publish_changes()
+
+
+def _salvage_id(payload: bytes) -> str:
+    """The id of a command refused before it was read whole (a bad argument), so its sender still
+    gets its answer; "" if there is none to read."""
+    try:
+        obj = json.loads(payload)
+    except (ValueError, UnicodeError):
+        return ""
+    value = obj.get("id") if isinstance(obj, dict) else None
+    return value if isinstance(value, str) and len(value) <= protocol.MAX_COMMAND_ID else ""
+
+
+def run(hub: Hub, command: Mapping[str, Any]) -> dict[str, Any]:
+    """Run one admin command; raises on refusal."""
+    with hub.lock:
+        name = command["cmd"]
+        s = hub.session
+        if name == "accept":
+            # with broker accounts: its own account, from its pairing request
+            handset = _handset(hub, command) if hub.pairing is None else _paired(hub, command)
+            handset.accepted = True
+            hub._save(handset)
+        elif name == "rename":
+            handset = _handset(hub, command)
+            new = str(command.get("name", "")).strip()
+            if not new:
+                raise protocol.ProtocolError("a name cannot be empty", "bad_command")
+            handset.name = hub.registry.unique_name(new, exclude=handset.id)
+            hub._save(handset)
+        elif name == "remove" and hub._forget_request(str(command.get("handset", ""))):
+            pass  # only asking to be paired (or two devices claiming the id): the request is gone
+        elif name == "remove":
+            handset = _handset(hub, command)
+            if s.player_of(handset.id) is not None and s.state == "playing":
+                raise protocol.ProtocolError(f"{handset.name} is seated in the running game", "not_allowed")
+            hub.registry.remove(handset.id)
+            s.forget(handset.id)
+            hub.clocks.forget(handset.id)
+            if hub.pairing is not None:
+                hub.pairing.remove(handset.id)  # and it can log in no more
+            if hub.store is not None:
+                hub.store.delete_handset(handset.id)
+        elif name == "identify":
+            _handset(hub, command).identify_until = hub.clock() + 5
+        elif name == "start":
+            start_game(hub, command)
+            settle_memory()  # the game's cards and state live for the game: out of the collector's way
+        elif name in NIGHT_COMMANDS:  # a quiz night's (appliance/session/night.py)
+            runner = s.night if s.night is not None else NightRunner(s, hub.store, hub.decks)
+            message = night_command(runner, command, lambda hid: (h := hub.registry.get(hid)) is not None
+                                    and h.accepted)
+            hub._publish_changes()
+            return {"ok": True, "msg": message}
+        elif name == "next" and s.night is not None and s.night.wants_next():
+            s.night.next()  # between a night's rounds *next* starts the next one (or ends a round that is due)
+        elif name in s.flow_commands():  # a game's own commands (protocol.GAME_COMMANDS: the buzzer's)
+            message = s.flow_command(name, command)
+            hub._publish_changes()
+            return {"ok": True, "msg": message}
+        elif name == "next":
+            s.advance()
+        elif name == "skip":
+            s.skip()
+        elif name == "undo":
+            s.undo()
+        elif name == "pause":
+            s.pause()
+        elif name == "resume":
+            s.resume()
+        elif name == "end":
+            s.end_game()
+        elif name == "lobby":
+            s.to_lobby()
+        elif name in protocol.GAME_COMMANDS:
+            game = s.setup.game if s.setup is not None and s.state == "playing" else None
+            raise IllegalAction(f"{name} is not a command of {game or 'the lobby'}" if game else NO_GAME)
+        else:
+            raise protocol.ProtocolError(f"unknown command {name!r}", "unknown_command")
+        hub._publish_changes()
+        return {"ok": True, "msg": f"{name}: done"}
+
+
+def _paired(hub: Hub, command: Mapping[str, Any]) -> Handset:
+    """Accept with broker accounts: make the account the handset asked for (or find the one it has),
+    then the handset is at the table (known before, or new from its request)."""
+    assert hub.pairing is not None
+    handset_id, code = str(command.get("handset", "")), command.get("code")
+    request = hub.pairing.pending.get(handset_id)
+    known = hub.registry.get(handset_id)
+    if known is None and request is None and handset_id not in hub.pairing.conflicts:
+        raise protocol.ProtocolError(f"no handset {handset_id!r}", "unknown_handset")
+    hub.pairing.accept(handset_id, None if code is None else str(code))  # the code typed, required
+    if known is None:
+        assert request is not None
+        known, _ = hub.registry.hello(handset_id, request.name, hub.clock())
+        known.online = False  # until it logs in with its account and says hello
+    return known
+
+
+def _handset(hub: Hub, command: Mapping[str, Any]) -> Handset:
+    handset = hub.registry.get(str(command.get("handset", "")))
+    if handset is None:
+        raise protocol.ProtocolError(f"no handset {command.get('handset')!r}", "unknown_handset")
+    return handset
+
+
+def start_game(hub: Hub, command: Mapping[str, Any]) -> None:
+    """The game start-up: who sits where, the cards (sent, or dealt from a deck), the options."""
+    game = command.get("game")
+    seats = command.get("seats")
+    options = command.get("options", {})
+    if not isinstance(game, str):
+        raise protocol.ProtocolError("start needs a game", "bad_command")
+    if not isinstance(options, dict):
+        raise protocol.ProtocolError("options must be an object", "bad_command")
+    if seats is None:  # everyone accepted and online, in join order
+        seats = [{"player": h.name, "handset": h.id} for h in hub.registry if h.accepted and h.online]
+    if not isinstance(seats, list) or not all(isinstance(x, dict) for x in seats):
+        raise protocol.ProtocolError('seats is a list of {"player", "handset"}', "bad_command")
+    mapping: dict[str, str] = {}
+    for seat in seats:
+        player, hid = seat.get("player"), seat.get("handset")
+        handset = hub.registry.get(str(hid))
+        if handset is None or not handset.accepted:
+            raise protocol.ProtocolError(f"handset {hid!r} is not at the table", "bad_command")
+        if not isinstance(player, str) or not player.strip() or player in mapping:
+            raise protocol.ProtocolError(f"bad or repeated player name {player!r}", "bad_command")
+        mapping[player] = handset.id
+    cards_raw = command.get("cards")
+    if cards_raw is not None:
+        if not isinstance(cards_raw, list) or not all(isinstance(c, dict) for c in cards_raw):
+            raise protocol.ProtocolError("cards must be a list of objects", "bad_command")
+        cards: Sequence[Card] = [Card(str(c.get("id", i)), c) for i, c in enumerate(cards_raw)]
+    elif hub.decks is not None:
+        cards = hub.decks(game, command)
+    else:
+        raise protocol.ProtocolError("no cards: name a deck or send cards", "bad_command")
+    setup = GameSetup(game=game, players=list(mapping), options=options, cards=cards)
+    hub.session.start_game(setup, mapping)
