@@ -653,6 +653,20 @@ ADMIN_COMMANDS = {
     "right": {},
     "wrong": {},
     "close": {},
+    # a quiz night (appliance/session/night.py): its run-sheet, its rounds, its tie-break
+    "night_start": {"seats": ("list", True), "rounds": ("list", True), "title": ("str", False)},
+    "night_round": {},
+    "night_finish": {},
+    "night_abandon": {},
+    "night_add": {"plan": ("dict", True), "before": ("int", False)},
+    "night_skip": {"round": ("int", True)},
+    "night_move": {"round": ("int", True), "before": ("int", False)},
+    "night_seat": {"round": ("int", True), "seats": ("list", True)},
+    "night_interval": {"seconds": ("int", True)},
+    "night_card": {"question": ("str", True), "answer": ("str", True)},
+    "night_number": {"player": ("str", True), "number": ("str", True)},
+    "night_close_card": {},
+    "night_end": {},
 }
 GAME_COMMANDS = ("arm", "right", "wrong", "close")
 ADMIN_STATE_FIELDS = ("v", "handsets", "scene", "game", "paused", "can_advance", "message", "pairing",
