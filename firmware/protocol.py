@@ -216,11 +216,12 @@ def encode(payload):
     return data
 
 
-def decode(raw):
-    """A dict from raw JSON bytes (or str); ProtocolError for oversize, non-UTF-8 or non-object JSON."""
+def decode(raw, limit=MAX_PAYLOAD):
+    """A dict from raw JSON bytes (or str) of at most ``limit`` bytes; ProtocolError for oversize, non-UTF-8
+    or non-object JSON."""
     if isinstance(raw, str):
         raw = raw.encode()
-    if len(raw) > MAX_PAYLOAD:
+    if len(raw) > limit:
         raise ProtocolError("payload too big", "bad_payload")
     try:
         obj = json.loads(raw.decode())
@@ -711,17 +712,7 @@ def parse_command(obj):
 
 def decode_command(raw):
     """An admin command from raw bytes: JSON object of at most :data:`MAX_COMMAND` bytes, validated."""
-    if isinstance(raw, str):
-        raw = raw.encode()
-    if len(raw) > MAX_COMMAND:
-        raise ProtocolError("command too big", "bad_payload")
-    try:
-        obj = json.loads(raw.decode())
-    except (ValueError, UnicodeError):
-        raise ProtocolError("not JSON", "bad_payload") from None
-    if not isinstance(obj, dict):
-        raise ProtocolError("not a JSON object", "bad_payload")
-    return parse_command(obj)
+    return parse_command(decode(raw, MAX_COMMAND))
 
 
 def make_reply(command_id, ok, message="", code=None):
