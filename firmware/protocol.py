@@ -216,11 +216,12 @@ def encode(payload):
     return data
 
 
-def decode(raw):
-    """A dict from raw JSON bytes (or str); ProtocolError for oversize, non-UTF-8 or non-object JSON."""
+def decode(raw, limit=MAX_PAYLOAD):
+    """A dict from raw JSON bytes (or str) of at most ``limit`` bytes; ProtocolError for oversize, non-UTF-8
+    or non-object JSON."""
     if isinstance(raw, str):
         raw = raw.encode()
-    if len(raw) > MAX_PAYLOAD:
+    if len(raw) > limit:
         raise ProtocolError("payload too big", "bad_payload")
     try:
         obj = json.loads(raw.decode())
@@ -655,6 +656,20 @@ ADMIN_COMMANDS = {
     "right": {},
     "wrong": {},
     "close": {},
+    # a quiz night (appliance/session/night.py): its run-sheet, its rounds, its tie-break
+    "night_start": {"seats": ("list", True), "rounds": ("list", True), "title": ("str", False)},
+    "night_round": {},
+    "night_finish": {},
+    "night_abandon": {},
+    "night_add": {"plan": ("dict", True), "before": ("int", False)},
+    "night_skip": {"round": ("int", True)},
+    "night_move": {"round": ("int", True), "before": ("int", False)},
+    "night_seat": {"round": ("int", True), "seats": ("list", True)},
+    "night_interval": {"seconds": ("int", True)},
+    "night_card": {"question": ("str", True), "answer": ("str", True)},
+    "night_number": {"player": ("str", True), "number": ("str", True)},
+    "night_close_card": {},
+    "night_end": {},
 }
 GAME_COMMANDS = ("arm", "right", "wrong", "close")
 ADMIN_STATE_FIELDS = ("v", "handsets", "scene", "game", "paused", "can_advance", "message", "pairing",
@@ -699,17 +714,7 @@ def parse_command(obj):
 
 def decode_command(raw):
     """An admin command from raw bytes: JSON object of at most :data:`MAX_COMMAND` bytes, validated."""
-    if isinstance(raw, str):
-        raw = raw.encode()
-    if len(raw) > MAX_COMMAND:
-        raise ProtocolError("command too big", "bad_payload")
-    try:
-        obj = json.loads(raw.decode())
-    except (ValueError, UnicodeError):
-        raise ProtocolError("not JSON", "bad_payload") from None
-    if not isinstance(obj, dict):
-        raise ProtocolError("not a JSON object", "bad_payload")
-    return parse_command(obj)
+    return parse_command(decode(raw, MAX_COMMAND))
 
 
 def make_reply(command_id, ok, message="", code=None):

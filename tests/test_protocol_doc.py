@@ -112,6 +112,9 @@ def _validate(obj: dict[str, Any]) -> str:
     if "ping" in obj:
         protocol.parse_ping(obj)
         return "ping"
+    if "boot" in obj and "every" in obj:
+        protocol.parse_heartbeat(obj)
+        return "heartbeat"
     if "kind" in obj and "title" in obj:
         protocol.parse_prompt(obj)
         assert len(protocol.encode(obj)) <= protocol.MAX_PAYLOAD
@@ -141,7 +144,7 @@ def test_every_example_validates_and_every_kind_has_one() -> None:
         assert f"prompt:{kind}" in seen, f"no example of a {kind} prompt"
     for kind in protocol.INPUT_KINDS:
         assert f"input:{kind}" in seen, f"no example of a {kind} input"
-    assert {"hello", "telemetry", "ack", "ping", "clock", "pairing", "command", "reply", "admin state",
+    assert {"hello", "telemetry", "ack", "ping", "clock", "heartbeat", "pairing", "command", "reply", "admin state",
             "board"} <= seen
 
 

@@ -34,7 +34,21 @@ CONTROLS: dict[str, str] = {
     "finish": "Finish now and score",
     "end": "Abandon the game",
     "lobby": "Back to the lobby",
+    # the buzzer round's own (appliance/flows/buzzer.py COMMANDS), with keyboard shortcuts on the page
+    "arm": "Arm the buzzers",
+    "right": "Right",
+    "wrong": "Wrong",
+    "close": "Close the question",
 }
+
+BUZZER_CONTROLS: tuple[tuple[str, str, str], ...] = (
+    ("arm", "Arm (A)", "a"),
+    ("right", "Right (R)", "r"),
+    ("wrong", "Wrong (W)", "w"),
+    ("next", "Next question (N)", "n"),
+    ("close", "Close (C)", "c"),
+)
+"""The buzzer round's Live controls: command, label, shortcut key (web/static/live.js)."""
 
 
 def join_info() -> dict[str, str]:
@@ -106,7 +120,7 @@ def _version(link_version: int, health: dict[str, Any]) -> str:
 
 @bp.get("/")
 def page() -> str:
-    return render_template("live/page.html", s=_state(), controls=CONTROLS)
+    return render_template("live/page.html", s=_state(), controls=CONTROLS, buzzer=BUZZER_CONTROLS)
 
 
 @bp.get("/panel")
@@ -115,7 +129,7 @@ def panel() -> str | Response:
     s = _state()
     if since == str(s["version"]):
         return Response(status=204)  # the clock, if any, counts down in the page (live.js)
-    return render_template("live/panel.html", s=s, controls=CONTROLS)
+    return render_template("live/panel.html", s=s, controls=CONTROLS, buzzer=BUZZER_CONTROLS)
 
 
 @bp.get("/board.png")

@@ -64,6 +64,7 @@ class Canvas:
         max_lines: int | None = None,
     ) -> Rect:
         """Draw ``text`` inside ``box``, wrapped and shrunk to fit; returns the rectangle it covers."""
+        text = text.replace("\x00", "")  # pygame's renderer refuses a NUL (a malformed state must still draw)
         text = " ".join(text.split()) if "\n" not in text else text
         fitted = self.fit(box, text, size, role, max_lines)
         face = look.font(role, fitted.px)

@@ -13,7 +13,7 @@ from typing import Any
 import pygame
 
 from appliance.board.canvas import Canvas, new_canvas
-from appliance.board.scenes import allin, buzzer, confident, lobby, pause, poker, results, squizz
+from appliance.board.scenes import allin, buzzer, confident, lobby, night, pause, poker, results, squizz
 from appliance.board.scenes.common import background
 from appliance.board.scenes.select import Choice
 from appliance.board.state import Board
@@ -29,6 +29,8 @@ GAMES: Mapping[str, ModuleType] = {spec.id: SCENES[spec.scene] for spec in regis
 
 
 def choose(board: Board) -> Choice:
+    if board.scene.startswith("night"):  # between a quiz night's rounds (appliance/session/night.py)
+        return night.choose(board)
     if board.scene == "results" and board.game:
         return results.choose(board)
     scene = GAMES.get(board.game or "")

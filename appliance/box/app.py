@@ -28,6 +28,7 @@ from appliance.edge.mqtt import Connection
 from appliance.edge.pairing import Pairing, PairingError
 from appliance.errors import QuizboxError
 from appliance.session.flow import Card
+from appliance.session.night import NightRunner
 from appliance.session.session import Session
 
 log = logging.getLogger(__name__)
@@ -94,7 +95,7 @@ class Appliance(contextlib.ExitStack):
         self.broker = start_broker(b.host, b.port, prefer=self.broker_prefer)
         self.callback(self.broker.stop)
         session = Session(self.clock, self.rng, box_name=self.config.box.name, store=self.store)
-        session.resume_stored()
+        NightRunner(session, self.store, self._cards).resume()  # a night's round, or the game, in play
         say(self.report, session, self.health)  # the TV, the admin page and the doctor say what was lost
         self.hub = Hub(
             self.config.box.id,

@@ -289,7 +289,9 @@ def check_broker(config: Config, probes: Probes) -> Finding:
     if outcome == "refused":
         return problem(
             f"The broker refused the quiz program's user name or password (user {b.username!r}).",
-            f"Run {INSTALLER}: it gives the broker the passwords from the settings again.",
+            "The broker keeps its own copy of that password (its account plugin); if quizbox.toml's was changed, "
+            f"give the broker the new one: sudo mosquitto_ctrl -u {b.username} -P '<old password>' dynsec "
+            f"setClientPassword {b.username} '<new password>' (docs/deploy.md, Accounts).",
         )
     if outcome == "tls":
         return problem(

@@ -21,16 +21,17 @@ replay. Any other unknown key is refused, so that a misspelt ``expect`` cannot p
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from appliance.errors import MalformedInput, QuizboxError
 from appliance.games import registry
-from appliance.games.base import JSON
+from appliance.games.base import JSON, Engine
 from appliance.games.scenario import ScenarioAdapter
 
 EXIT_AGREE = 0
@@ -158,10 +159,12 @@ def _keys(data: Mapping[str, Any], where: str, required: Sequence[str], optional
 def load(data: Any) -> Scenario:
     """Validate the common part of a scenario (README "Common keys"); ScenarioError says where."""
     top = _object(data, "", "a scenario file")
+    if "rounds" in top:
+        _fail("rounds", f'rounds belong to a night file ("game": "night"); a {top.get("game")} file has questions')
     _keys(top, "the file", TOP_REQUIRED, TOP_OPTIONAL)
     game = top["game"]
     if game not in registry.GAMES:
-        _fail("game", f"unknown game {game!r}; expected one of {', '.join(registry.IDS)}")
+        _fail("game", f"unknown game {game!r}; expected one of {', '.join(registry.IDS)} (or a night file)")
     players = _list(top["players"], "players", "players")
     if not players or not all(isinstance(p, str) and p for p in players):
         _fail("players", f"players must be a non-empty list of non-empty names, got {json.dumps(players)}")
@@ -226,33 +229,49 @@ def play(scenario: Scenario) -> Replay:
         engine = adapter.new_engine(list(scenario.players), scenario.options)
     except QuizboxError as exc:
         _fail("players/options", f"refused: {exc}")
-    for question in scenario.questions:
-        try:
-            adapter.start_question(engine, question.data)
-        except QuizboxError as exc:
-            _fail(question.where, f"the question could not start: {exc}")
-        for step in question.steps:
-            before = engine.snapshot()
-            try:
-                adapter.step(engine, step.data)
-            except QuizboxError as exc:
-                if not step.expect_error:
-                    _fail(step.where, f"refused: {exc}")
-                if engine.snapshot() != before:
-                    replay.problems.append(f"{step.where}: refused ({exc}) but the engine state changed")
-                continue
-            if step.expect_error:
-                replay.problems.append(f"{step.where}: marked expect_error but the engine accepted it")
-        try:
-            adapter.finish_question(engine, question.data)
-            replay.questions.append(adapter.question_result(engine))
-        except QuizboxError as exc:
-            _fail(question.where, f"the question could not finish: {exc}")
+    replay.questions = play_questions(adapter, engine, scenario.questions, replay.problems)
     try:
         replay.final = adapter.final_result(engine)
     except QuizboxError as exc:
         _fail("final", f"no final result: {exc}")
     return replay
+
+
+def play_questions(
+    adapter: ScenarioAdapter, engine: Engine, questions: Sequence[Question], problems: list[str]
+) -> list[JSON]:
+    """Play ``questions`` on ``engine`` and return their results; a refused step marked
+    ``expect_error`` that changed the state, or an accepted one, is added to ``problems``."""
+    results: list[JSON] = []
+    for question in questions:
+        try:
+            adapter.start_question(engine, question.data)
+        except QuizboxError as exc:
+            _fail(question.where, f"the question could not start: {exc}")
+        for step in question.steps:
+            play_step(engine, functools.partial(adapter.step, engine, step.data), step, problems)
+        try:
+            adapter.finish_question(engine, question.data)
+            results.append(adapter.question_result(engine))
+        except QuizboxError as exc:
+            _fail(question.where, f"the question could not finish: {exc}")
+    return results
+
+
+def play_step(engine: Engine, apply: Callable[[], None], step: Step, problems: list[str]) -> None:
+    """Apply one step; a refusal is an error unless the step is marked ``expect_error``, and then
+    the engine's state must be exactly as before it."""
+    before = engine.snapshot()
+    try:
+        apply()
+    except QuizboxError as exc:
+        if not step.expect_error:
+            _fail(step.where, f"refused: {exc}")
+        if engine.snapshot() != before:
+            problems.append(f"{step.where}: refused ({exc}) but the engine state changed")
+        return
+    if step.expect_error:
+        problems.append(f"{step.where}: marked expect_error but the engine accepted it")
 
 
 # -- comparing -------------------------------------------------------------------------------------
@@ -336,9 +355,14 @@ def main(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) 
         args = _parser().parse_args(argv)
     except SystemExit as exit_:
         return exit_.code if isinstance(exit_.code, int) else EXIT_MALFORMED
+    from appliance.box import replay_night
+
     path: Path = args.file
     try:
-        scenario = load(read_file(path))
+        data = read_file(path)
+        if replay_night.is_night(data):
+            return replay_night.run(path, replay_night.load(data), args.check, out, err)
+        scenario = load(data)
         replay = play(scenario)
     except ScenarioError as exc:
         print(f"quizbox replay: {path}: {exc}", file=err)

@@ -1,4 +1,5 @@
-"""SQLite (WAL) store: decks, handsets, games and each game's action log, with schema migrations.
+"""SQLite (WAL) store: decks, handsets, games and each game's action log, quiz nights and run-sheets,
+with schema migrations.
 
 Persistence is the action log: a game is its set-up (game, options, players, seats, cards) and its
 accepted actions; the state is rebuilt from them after a restart. The session appends an accepted input
@@ -85,6 +86,39 @@ MIGRATIONS: tuple[str, ...] = (
         at REAL NOT NULL
     );
     """,
+    # 3: quiz nights (rules.md Quiz night): the night's own log, its rounds' games, reusable run-sheets
+    """
+    CREATE TABLE nights (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        title TEXT NOT NULL,
+        players TEXT NOT NULL,           -- the night's players in seat order (JSON)
+        seats TEXT NOT NULL,             -- player -> handset id (JSON)
+        options TEXT NOT NULL,           -- the night engine's options: title and run-sheet (JSON)
+        status TEXT NOT NULL CHECK (status IN ('running', 'finished', 'abandoned')),
+        started REAL NOT NULL,
+        ended REAL,
+        result TEXT
+    );
+    CREATE TABLE night_actions (
+        night_id INTEGER NOT NULL REFERENCES nights(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (night_id, seq)
+    );
+    CREATE TABLE night_rounds (
+        night_id INTEGER NOT NULL REFERENCES nights(id) ON DELETE CASCADE,
+        round INTEGER NOT NULL,          -- the round's number in the night engine
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        PRIMARY KEY (night_id, round)
+    );
+    CREATE TABLE runsheets (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL UNIQUE,
+        data TEXT NOT NULL,              -- {"title", "rounds": [plan...]} (JSON)
+        updated REAL NOT NULL
+    );
+    """,
 )
 
 Origin = tuple[str, int, str]
@@ -103,6 +137,22 @@ class StoredGame:
     seats: dict[str, str]
     status: str
     log: list[JSON]
+    started: float
+    ended: float | None
+    result: JSON | None
+
+
+@dataclass(frozen=True)
+class StoredNight:
+    id: int
+    title: str
+    players: list[str]
+    seats: dict[str, str]
+    options: JSON
+    status: str
+    log: list[JSON]
+    rounds: dict[int, int]
+    """Round number -> the id of the game that played it."""
     started: float
     ended: float | None
     result: JSON | None
@@ -270,6 +320,100 @@ class Store:
         rows = self._query("SELECT id FROM games ORDER BY id DESC LIMIT ?", (limit,))
         return [g for r in rows if (g := self.game(r["id"])) is not None]
 
+    # -- quiz nights: the night's log and its rounds' games (appliance/session/night.py) ---------------------
+
+    def create_night(self, title: str, players: Sequence[str], seats: dict[str, str], options: JSON) -> int:
+        """A new running night; a night still running is abandoned (one night at a time)."""
+        with self._tx() as db:
+            db.execute("UPDATE nights SET status='abandoned', ended=? WHERE status='running'", (self.clock(),))
+            cur = db.execute(
+                "INSERT INTO nights (title, players, seats, options, status, started) "
+                "VALUES (?, ?, ?, ?, 'running', ?)",
+                (title, json.dumps(list(players)), json.dumps(seats), json.dumps(options), self.clock()),
+            )
+            assert cur.lastrowid is not None
+            return int(cur.lastrowid)
+
+    def append_night_actions(self, night_id: int, first_seq: int, actions: Sequence[JSON]) -> None:
+        with self._tx() as db:
+            _insert_night_actions(db, night_id, first_seq, actions, self.clock())
+
+    def start_night_round(
+        self, night_id: int, seq: int, action: JSON, round_number: int, game: str, setup: JSON, seats: dict[str, str]
+    ) -> int:
+        """In one transaction: the night's start of a round, the round's game and the link between them
+        (so a power cut never leaves a started round without its game, or a game without its round)."""
+        with self._tx() as db:
+            now = self.clock()
+            _insert_night_actions(db, night_id, seq, [action], now)
+            db.execute("UPDATE games SET status='abandoned', ended=? WHERE status='running'", (now,))
+            cur = db.execute(
+                "INSERT INTO games (game, setup, seats, status, started) VALUES (?, ?, ?, 'running', ?)",
+                (game, json.dumps(setup), json.dumps(seats), now),
+            )
+            assert cur.lastrowid is not None
+            db.execute("INSERT INTO night_rounds (night_id, round, game_id) VALUES (?, ?, ?)",
+                       (night_id, round_number, cur.lastrowid))
+            return int(cur.lastrowid)
+
+    def end_night_round(self, night_id: int, seq: int, action: JSON, game_id: int, result: JSON, status: str) -> None:
+        """In one transaction: the night's end of a round (finish now, abandon) and its game's status."""
+        with self._tx() as db:
+            now = self.clock()
+            _insert_night_actions(db, night_id, seq, [action], now)
+            db.execute("UPDATE games SET status=?, ended=?, result=? WHERE id=? AND status='running'",
+                       (status, now, json.dumps(result), game_id))
+
+    def finish_night(self, night_id: int, result: JSON, status: str = "finished") -> None:
+        with self._tx() as db:
+            db.execute("UPDATE nights SET status=?, ended=?, result=? WHERE id=?",
+                       (status, self.clock(), json.dumps(result), night_id))
+
+    def night(self, night_id: int) -> StoredNight | None:
+        rows = self._query("SELECT * FROM nights WHERE id=?", (night_id,))
+        if not rows:
+            return None
+        row = rows[0]
+        log = [json.loads(r["action"]) for r in self._query(
+            "SELECT action FROM night_actions WHERE night_id=? ORDER BY seq", (night_id,))]
+        rounds = {int(r["round"]): int(r["game_id"]) for r in self._query(
+            "SELECT round, game_id FROM night_rounds WHERE night_id=?", (night_id,))}
+        return StoredNight(
+            id=row["id"], title=row["title"], players=json.loads(row["players"]), seats=json.loads(row["seats"]),
+            options=json.loads(row["options"]), status=row["status"], log=log, rounds=rounds,
+            started=row["started"], ended=row["ended"], result=json.loads(row["result"]) if row["result"] else None,
+        )
+
+    def unfinished_night(self) -> StoredNight | None:
+        rows = self._query("SELECT id FROM nights WHERE status='running' ORDER BY id DESC LIMIT 1")
+        return self.night(rows[0]["id"]) if rows else None
+
+    def nights(self, limit: int = 50) -> list[StoredNight]:
+        rows = self._query("SELECT id FROM nights ORDER BY id DESC LIMIT ?", (limit,))
+        return [n for r in rows if (n := self.night(r["id"])) is not None]
+
+    def save_runsheet(self, name: str, data: JSON) -> int:
+        """Save (or replace, by name) a reusable run-sheet; returns its id."""
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO runsheets (name, data, updated) VALUES (?, ?, ?) "
+                "ON CONFLICT(name) DO UPDATE SET data=excluded.data, updated=excluded.updated",
+                (name, json.dumps(data), self.clock()),
+            )
+            return int(db.execute("SELECT id FROM runsheets WHERE name=?", (name,)).fetchone()[0])
+
+    def runsheets(self) -> list[JSON]:
+        return [{"id": r["id"], "name": r["name"], "updated": r["updated"], **json.loads(r["data"])}
+                for r in self._query("SELECT * FROM runsheets ORDER BY name")]
+
+    def runsheet(self, sheet_id: int) -> JSON | None:
+        rows = self._query("SELECT * FROM runsheets WHERE id=?", (sheet_id,))
+        return {"id": rows[0]["id"], "name": rows[0]["name"], **json.loads(rows[0]["data"])} if rows else None
+
+    def delete_runsheet(self, sheet_id: int) -> bool:
+        with self._tx() as db:
+            return db.execute("DELETE FROM runsheets WHERE id=?", (sheet_id,)).rowcount > 0
+
     # -- handsets ------------------------------------------------------------------------------------------
 
     def save_handset(self, handset_id: str, name: str, accepted: bool, data: JSON | None = None) -> None:
@@ -333,6 +477,15 @@ class Store:
     def forget_used(self, prefix: str = "") -> None:
         with self._tx() as db:
             db.execute("DELETE FROM used_cards WHERE card LIKE ?", (prefix.replace("%", r"\%") + "%",))
+
+
+def _insert_night_actions(
+    db: sqlite3.Connection, night_id: int, first_seq: int, actions: Sequence[JSON], now: float
+) -> None:
+    db.executemany(
+        "INSERT INTO night_actions (night_id, seq, action, at) VALUES (?, ?, ?, ?)",
+        [(night_id, first_seq + i, json.dumps(a), now) for i, a in enumerate(actions)],
+    )
 
 
 def _plain(exc: sqlite3.Error, path: str) -> str:

@@ -16,6 +16,7 @@ from appliance.edge.memory import settle_memory
 from appliance.edge.refusals import NO_GAME, code_of
 from appliance.errors import IllegalAction, QuizboxError
 from appliance.session.flow import Card, GameSetup
+from appliance.session.night import NIGHT_COMMANDS, NightRunner, night_command
 from firmware import protocol
 
 if TYPE_CHECKING:
@@ -89,6 +90,14 @@ def run(hub: Hub, command: Mapping[str, Any]) -> dict[str, Any]:
         elif name == "start":
             start_game(hub, command)
             settle_memory()  # the game's cards and state live for the game: out of the collector's way
+        elif name in NIGHT_COMMANDS:  # a quiz night's (appliance/session/night.py)
+            runner = s.night if s.night is not None else NightRunner(s, hub.store, hub.decks)
+            message = night_command(runner, command, lambda hid: (h := hub.registry.get(hid)) is not None
+                                    and h.accepted)
+            hub._publish_changes()
+            return {"ok": True, "msg": message}
+        elif name == "next" and s.night is not None and s.night.wants_next():
+            s.night.next()  # between a night's rounds *next* starts the next one (or ends a round that is due)
         elif name in s.flow_commands():  # a game's own commands (protocol.GAME_COMMANDS: the buzzer's)
             message = s.flow_command(name, command)
             hub._publish_changes()

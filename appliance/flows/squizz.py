@@ -15,7 +15,7 @@ from typing import Any
 from appliance.errors import ConfigError, MalformedInput
 from appliance.games.base import HOST, JSON, Action, Engine
 from appliance.games.numbers import format_compact, parse_number
-from appliance.games.squizz.actions import Answer, Close, CloseReason, End, StartQuestion
+from appliance.games.squizz.actions import Answer, Close, CloseReason, EndGame, StartQuestion
 from appliance.games.squizz.card import LETTERS, TARGETS
 from appliance.games.squizz.card import Card as Deal
 from appliance.games.squizz.engine import SquizzEngine
@@ -54,11 +54,13 @@ class SquizzFlow(EngineFlow):
     def is_deal(self, action: Action) -> bool:
         return isinstance(action, StartQuestion)
 
-    def stop_action(self) -> Action | None:
-        return End.now()  # rules.md sQuizz 6, on the reads played so far
-
     def ready_for_card(self) -> bool:
         return self.engine.phase == Phase.ROLL
+
+    def end_of_deck(self) -> Action | None:
+        """The deck ran out before every read: rules.md sQuizz 6 decides on the totals so far (the game's
+        stopped rule, rules.md Quiz night 2)."""
+        return EndGame.now()
 
     # -- the host and the clock ------------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ from appliance.games.allin import standing as allin_standing
 from appliance.games.allin.engine import MAX_SEATS as ALLIN_SEATS
 from appliance.games.allin.engine import AllInEngine
 from appliance.games.base import Engine
+from appliance.games.buzzer import scenario as buzzer_scenario
 from appliance.games.buzzer import standing as buzzer_standing
 from appliance.games.buzzer.engine import MAX_POINTS as BUZZER_POINTS
 from appliance.games.buzzer.engine import BuzzerEngine
@@ -178,7 +179,7 @@ SPECS: tuple[GameSpec, ...] = (
         ("Wait for the quizmaster to arm the buzzers.",
          "Buzz too early and you are locked out of that question.",
          "First buzz answers; a wrong answer passes to the next."),
-        buzzer_standing.read, None,
+        buzzer_standing.read, buzzer_scenario.ADAPTER,
         settings=(Setting("lockout", "Early buzzes lock a player out", "flag", BuzzerEngine.defaults["lockout"]),
                   Setting("points_right", "Points for a right answer", "int", BuzzerEngine.defaults["points_right"],
                           -BUZZER_POINTS, BUZZER_POINTS),

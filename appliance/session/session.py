@@ -95,6 +95,8 @@ class Session:
         self.message_until: float | None = None  # an informational message fades; errors stay
         self._store_failed = False
         self.seat_codes: dict[str, str] = {}  # player -> the code that retakes their seat from another handset
+        self.night: Any = None
+        """The quiz night being played, if any (an appliance.session.night.NightRunner sets itself here)."""
 
     # -- time ------------------------------------------------------------------------------------------
 
@@ -158,8 +160,9 @@ class Session:
         self._changed()
         return f"{player}'s seat is now on {handset.name}"
 
-    def start_game(self, setup: GameSetup, seats: Mapping[str, str]) -> None:
-        """Start ``setup`` with ``seats`` (player -> handset id); refuses bad set-ups, changing nothing."""
+    def start_game(self, setup: GameSetup, seats: Mapping[str, str], game_id: int | None = None) -> None:
+        """Start ``setup`` with ``seats`` (player -> handset id); refuses bad set-ups, changing nothing.
+        ``game_id``: the game is already in the store (a night's round, stored with its start)."""
         if self.state == PLAYING and self.flow is not None and not self.flow.finished:
             raise IllegalAction("a game is already running; end it first")
         missing = [p for p in setup.players if p not in seats]
@@ -169,8 +172,7 @@ class Session:
             raise MalformedInput("one handset is seated twice")
         self._unpause()  # a pause left over from the last game ends here
         flow = flow_factory(setup.game)(setup, self.rng, self.game_time())
-        game_id = None
-        if self.store is not None:
+        if self.store is not None and game_id is None:
             game_id = self.store.create_game(setup.game, setup_json(setup), dict(seats))
         self.flow, self.setup, self.seats, self.game_id = flow, setup, dict(seats), game_id
         self._new_seat_codes()
@@ -417,6 +419,8 @@ class Session:
     def tick(self) -> bool:
         """Run due deadlines and the autopilot; True when something changed."""
         flow = self.flow
+        if self.night is not None and self.paused_at is None and self.night.tick():
+            return True
         if flow is None or self.state != PLAYING or self.paused_at is not None:
             return False
         changed = False
@@ -450,6 +454,8 @@ class Session:
             self.pending = EVERYONE
         else:
             self.pending.update(touched)
+        if self.night is not None and self.night.sync():
+            self.pending = EVERYONE  # a night's round just ended and was scored: every handset's place changed
 
     # -- what the handsets and the TV see ---------------------------------------------------------------
 
@@ -457,6 +463,8 @@ class Session:
         if not handset.accepted:
             return info("Hello!", f"Ask the quizmaster to accept {handset.id}", wait=True)
         player = self.player_of(handset.id)
+        if self.night is not None and (between := self.night.prompt(handset.id)) is not None:
+            return dict(between)
         if self.flow is None or player is None:
             if self.state == PLAYING and self.seats:
                 return info(self.box_name, f"You are {handset.name}, not seated in this game. To take back "
@@ -542,6 +550,10 @@ class Session:
         return players
 
     def board_state(self, handsets: Iterable[Handset], colour: Callable[[str], str]) -> JSON:
+        state = self._board_state(handsets, colour)
+        return self.night.decorate(state) if self.night is not None else state
+
+    def _board_state(self, handsets: Iterable[Handset], colour: Callable[[str], str]) -> JSON:
         handsets = list(handsets)
         players = self.board_players(handsets, colour)
         online = {h.id for h in handsets if h.accepted and h.online}

@@ -167,7 +167,7 @@ def test_without_systemd_there_are_no_services_to_check(config: Config) -> None:
         ("unknown-host", "The broker's address '127.0.0.1' cannot be found", 'on the box itself it is "127.0.0.1"'),
         ("timeout", "did not answer within 1 seconds", "nothing blocks port 1883"),
         ("refused", "refused the quiz program's user name or password (user 'appliance')",
-         "sudo ./deploy/install.sh"),
+         "dynsec setClientPassword appliance"),
         ("tls", "The secure connection to the broker failed: certificate verify failed.", "Check ca_file"),
         ("error", "Logging in to the broker at 127.0.0.1:1883 failed: certificate verify failed.",
          "journalctl -u mosquitto"),

@@ -9,7 +9,7 @@ import pytest
 
 from appliance.errors import ConfigError, DeckError, IllegalAction, MalformedInput
 from appliance.games.base import HOST, Action, NotYourTurn, UnknownPlayer, WrongPhase
-from appliance.games.squizz import Answer, Card, SquizzEngine, StartQuestion, card_from_scenario
+from appliance.games.squizz import Answer, Card, EndGame, SquizzEngine, StartQuestion, card_from_scenario
 from appliance.games.squizz.engine import AlreadySubmitted, BadAnswer, BadDie, BadToken, NotAnAnswerer
 
 ANN, BOB, CAT, DAN = "ann", "bob", "cat", "dan"
@@ -313,6 +313,21 @@ def test_still_tied_the_win_is_shared() -> None:
 def test_no_winners_before_the_end() -> None:
     engine = question(new(), MIDDLE, {BOB: ("A", 6), CAT: ("B", 1)})
     assert engine.winners() == [] and not engine.finished
+
+
+def test_the_host_may_end_the_game_between_questions_and_rule_6_decides() -> None:
+    """A quiz night's "finish now and score" (rules.md Quiz night 2): the totals so far decide."""
+    engine = question(new(), MIDDLE, {BOB: ("A", 6), CAT: ("B", 1)})
+    play(engine, LARGEST, YODA)
+    refused(engine, EndGame.now(), WrongPhase, "waiting for answers")
+    play(engine, Answer(ANN, "C", 3), Answer(CAT, "C", 2))
+    refused(engine, EndGame(BOB), NotYourTurn, "only the host")
+    engine.apply(EndGame.now())
+    assert engine.finished and engine.phase == "over"
+    assert engine.scores() == {ANN: 3, BOB: 6, CAT: 2} and engine.winners() == [BOB]
+    assert engine.public_view()["scores"] == {ANN: 3, BOB: 6, CAT: 2}
+    refused(engine, MIDDLE, WrongPhase, "the game is over")
+    assert SquizzEngine.rebuild(engine.players, engine.options, engine.log).snapshot() == engine.snapshot()
 
 
 # -- the legal-input query and the private view ----------------------------------------------------

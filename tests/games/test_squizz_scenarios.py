@@ -19,7 +19,7 @@ import pytest
 
 from appliance.box.replay import main as replay
 from appliance.errors import DeckError, MalformedInput
-from appliance.games.squizz import Answer, Close, SquizzEngine
+from appliance.games.squizz import Answer, Close, EndGame, SquizzEngine
 from appliance.games.squizz.scenario import ADAPTER, parse_step
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
@@ -123,6 +123,7 @@ def test_parse_step_reads_an_answer_and_the_hosts_close() -> None:
     assert parse_step({"player": "bob", "answer": "C", "token": 4, "expect_error": False}) == Answer("bob", "C", 4)
     assert parse_step({"player": "", "action": "close"}) == Close("", "host")
     assert parse_step({"player": "", "action": "close", "reason": "timeout"}) == Close("", "timeout")
+    assert parse_step({"player": "", "action": "end"}) == EndGame("")
 
 
 @pytest.mark.parametrize(
@@ -134,7 +135,7 @@ def test_parse_step_reads_an_answer_and_the_hosts_close() -> None:
         {"player": "bob", "token": 1},
         {"player": "bob", "answer": "A", "token": 1, "double": True},
         {"player": "bob", "answer": "A", "token": "1"},
-        {"player": "", "action": "end"},
+        {"player": "", "action": "end", "reason": "timeout"},
         {"player": "", "action": "close", "reason": "bored"},
         {"player": "", "action": "close", "answer": "A"},
         {"player": "", "reason": "timeout"},

@@ -9,7 +9,7 @@ from tests.web.conftest import token
 from web.pages import is_public
 
 SAMPLES = {"deck_id": "est-x", "card_id": "c1", "handset_id": "hs-1", "action": "accept", "fmt": "csv",
-           "game_id": 1, "filename": "style.css"}
+           "game_id": 1, "filename": "style.css", "night_id": 1, "sheet_id": 1}
 
 
 def routes(app: Flask) -> list[tuple[str, str, str]]:

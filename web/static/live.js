@@ -33,6 +33,13 @@
       .catch(function () { /* the box or the Wi-Fi is away: try again at the next tick */ })
       .finally(function () { window.setTimeout(poll, 1000); });
   }
+  // the buzzer round's shortcuts: A arm, R right, W wrong, N next question, C close (buttons with data-key)
+  document.addEventListener("keydown", function (event) {
+    if (event.target && /^(INPUT|SELECT|TEXTAREA)$/.test(event.target.tagName)) { return; }
+    if (event.altKey || event.ctrlKey || event.metaKey || !event.key) { return; }
+    var button = root.querySelector('button[data-key="' + event.key.toLowerCase() + '"]');
+    if (button && !button.disabled) { event.preventDefault(); button.click(); }
+  });
   colour();
   window.setInterval(countdown, 250);
   window.setTimeout(poll, 1000);

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from appliance.games.squizz.actions import Answer, Close, CloseReason, StartQuestion
+from appliance.games.squizz.actions import Answer, Close, CloseReason, EndGame, StartQuestion
 from appliance.games.squizz.card import Card, card_from_scenario
 from appliance.games.squizz.engine import SquizzEngine
 from appliance.games.squizz.table import form_teams, team_name
@@ -19,6 +19,7 @@ __all__ = [
     "Card",
     "Close",
     "CloseReason",
+    "EndGame",
     "SquizzEngine",
     "StartQuestion",
     "card_from_scenario",

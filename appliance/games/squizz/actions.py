@@ -1,5 +1,5 @@
-"""sQuizz inputs besides the card (seed 004; rules.md sQuizz): the die roll, a player's answer, and the
-host's close of the answers.
+"""sQuizz inputs besides the card (seed 004; rules.md sQuizz): the die roll, a player's answer, the
+host's close of the answers and the host's end of the game before every read was played.
 
 ``__post_init__`` refuses what cannot be read (a wrong type) with :class:`MalformedInput`; whether
 the rules accept a well-formed input now is the engine's ``verify_<kind>``.
@@ -65,10 +65,11 @@ class Close(CloseInputs):
 
 
 @dataclass(frozen=True)
-class End(Action):
-    """The host stops the game between questions (the quizmaster's "finish now and score"): the totals
-    are revealed and scored as at the end (rules.md sQuizz 6: most points; tie: more correct answers;
-    still tied: shared). An unplayed read is simply not played."""
+class EndGame(Action):
+    """The host ends the game between questions before every read was played (the quizmaster stops
+    the round, or the deck ran out): the totals are revealed and rules.md sQuizz 6 decides as at the
+    end (most points; tie: more correct answers; still tied: shared). Used by a quiz night's
+    "finish now and score" (rules.md Quiz night 2: a stopped round is placed on the state it has)."""
 
     kind: ClassVar[str] = "end"
 

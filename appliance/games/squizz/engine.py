@@ -18,7 +18,7 @@ from typing import ClassVar
 from appliance.errors import ConfigError, IllegalAction
 from appliance.games.base import JSON, Action, Engine, Questions, Totals, Views
 from appliance.games.squizz import views
-from appliance.games.squizz.actions import Answer, Close, End, StartQuestion
+from appliance.games.squizz.actions import Answer, Close, EndGame, StartQuestion
 from appliance.games.squizz.card import LETTERS, TARGETS, Card
 from appliance.games.squizz.state import Phase, Question
 from appliance.games.squizz.table import MAX_PLAYERS, MIN_PLAYERS, READS, questions_for, tokens_for
@@ -53,7 +53,7 @@ class SquizzEngine(Questions[Question], Engine):
     views: ClassVar[Views] = views
     _phase: Phase
     actions: ClassVar[Mapping[str, type[Action]]] = {
-        record.kind: record for record in (StartQuestion, Card, Answer, Close, End)
+        record.kind: record for record in (StartQuestion, Card, Answer, Close, EndGame)
     }
 
     def __init__(self, players: Sequence[str], options: Mapping[str, object] | None = None) -> None:
@@ -66,9 +66,9 @@ class SquizzEngine(Questions[Question], Engine):
         self.correct_counts: dict[str, int] = {p: 0 for p in self.players}
         self.questions: list[Question] = []
         self.total_questions = questions_for(seats)
+        self.ended = False
+        """True once the host ended the game before every read was played (:class:`EndGame`)."""
         self._phase = Phase.ROLL
-        self.stopped = False
-        """The host stopped the game before every read was played (:class:`End`)."""
 
     def validate_options(self, options: JSON) -> JSON:
         """``first_reader``: a seated player's name (default the first seat; rules.md sQuizz 2)."""
@@ -202,16 +202,17 @@ class SquizzEngine(Questions[Question], Engine):
             question.missed[player] = token
         self._advance()
 
-    # -- end (host: stop the game between questions) ------------------------------------------------
+    # -- end (host, before every read was played) ---------------------------------------------------
 
-    def verify_end(self, action: End) -> None:
+    def verify_end(self, action: EndGame) -> None:
+        """Only the host, and only between questions (a question in play is finished or closed first)."""
         self._require_host(action)
         self._require_phase(action, Phase.ROLL)
 
-    def end(self, action: End) -> None:
+    def end(self, action: EndGame) -> None:
         self.verify_end(action)
         self._record(action)
-        self.stopped = True
+        self.ended = True
         self._advance()
 
     # -- the phase machine -------------------------------------------------------------------------
@@ -226,8 +227,7 @@ class SquizzEngine(Questions[Question], Engine):
     def _next_phase(self) -> Phase:
         question = self.open_question()
         if question is None:
-            done = self.stopped or len(self.questions) == self.total_questions
-            return Phase.OVER if done else Phase.ROLL
+            return Phase.OVER if self.ended or len(self.questions) == self.total_questions else Phase.ROLL
         return Phase.CARD if question.card is None else Phase.ANSWERING
 
     def _reveal(self, question: Question) -> None:
@@ -264,4 +264,5 @@ class SquizzEngine(Questions[Question], Engine):
             "pile": {p: list(t) for p, t in self.pile.items()},
             "correct_counts": dict(self.correct_counts),
             "questions": [q.snapshot() for q in self.questions],
+            "ended": self.ended,
         }

@@ -23,7 +23,7 @@ from typing import Any
 from appliance.errors import MalformedInput
 from appliance.games.base import JSON, Action, Engine
 from appliance.games.scenario import GameAdapter, ScenarioAdapter, step_keys, step_player
-from appliance.games.squizz.actions import Answer, Close, CloseReason, StartQuestion
+from appliance.games.squizz.actions import Answer, Close, CloseReason, EndGame, StartQuestion
 from appliance.games.squizz.card import card_from_scenario
 from appliance.games.squizz.engine import SquizzEngine
 
@@ -63,15 +63,18 @@ class SquizzAdapter(GameAdapter[SquizzEngine]):
         return {"scores": engine.scores(), "correct_counts": dict(engine.correct_counts)}
 
 
-def parse_step(step: Mapping[str, Any]) -> Answer | Close:
-    """One scenario step as a sQuizz answer or the host's close; :class:`MalformedInput` if neither."""
+def parse_step(step: Mapping[str, Any]) -> Answer | Close | EndGame:
+    """One scenario step as a sQuizz answer, the host's close or end; :class:`MalformedInput` if none."""
     player, keys = step_player(step), step_keys(step)
     if keys == ANSWER_KEYS:
         return Answer(player, step["answer"], step["token"])
     if "action" in keys and keys <= CLOSE_KEYS and step["action"] == Close.kind:
         return Close(player, step.get("reason", CloseReason.HOST.value))
+    if keys == {"action"} and step["action"] == EndGame.kind:
+        return EndGame(player)  # the host stops the game after a question's reveal (rules.md sQuizz 6 decides)
     raise MalformedInput(
-        f'a sQuizz step is {{"player", "answer", "token"}} or the host\'s {{"action": "close"}}, got {dict(step)!r}'
+        f'a sQuizz step is {{"player", "answer", "token"}} or the host\'s {{"action": "close"}} or '
+        f'{{"action": "end"}}, got {dict(step)!r}'
     )
 
 

@@ -30,7 +30,6 @@ def public_view(engine: SquizzEngine) -> JSON:
         "correct_counts": dict(engine.correct_counts),
         "question": None if question is None else _public_question(question),
         "finished": engine.finished,
-        "stopped": engine.stopped,
         "scores": engine.scores() if engine.finished else None,
         "winners": engine.winners(),
     }

@@ -1,0 +1,231 @@
+"""A quiz night between its rounds (appliance/session/night.py): the night's standing, an interval
+with its countdown, the tie-break, and the podium at the end.
+
+The standing animates the round just scored: each player's bar counts up by the night points that
+round gave, and the rows glide from the order before it to the order after it. Every fact comes from
+the night's public view (``state["night"]``, appliance.games.night.views).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pygame
+
+from appliance.board import theme
+from appliance.board.canvas import Canvas, Rect
+from appliance.board.scenes.common import RING_SPANS, countdown, footer, header, player_pills, progress
+from appliance.board.scenes.results import _confetti
+from appliance.board.scenes.select import Choice
+from appliance.board.state import Board, as_int, as_list, as_map, as_text
+
+COUNT_SECONDS = 2.0
+"""The last round's points count up over this long, then the rows move to their new places."""
+MOVE_SECONDS = 1.2
+PODIUM_SECONDS = 4.0
+
+
+def night(board: Board) -> Mapping[str, Any]:
+    return as_map(board.raw.get("night"))
+
+
+def choose(board: Board) -> Choice:
+    view = night(board)
+    played = as_int(view.get("played"), 0)
+    if board.scene == "night-interval":
+        return Choice("night-interval", draw_interval, ("night-interval", played))
+    if board.scene == "night-tiebreak":
+        cards = len(as_list(view.get("cards")))
+        return Choice("night-tiebreak", draw_tiebreak, ("night-tiebreak", cards))
+    if board.scene == "night-podium":
+        return Choice("night-podium", draw_podium, ("night-podium",), PODIUM_SECONDS)
+    return Choice("night-standing", draw_standing, ("night", played), COUNT_SECONDS + MOVE_SECONDS)
+
+
+def _title(view: Mapping[str, Any]) -> str:
+    return as_text(view.get("title")) or "Quiz night"
+
+
+def _round_words(round_: Mapping[str, Any]) -> str:
+    words = f"Round {as_int(round_.get('number'), 0)}: {as_text(round_.get('title'))}"
+    multiplier = as_int(round_.get("multiplier"), 1) or 1
+    return words + (f" (points x{multiplier})" if multiplier != 1 else "")
+
+
+def _rows(view: Mapping[str, Any]) -> list[tuple[str, int, int]]:
+    """(player, place, total), best first (the view's own order)."""
+    rows = []
+    for item in as_list(view.get("table")):
+        entry = as_map(item)
+        name = as_text(entry.get("player"))
+        if name:
+            rows.append((name, as_int(entry.get("place"), 0) or 0, as_int(entry.get("total"), 0) or 0))
+    return rows
+
+
+def draw_standing(canvas: Canvas, board: Board) -> None:
+    view = night(board)
+    rounds = [as_map(r) for r in as_list(view.get("rounds"))]
+    last = as_map(view.get("last"))
+    subtitle = f"After {_round_words(last)}" if last else f"{len(rounds)} rounds tonight"
+    area = header(canvas, f"{_title(view)} · the standing", subtitle)
+    area = footer(canvas, board, area)
+    next_round = as_map(view.get("next"))
+    if next_round:
+        strip = Rect(area.left, area.bottom - canvas.u(170), area.width, canvas.u(170))
+        _next_panel(canvas, board, strip, next_round)
+        area = Rect(area.left, area.top, area.width, strip.top - area.top - canvas.u(20))
+    rows = _rows(view)
+    gained = {p: as_int(v, 0) or 0 for p, v in as_map(last.get("points")).items()} if last else {}
+    _standing_table(canvas, board, area, rows, gained, canvas.now)
+
+
+def _standing_table(canvas: Canvas, board: Board, area: Rect, rows: list[tuple[str, int, int]],
+                    gained: Mapping[str, int], now: float) -> None:
+    if not rows:
+        return
+    counted = progress(now, COUNT_SECONDS)
+    moved = progress(now - COUNT_SECONDS, MOVE_SECONDS) if now >= COUNT_SECONDS else 0.0
+    order_after = [name for name, _, _ in rows]
+    totals = {name: total for name, _, total in rows}
+    before = {name: totals[name] - gained.get(name, 0) for name in order_after}
+    seats = [as_text(p) for p in as_list(night(board).get("players"))] or order_after
+    order_before = sorted(order_after, key=lambda n: (-before[n], seats.index(n) if n in seats else 0))
+    places = {name: place for name, place, _ in rows}
+    gap = canvas.u(10)
+    height = min(canvas.u(84), (area.height - gap * (len(rows) - 1)) // len(rows))
+    most = max(max(abs(t) for t in totals.values()), 1)
+    name_width = round(area.width * 0.26)
+    value_width = round(area.width * 0.22)
+    for name in order_after:
+        start, end = order_before.index(name), order_after.index(name)
+        slot = start + (end - start) * moved
+        box = Rect(area.left, area.top + round(slot * (height + gap)), area.width, height)
+        value = round(before[name] + gained.get(name, 0) * counted)
+        colour = board.colour(name)
+        place = Rect(box.left, box.top, canvas.u(70), box.height)
+        shown_place = places[name] if moved >= 1.0 else order_before.index(name) + 1
+        canvas.text(place, str(shown_place), 42, theme.GOLD if places[name] == 1 and moved >= 1.0 else theme.MUTED,
+                    role="title", max_lines=1)
+        pill = Rect(place.right + canvas.u(8), box.top, name_width, box.height)
+        canvas.pill(pill, colour, name, 36)
+        track = Rect(pill.right + canvas.u(20), box.top + box.height // 5,
+                     box.right - value_width - pill.right - canvas.u(40), box.height - 2 * (box.height // 5))
+        pygame.draw.rect(canvas.surface, theme.PANEL, track, border_radius=canvas.u(10))
+        if value > 0:
+            bar = Rect(track.left, track.top, max(canvas.u(10), round(track.width * value / most)), track.height)
+            pygame.draw.rect(canvas.surface, colour, bar, border_radius=canvas.u(10))
+        label = Rect(box.right - value_width, box.top, value_width * 3 // 5, box.height)
+        canvas.text(label, f"{value} pts", 38, theme.TEXT, role="title", align="right", max_lines=1)
+        plus = gained.get(name, 0)
+        if plus:
+            extra = Rect(label.right, box.top, box.right - label.right, box.height)
+            canvas.text(extra, f"+{plus}", 34, theme.RIGHT if counted < 1.0 else theme.MUTED, role="title",
+                        align="right", max_lines=1)
+
+
+def _next_panel(canvas: Canvas, board: Board, box: Rect, round_: Mapping[str, Any]) -> None:
+    canvas.panel(box)
+    inner = box.inflate(-canvas.u(40), -canvas.u(20))
+    title = Rect(inner.left, inner.top, inner.width, inner.height // 2)
+    canvas.text(title, f"Next: {_round_words(round_)}", 44, theme.GOLD, role="title", align="left", max_lines=1)
+    seats = [as_text(p) for p in as_list(round_.get("seats"))]
+    out = [as_text(p) for p in as_list(round_.get("sitting_out"))]
+    pills = Rect(inner.left, title.bottom, inner.width * 3 // 4 if out else inner.width, inner.height - title.height)
+    player_pills(canvas, board, pills, seats, max_columns=max(1, min(6, len(seats))))
+    if out:
+        rest = Rect(pills.right + canvas.u(16), pills.top, inner.right - pills.right - canvas.u(16), pills.height)
+        canvas.text(rest, "Sitting out: " + ", ".join(out), 30, theme.MUTED, max_lines=2)
+
+
+def draw_interval(canvas: Canvas, board: Board) -> None:
+    view = night(board)
+    area = header(canvas, f"{_title(view)} · interval", "Back in a moment: fill your glasses!")
+    area = footer(canvas, board, area)
+    radius = min(area.height // 3, canvas.u(190))
+    ring_box = Rect(area.left, area.top, area.width, radius * 2 + canvas.u(20))
+    remaining = board.remaining or 0.0
+    if remaining <= 60:
+        countdown(canvas, ring_box.center, radius, remaining)
+    else:  # minutes and seconds: an interval is long
+        total = next((span for span in RING_SPANS if span >= remaining), remaining)
+        canvas.ring(ring_box.center, radius, remaining / total, theme.GOLD, max(3, radius // 7))
+        seconds = int(remaining + 0.999)
+        box = Rect(0, 0, radius * 2 - radius // 3, radius)
+        box.center = ring_box.center
+        canvas.text(box, f"{seconds // 60}:{seconds % 60:02d}", radius * 0.8 / canvas.theme.unit, theme.TEXT,
+                    role="title", max_lines=1)
+    below = Rect(area.left, ring_box.bottom + canvas.u(20), area.width, area.bottom - ring_box.bottom - canvas.u(20))
+    next_round = as_map(view.get("next"))
+    if next_round and below.height > canvas.u(120):
+        panel = Rect(below.left, below.top, below.width, min(below.height, canvas.u(170)))
+        _next_panel(canvas, board, panel, next_round)
+
+
+def draw_tiebreak(canvas: Canvas, board: Board) -> None:
+    view = night(board)
+    cards = [as_map(c) for c in as_list(view.get("cards"))]
+    tied = [as_text(p) for p in as_list(view.get("tied"))]
+    card = cards[-1] if cards and cards[-1].get("closed") is not True else None
+    subtitle = "Closest to the answer wins the night"
+    if card is not None:
+        subtitle = as_text(card.get("question"))
+    area = header(canvas, "Tie-break!", subtitle)
+    area = footer(canvas, board, area)
+    entered = {as_text(p) for p in as_list(card.get("entered"))} if card is not None else set()
+    pills = Rect(area.left, area.top + canvas.u(20), area.width, min(area.height // 3, canvas.u(120)))
+    player_pills(canvas, board, pills, tied, mark=lambda p: "tick" if p in entered else "",
+                 max_columns=max(1, min(4, len(tied))))
+    below = Rect(area.left, pills.bottom + canvas.u(30), area.width, area.bottom - pills.bottom - canvas.u(30))
+    done = [c for c in cards if c.get("closed") is True]
+    if done:
+        last = done[-1]
+        lines = [f"{p}: {n} ({as_text(as_map(last.get('distances')).get(p))} away)"
+                 for p, n in as_map(last.get("numbers")).items()]
+        text = f"Last card: {as_text(last.get('answer'))}.  " + "   ".join(lines)
+        canvas.text(below, text, 40, theme.MUTED, max_lines=3)
+    else:
+        totals = as_map(view.get("standing"))
+        level = f"{' and '.join(tied)} are level on {as_int(totals.get(tied[0]), 0) if tied else 0} points. "
+        canvas.text(below, level + "One number each: the closest to the answer wins the night.", 40, theme.MUTED,
+                    max_lines=3)
+
+
+def draw_podium(canvas: Canvas, board: Board) -> None:
+    view = night(board)
+    rows = _rows(view)
+    winners = [as_text(w) for w in as_list(view.get("winners"))]
+    tiebroken = bool(as_list(view.get("cards")))
+    subtitle = "won on the tie-break" if tiebroken else f"after {as_int(view.get('played'), 0)} rounds"
+    area = header(canvas, f"{_title(view)} · the podium", f"{' & '.join(winners) or 'Nobody'} {subtitle}")
+    area = footer(canvas, board, area)
+    podium = Rect(area.left, area.top, area.width, round(area.height * 0.72))
+    _confetti(canvas, Rect(podium.left, podium.top, podium.width, podium.height // 2), canvas.now)
+    steps = {1: 1.0, 2: 0.72, 3: 0.5}
+    slots = [(2, 0), (1, 1), (3, 2)]  # second on the left, first in the middle, third on the right
+    width = podium.width // 3
+    rise = progress(canvas.now, 1.2)
+    for place, column in slots:
+        names = [name for name, p, _ in rows if p == place]
+        if not names:
+            continue
+        total = next(t for name, p, t in rows if p == place)
+        block_height = round(podium.height * 0.55 * steps[place] * rise)
+        block = Rect(podium.left + column * width + canvas.u(16), podium.bottom - block_height,
+                     width - canvas.u(32), block_height)
+        pygame.draw.rect(canvas.surface, theme.GOLD if place == 1 else theme.PANEL_EDGE, block,
+                         border_radius=canvas.u(14))
+        if block.height > canvas.u(70):
+            canvas.text(Rect(block.left, block.top, block.width, canvas.u(110)), str(place), 90, theme.BACKGROUND,
+                        role="title", max_lines=1)
+        pill_height = canvas.u(76)
+        for index, name in enumerate(names):
+            top = block.top - (len(names) - index) * (pill_height + canvas.u(10))
+            canvas.pill(Rect(block.left, top, block.width, pill_height), board.colour(name), name, 40)
+        canvas.text(Rect(block.left, block.bottom - canvas.u(70), block.width, canvas.u(60)), f"{total} points", 36,
+                    theme.BACKGROUND if place == 1 else theme.TEXT, role="title", max_lines=1)
+    rest = [(n, p, t) for n, p, t in rows if p > 3]
+    if rest:
+        below = Rect(area.left, podium.bottom + canvas.u(20), area.width, area.bottom - podium.bottom - canvas.u(20))
+        canvas.text(below, "   ".join(f"{p}. {n} ({t})" for n, p, t in rest), 36, theme.MUTED, max_lines=2)

@@ -1,0 +1,511 @@
+"""A quiz night at the table: the session plays the night's rounds one after another.
+
+The :class:`NightRunner` owns the pure :class:`~appliance.games.night.NightEngine` and its place in
+the store; the session runs each round as an ordinary game (its own log in the ``games`` table). The
+night's every action is stored before it counts, and the moments a power cut could split are one
+transaction each: starting a round (the night's start, the round's game and the link between them),
+finishing a round now or abandoning it (the night's end of the round and its game's status). A round
+whose game ended by itself is scored from its stored log: after a restart, a night still ``playing`` a
+round whose game is over in the store finishes that round from the game's stored log (rules.md Quiz
+night 5); a round still running resumes as any game does (``Session.resume_stored``).
+
+Between rounds the board shows the night's standing (``night`` scene), during an interval the
+countdown (``night-interval``), at the end the podium (``night-podium``). The tie-break's numbers are
+entered by the quizmaster for the tied players (the admin page's night controls).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from appliance.box.store import Store, StoreError
+from appliance.errors import IllegalAction, MalformedInput, QuizboxError
+from appliance.flows import flow_factory
+from appliance.games.base import HOST, JSON, Action
+from appliance.games.night import (
+    AbandonRound,
+    AddRound,
+    CloseCard,
+    EnterNumber,
+    FinishRound,
+    MoveRound,
+    NightEngine,
+    RoundPlan,
+    SeatRound,
+    SkipRound,
+    StartRound,
+    TiebreakCard,
+)
+from appliance.games.night.state import Phase, Round
+from appliance.games.numbers import parse_number
+from appliance.session.engine_flow import EngineFlow
+from appliance.session.flow import Card, GameSetup, info
+
+if TYPE_CHECKING:
+    from appliance.session.session import Session
+
+log = logging.getLogger(__name__)
+
+CardSource = Callable[[str, Mapping[str, Any]], Sequence[Card]]
+"""(game, {"deck": id}) -> the cards to deal, as the hub's deck source gives them."""
+
+MAX_INTERVAL_SECONDS = 3600
+
+NEXT_GRACE_SECONDS = 4.0
+"""After a round ends, the host's *next* waits this long before it starts the next round: the standing's
+animation plays, and a *next* pressed twice for the round's last question cannot skip into the next
+round (the night page's "Start the next round" is not held back)."""
+
+
+class NightRunner:
+    def __init__(self, session: Session, store: Store | None = None, cards: CardSource | None = None) -> None:
+        self.session = session
+        self.store = store
+        self.cards = cards
+        self.engine: NightEngine | None = None
+        self.night_id: int | None = None
+        self.seats: dict[str, str] = {}
+        """Player -> handset id for the whole night."""
+        self.games: dict[int, int] = {}
+        """Round number -> the game id that plays it."""
+        self.round_started: float | None = None
+        self.round_ended: float | None = None
+        self.interval_until: float | None = None
+        self._syncing = False
+        session.night = self
+
+    # -- the night -----------------------------------------------------------------------------------
+
+    @property
+    def active(self) -> bool:
+        return self.engine is not None
+
+    def _engine(self) -> NightEngine:
+        if self.engine is None:
+            raise IllegalAction("no night is running")
+        return self.engine
+
+    def start(self, seats: Mapping[str, str], rounds: Sequence[Mapping[str, Any] | RoundPlan], title: str = "") -> None:
+        """A new night for ``seats`` (player -> handset id, seat order) with its run-sheet."""
+        if self.engine is not None and not self.engine.finished:
+            raise IllegalAction("a night is already running; end it first")
+        if self.session.state == "playing" and self.session.flow is not None and not self.session.flow.finished:
+            raise IllegalAction("a game is running; end it before the night starts")
+        if len(set(seats.values())) != len(seats):
+            raise MalformedInput("one handset is seated twice")
+        plans = [plan if isinstance(plan, RoundPlan) else RoundPlan.from_json(plan) for plan in rounds]
+        engine = NightEngine(list(seats), {"title": title, "rounds": plans})
+        night_id = None
+        if self.store is not None:
+            night_id = self.store.create_night(title, list(seats), dict(seats), engine.options)
+        self.engine, self.night_id, self.seats, self.games = engine, night_id, dict(seats), {}
+        self.interval_until = None
+        self.session.to_lobby()
+
+    def end(self) -> None:
+        """The quizmaster ends the night now: a round in play is abandoned; the night is stored as
+        abandoned unless it was finished."""
+        engine = self._engine()
+        if engine.phase == Phase.PLAYING.value:
+            self.abandon_round()
+        if self.store is not None and self.night_id is not None and not engine.finished:
+            self.store.finish_night(self.night_id, engine.public_view(), status="abandoned")
+        self.engine, self.night_id, self.seats, self.games = None, None, {}, {}
+        self.session.to_lobby()
+
+    def _apply(self, action: Action) -> None:
+        """Apply a night action and store it; on a store failure the night is as before (and raises)."""
+        engine = self._engine()
+        engine.apply(action)
+        if self.store is None or self.night_id is None:
+            return
+        try:
+            self.store.append_night_actions(self.night_id, len(engine.log) - 1, [action.to_json()])
+        except StoreError:
+            self.engine = NightEngine.rebuild(engine.players, engine.options, engine.log[:-1])
+            raise
+        self._finish_if_over()
+
+    def _finish_if_over(self) -> None:
+        engine = self._engine()
+        if engine.finished and self.store is not None and self.night_id is not None:
+            self.store.finish_night(self.night_id, engine.public_view())
+
+    # -- the rounds still to come --------------------------------------------------------------------
+
+    def add_round(self, plan: Mapping[str, Any], before: int | None = None) -> None:
+        self._apply(AddRound(HOST, RoundPlan.from_json(plan), before))
+        self.session._changed()
+
+    def skip_round(self, number: int) -> None:
+        self._apply(SkipRound(HOST, number))
+        self.session._changed()
+
+    def move_round(self, number: int, before: int | None) -> None:
+        self._apply(MoveRound(HOST, number, before))
+        self.session._changed()
+
+    def seat_round(self, number: int, seats: Sequence[str]) -> None:
+        self._apply(SeatRound(HOST, number, tuple(seats)))
+        self.session._changed()
+
+    def interval(self, seconds: int) -> None:
+        """An interval screen counting down ``seconds`` (between rounds only; not stored)."""
+        engine = self._engine()
+        if engine.phase != Phase.BETWEEN.value:
+            raise IllegalAction(f"an interval is for between rounds: {engine.status()}")
+        if not isinstance(seconds, int) or isinstance(seconds, bool) or not 0 <= seconds <= MAX_INTERVAL_SECONDS:
+            raise MalformedInput(f"an interval is 0 to {MAX_INTERVAL_SECONDS} seconds, got {seconds!r}")
+        self.interval_until = self.session.clock() + seconds if seconds else None
+        self.session._changed()
+
+    # -- playing a round ---------------------------------------------------------------------------
+
+    def setup_for(self, round_: Round) -> GameSetup:
+        """The round's game as the session sets it up: its seats, options and its deck's cards (a card
+        count stops the round after that many questions: :meth:`due`)."""
+        plan = round_.plan
+        cards: Sequence[Card] = ()
+        if plan.deck or plan.game != "buzzer":
+            if self.cards is None:
+                raise IllegalAction(f"round {round_.number} needs cards but this box has no decks")
+            cards = self.cards(plan.game, {"deck": plan.deck} if plan.deck else {})
+        options: dict[str, Any] = dict(plan.options)
+        if plan.game == "buzzer" and plan.cards is not None and not cards:
+            options["questions"] = plan.cards
+        return GameSetup(game=plan.game, players=list(round_.seats), options=options, cards=list(cards))
+
+    def start_round(self) -> None:
+        """Start the next round still to come: the night's start, its game, and the session plays it."""
+        engine = self._engine()
+        engine.verify(StartRound.now())
+        round_ = engine.next_round
+        assert round_ is not None
+        setup = self.setup_for(round_)
+        seats = {p: self.seats[p] for p in round_.seats}
+        flow_factory(setup.game)(setup, self.session.rng, self.session.game_time())  # refuses a bad set-up now
+        action = StartRound.now()
+        game_id = None
+        if self.store is not None and self.night_id is not None:
+            from appliance.session.session import setup_json
+
+            game_id = self.store.start_night_round(
+                self.night_id, len(engine.log), action.to_json(), round_.number, setup.game, setup_json(setup), seats
+            )
+            self.games[round_.number] = game_id
+        engine.apply(action)
+        self.interval_until = None
+        self.round_started = self.session.clock()
+        self.session.start_game(setup, seats, game_id=game_id)
+
+    def _game_log(self) -> list[JSON]:
+        flow = self.session.flow
+        if not isinstance(flow, EngineFlow):
+            raise IllegalAction("the round in play has no game engine to score")
+        return [action.to_json() for action in flow.engine.log]
+
+    def finish_round(self, stopped: bool = True) -> None:
+        """"Finish now and score": the round in play is placed by its game's stopped rule (not abandoned)."""
+        engine = self._engine()
+        round_ = engine.playing
+        if round_ is None:
+            raise IllegalAction(f"no round is in play: {engine.status()}")
+        action = FinishRound(HOST, tuple(self._game_log()), stopped)
+        engine.verify(action)
+        self._end_round(action, "finished")
+
+    def abandon_round(self) -> None:
+        """The round in play ends without counting (distinct from finishing it now)."""
+        engine = self._engine()
+        action = AbandonRound(HOST)
+        engine.verify(action)
+        self._end_round(action, "abandoned")
+
+    def _end_round(self, action: FinishRound | AbandonRound, status: str) -> None:
+        engine = self._engine()
+        round_ = engine.playing
+        assert round_ is not None
+        game_id = self.games.get(round_.number)
+        if self.store is not None and self.night_id is not None and game_id is not None:
+            result = dict(self.session.flow.board()) if self.session.flow is not None else {}
+            result["night"] = {"round": round_.number, "end": action.kind}
+            self.store.end_night_round(self.night_id, len(engine.log), action.to_json(), game_id, result, status)
+        engine.apply(action)
+        self.round_ended = self.session.clock()
+        self._finish_if_over()
+        self.session.state = "results"  # the game's status is stored above: the lobby must not abandon it
+        self.session.to_lobby()
+
+    def sync(self) -> bool:
+        """After every session change: a round whose game ended by itself is scored from its log; a
+        round whose game the quizmaster ended (End the game, Back to the lobby) is abandoned. True when
+        the night changed."""
+        if self._syncing or self.engine is None or self.engine.phase != Phase.PLAYING.value:
+            return False
+        self._syncing = True
+        before = len(self.engine.log)
+        try:
+            round_ = self.engine.playing
+            assert round_ is not None
+            flow = self.session.flow
+            ours = self.session.game_id == self.games.get(round_.number) or self.store is None
+            if flow is not None and ours and flow.finished:
+                self._apply(FinishRound(HOST, tuple(self._game_log())))
+                self.round_ended = self.session.clock()
+            elif flow is None or not ours or self.session.state != "playing":
+                self._apply(AbandonRound(HOST))
+                self.round_ended = self.session.clock()
+        except QuizboxError as exc:
+            log.error("the night could not follow its round: %s", exc)
+            self.session.message, self.session.message_until = str(exc), None
+        finally:
+            self._syncing = False
+        return self.engine is not None and len(self.engine.log) != before
+
+    def due(self) -> bool:
+        """Whether the round in play has reached its card count or its time box and is between
+        questions: it is then finished now (rules.md Quiz night 2: the round's card count or time box
+        ran out, it is placed by its game's stopped rule)."""
+        engine = self.engine
+        flow = self.session.flow
+        if engine is None or engine.phase != Phase.PLAYING.value or self.session.state != "playing":
+            return False
+        if not isinstance(flow, EngineFlow) or flow.finished or not flow.ready_for_card():
+            return False
+        round_ = engine.playing
+        assert round_ is not None
+        plan = round_.plan
+        if plan.cards is not None and flow.cards_dealt >= plan.cards:
+            return True
+        started = self.round_started
+        return plan.minutes is not None and started is not None and self.session.clock() - started >= plan.minutes * 60
+
+    def tick(self) -> bool:
+        """A round whose card count or time box is up is finished now (:meth:`due`)."""
+        if not self.due():
+            return False
+        self.finish_round(stopped=True)
+        return True
+
+    def next(self) -> str:
+        """The host's *next* when it belongs to the night: start the next round, or finish the round
+        in play that is due."""
+        if self.due():
+            self.finish_round(stopped=True)
+            return "round finished: its card count or time box is up"
+        self.start_round()
+        return "round started"
+
+    # -- the tie-break -------------------------------------------------------------------------------------
+
+    def tiebreak_card(self, question: str, answer: str) -> None:
+        self._apply(TiebreakCard.deal(question, parse_number(answer)))
+        self.session._changed()
+
+    def enter_number(self, player: str, number: str) -> None:
+        self._apply(EnterNumber(player, parse_number(number)))
+        self.session._changed()
+
+    def close_card(self) -> None:
+        self._apply(CloseCard(HOST))
+        self.session._changed()
+
+    # -- the host's *next* -------------------------------------------------------------------------
+
+    def wants_next(self) -> bool:
+        """Whether the host's *next* belongs to the night now: between rounds (start the next one, once
+        :data:`NEXT_GRACE_SECONDS` have passed since the last round ended), or a round that is due
+        (:meth:`due`)."""
+        engine = self.engine
+        between = engine is not None and engine.phase == Phase.BETWEEN.value and self.session.state != "playing"
+        ended = self.round_ended
+        settled = ended is None or self.session.clock() - ended >= NEXT_GRACE_SECONDS
+        return (between and settled) or self.due()
+
+    # -- after a power cut -----------------------------------------------------------------------------
+
+    def resume(self) -> bool:
+        """Resume the night in the store, if one is running; True if one resumed. Call it instead of
+        ``Session.resume_stored`` (it resumes the round in play itself)."""
+        if self.store is None:
+            return self.session.resume_stored()
+        stored = self.store.unfinished_night()
+        if stored is None:
+            return self.session.resume_stored()
+        try:
+            engine = NightEngine(stored.players, stored.options)
+            for data in stored.log:
+                engine.apply(engine.action_from_json(data))
+        except QuizboxError as exc:
+            self.store.finish_night(stored.id, {"error": str(exc)}, status="abandoned")
+            self.session.message, self.session.message_until = f"could not resume night {stored.id}: {exc}", None
+            log.error("%s", self.session.message)
+            return self.session.resume_stored()
+        self.engine, self.night_id, self.seats, self.games = engine, stored.id, dict(stored.seats), dict(stored.rounds)
+        round_ = engine.playing
+        if round_ is not None:
+            game = self.store.game(self.games[round_.number]) if round_.number in self.games else None
+            if game is not None and game.status == "running":
+                self.session.resume_stored()
+                self.round_started = self.session.clock()
+            elif game is not None and game.status == "finished":
+                self._finish_from_store(game.setup, game.log)
+            else:
+                self._apply(AbandonRound(HOST))
+        self.session.message = f"resumed the night ({engine.status()})"
+        self.session.message_until = self.session.clock() + 30
+        self.session._changed()
+        return True
+
+    def _finish_from_store(self, setup: JSON, log_entries: Sequence[JSON]) -> None:
+        """The round's game ended before the power cut, the night had not scored it yet: score it from
+        the game's stored log."""
+        from appliance.session.session import setup_from_json
+
+        game_setup = setup_from_json(setup)
+        flow = flow_factory(game_setup.game)(game_setup, self.session.rng, self.session.game_time())
+        flow.restore(list(log_entries), self.session.game_time())
+        if not isinstance(flow, EngineFlow):
+            raise IllegalAction("the stored round has no game engine to score")
+        self._apply(FinishRound(HOST, tuple(a.to_json() for a in flow.engine.log)))
+
+    # -- what the TV and the handsets see --------------------------------------------------------------
+
+    def decorate(self, state: JSON) -> JSON:
+        """The board state with the night: its view, and between rounds its own scene."""
+        engine = self.engine
+        if engine is not None and engine.finished and self.session.game_id not in (None, *self.games.values()):
+            self.engine = engine = None  # a game after the night: the podium makes way for it
+        if engine is None:
+            return state
+        view = engine.public_view()
+        view["id"] = self.night_id
+        state["night"] = view
+        names = {hid: player for player, hid in self.seats.items()}
+        # the board colours the night's players by their handsets (copies: the session keeps its list)
+        state["players"] = [
+            {**entry, "name": names[entry["handset"]]} if isinstance(entry, dict) and entry.get("handset") in names
+            else entry
+            for entry in state.get("players", [])
+        ]
+        if self.session.state == "playing":
+            if self.due():
+                state["can_advance"] = True
+            return state
+        if engine.finished or engine.phase in (Phase.TIEBREAK.value, Phase.CARD.value):
+            state["scene"] = "night-podium" if engine.finished else "night-tiebreak"
+        elif self.interval_until is not None and self.session.clock() < self.interval_until:
+            state["scene"] = "night-interval"
+            state["remaining"] = max(0, int(self.interval_until - self.session.clock() + 0.999))
+        else:
+            state["scene"] = "night"
+        state["can_advance"] = self.wants_next()
+        return state
+
+    def prompt(self, handset_id: str) -> JSON | None:
+        """Between rounds, every player's handset shows their night place (None while a round plays)."""
+        engine = self.engine
+        player = next((p for p, hid in self.seats.items() if hid == handset_id), None)
+        if engine is None or self.session.state == "playing" or player is None:
+            return None
+        standing, places = engine.standing(), engine.places()
+        card = engine.card
+        if card is not None and player in card.waiting_for:  # the quizmaster types it on the night page
+            return info("Tie-break!", f"{card.question} Tell the quizmaster one number.", wait=True)
+        if engine.finished:
+            title = "You won the night!" if player in engine.winners() else "The night is over"
+        else:
+            title = "Quiz night"
+        return info(title, f"Place {places[player]} with {standing[player]} points", wait=not engine.finished)
+
+
+# -- the admin's night commands (the hub's ``{"cmd": "night_..."}``) ------------------------------------------
+
+NIGHT_COMMANDS = (
+    "night_start", "night_round", "night_finish", "night_abandon", "night_add", "night_skip", "night_move",
+    "night_seat", "night_interval", "night_card", "night_number", "night_close_card", "night_end",
+)
+
+
+def _number(command: Mapping[str, Any], key: str, optional: bool = False) -> int | None:
+    value = command.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise MalformedInput(f"{command.get('cmd')} needs {key} as a whole number, got {value!r}")
+    return value
+
+
+def _text(command: Mapping[str, Any], key: str) -> str:
+    value = command.get(key, "")
+    if not isinstance(value, str):
+        raise MalformedInput(f"{command.get('cmd')} needs {key} as text, got {value!r}")
+    return value
+
+
+def night_command(runner: NightRunner, command: Mapping[str, Any], accepted: Callable[[str], bool]) -> str:
+    """Run one admin night command; ``accepted(handset_id)`` says whether a handset is at the table.
+    Raises a QuizboxError on refusal (nothing changes)."""
+    name = command.get("cmd")
+    if name == "night_start":
+        seats = command.get("seats")
+        if not isinstance(seats, list) or not all(isinstance(s, Mapping) for s in seats):
+            raise MalformedInput('night_start needs seats: a list of {"player", "handset"}')
+        mapping: dict[str, str] = {}
+        for seat in seats:
+            player, handset = seat.get("player"), seat.get("handset")
+            if not isinstance(handset, str) or not accepted(handset):
+                raise MalformedInput(f"handset {handset!r} is not at the table")
+            if not isinstance(player, str) or not player.strip() or player in mapping:
+                raise MalformedInput(f"bad or repeated player name {player!r}")
+            mapping[player] = handset
+        rounds = command.get("rounds")
+        if not isinstance(rounds, list) or not rounds:
+            raise MalformedInput("night_start needs its rounds (a run-sheet of at least one round)")
+        runner.start(mapping, rounds, _text(command, "title"))
+        return f"the night starts with {len(rounds)} round(s)"
+    if name == "night_round":
+        runner.start_round()
+        return "round started"
+    if name == "night_finish":
+        runner.finish_round(stopped=True)
+        return "round finished now and scored"
+    if name == "night_abandon":
+        runner.abandon_round()
+        return "round abandoned: it does not count"
+    if name == "night_add":
+        plan = command.get("plan")
+        if not isinstance(plan, Mapping):
+            raise MalformedInput("night_add needs a plan")
+        runner.add_round(plan, _number(command, "before", optional=True))
+        return "round added"
+    if name == "night_skip":
+        runner.skip_round(_number(command, "round") or 0)
+        return "round skipped"
+    if name == "night_move":
+        runner.move_round(_number(command, "round") or 0, _number(command, "before", optional=True))
+        return "round moved"
+    if name == "night_seat":
+        seats = command.get("seats")
+        if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+            raise MalformedInput("night_seat needs seats: a list of player names")
+        runner.seat_round(_number(command, "round") or 0, seats)
+        return "seats changed"
+    if name == "night_interval":
+        runner.interval(_number(command, "seconds") or 0)
+        return "interval"
+    if name == "night_card":
+        runner.tiebreak_card(_text(command, "question"), _text(command, "answer"))
+        return "tie-break card open"
+    if name == "night_number":
+        runner.enter_number(_text(command, "player"), _text(command, "number"))
+        return "number in"
+    if name == "night_close_card":
+        runner.close_card()
+        return "card closed"
+    if name == "night_end":
+        runner.end()
+        return "night ended"
+    raise MalformedInput(f"unknown night command {name!r}")

@@ -1,0 +1,148 @@
+"""A quiz night in chromium on the real box (the appliance as ``quizbox run`` assembles it): three phones
+join, the quizmaster plans a three-round night on the admin page (Confident?, a buzzer round, All In),
+plays it with the phones' own controls and the Live page (the buzzer by its keyboard shortcuts), finishes
+the All In round now, breaks the tie for first, and the A4 print view shows the night's standing.
+Screenshots go to artifacts/web-screens (web-night-*.png)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import Box
+from tests.browser.test_game_e2e import _expect, _first_run_and_login, _import, _join
+from tests.web.samples import GOOD_CSV
+
+pytestmark = [pytest.mark.mqtt, pytest.mark.slow]
+
+ANSWERS = {"How many people have walked on the Moon?": 12, "How many legs does a spider have?": 8,
+           "How many moons does Mars have?": 2}
+
+
+def _answer(phone: Any) -> int:
+    _expect()(phone.locator("input[name=bottom]")).to_be_visible(timeout=15_000)
+    text = phone.locator(".prompt-text").inner_text().strip()
+    return next(answer for question, answer in ANSWERS.items() if text.endswith(question))
+
+
+def _range(phone: Any, bottom: int, top: int) -> None:
+    phone.locator("input[name=bottom]").fill(str(bottom))
+    phone.locator("input[name=top]").fill(str(top))
+    phone.click("button:has-text('Lock in')")
+    _expect()(phone.locator(".phone-panel")).to_contain_text("Locked in", timeout=10_000)
+
+
+def _night_command(admin: Any, box: Box, label: str) -> None:
+    admin.goto(box.url + "/night/")
+    admin.click(f"button:has-text('{label}')")
+    _expect()(admin.locator(".flash")).to_contain_text(": done")
+
+
+def _split(phone: Any, on_true: int, on_false: int) -> None:
+    _expect()(phone.locator("input[name=split-true]")).to_be_visible(timeout=15_000)
+    phone.locator("input[name=split-true]").fill(str(on_true))
+    phone.locator("input[name=split-false]").fill(str(on_false))
+    phone.click("button:has-text('Send the split')")
+    _expect()(phone.locator(".phone-panel")).not_to_contain_text("Send the split", timeout=10_000)
+
+
+def test_a_three_round_night_with_three_phones_to_the_podium(box: Box, browser: Any, tmp_path: Path) -> None:
+    expect = _expect()
+    admin = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    _first_run_and_login(box, admin)
+    _import(box, admin, tmp_path, "pub.csv", GOOD_CSV, "Pub night")
+    expect(admin.locator(".flash")).to_contain_text("Imported 3 cards")
+    phones = {name: _join(box, browser, name)[1] for name in ("Ann", "Bob", "Cat")}
+    ann, bob, cat = phones["Ann"], phones["Bob"], phones["Cat"]
+
+    # plan: Confident? to 3 from the imported deck, a one-question buzzer round, All In (1 chip each)
+    admin.goto(box.url + "/night/plan")
+    admin.fill("input[name=title]", "Browser night")
+    admin.select_option("select[name=round-0-game]", "confident")
+    assert admin.locator("select[name=round-0-deck] option[data-type=allin]").first.is_disabled()
+    admin.select_option("select[name=round-0-deck]", "pub-night")
+    admin.fill("input[name=round-0-options]", '{"target": 3}')
+    admin.select_option("select[name=round-1-game]", "buzzer")
+    admin.fill("input[name=round-1-cards]", "1")
+    admin.fill("input[name=round-1-title]", "Fastest finger")
+    admin.select_option("select[name=round-2-game]", "allin")
+    allin_deck = admin.locator("select[name=round-2-deck] option[data-type=allin]").first.get_attribute("value")
+    admin.select_option("select[name=round-2-deck]", allin_deck)
+    admin.fill("input[name=round-2-options]", '{"chips": 1}')
+    for seat, name in enumerate(("Ann", "Bob", "Cat")):
+        expect(admin.locator(f"input[name=player-{seat}]")).to_have_value(name)
+    box.shot(admin, "night-plan")
+    admin.click("#start-night")
+    expect(admin.locator(".flash")).to_contain_text("The night has started")
+    expect(admin.locator("h1")).to_contain_text("Browser night", timeout=10_000)
+
+    # round 1: Confident? Ann exact reaches the target; Bob and Cat are wrong (they share second)
+    _night_command(admin, box, "Start the next round")
+    answer = _answer(ann)
+    _range(ann, answer, answer)
+    _range(bob, answer + 100, answer + 200)
+    _range(cat, answer + 100, answer + 300)
+    admin.goto(box.url + "/live/")
+    expect(admin.locator("button[name=cmd][value=next]")).to_have_text("Reveal", timeout=10_000)
+    admin.locator("button[name=cmd][value=next]").click()
+    expect(admin.locator(".state h1")).to_contain_text("Quiz night", timeout=10_000)
+
+    # round 2: the buzzer round by its keyboard shortcuts: A arm, Bob buzzes, R right, N next question
+    _night_command(admin, box, "Start the next round")
+    admin.goto(box.url + "/live/")
+    expect(admin.locator("button[data-key=a]")).to_be_enabled(timeout=10_000)
+    box.shot(admin, "night-buzzer-live")
+    admin.keyboard.press("a")
+    expect(bob.locator("button.buzz.armed")).to_be_visible(timeout=10_000)
+    bob.click("button.buzz")
+    expect(admin.locator("button[data-key=r]")).to_be_enabled(timeout=10_000)  # the settle window passed
+    admin.keyboard.press("r")
+    expect(admin.locator(".flash")).to_contain_text("Right: done")
+    # the round's one question is over: the round ends by itself at this break (its card count), or on N
+    if admin.locator("button[data-key=n]:enabled").count():
+        admin.keyboard.press("n")
+    expect(admin.locator(".state h1")).to_contain_text("Quiz night", timeout=10_000)
+
+    # round 3: All In: Ann reads True; Bob bets his chip on True, Cat on False; then the quizmaster
+    # finishes the round now (the stopped rule: Ann and Bob share first with one chip each)
+    _night_command(admin, box, "Start the next round")
+    expect(ann.locator("input[name=choice-pick]").first).to_be_visible(timeout=15_000)
+    ann.locator("input[name=choice-pick]").first.check()
+    ann.locator("input[name=choice-answer][value=true]").check()
+    ann.click("button:has-text('Send')")
+    _split(bob, 1, 0)
+    _split(cat, 0, 1)
+    _night_command(admin, box, "Finish this round now and score it")
+
+    # Ann 3+1+2 = 6 and Bob 1+3+2 = 6 are tied for first: a tie-break card, Ann is closer
+    admin.goto(box.url + "/night/")
+    expect(admin.locator("h1 .tag")).to_have_text("tiebreak")
+    admin.fill("input[name=question]", "How tall is the Eiffel Tower in metres?")
+    admin.fill("input[name=answer]", "330")
+    admin.click("button:has-text('Open the tie-break card')")
+    expect(admin.locator(".flash")).to_contain_text("done")
+    admin.fill("input[aria-label=\"Ann's number\"]", "320")
+    admin.locator("form:has(input[value=Ann]) button:has-text('Enter')").click()
+    admin.fill("input[aria-label=\"Bob's number\"]", "345")
+    admin.locator("form:has(input[value=Bob]) button:has-text('Enter')").click()
+    expect(admin.locator(".winner")).to_contain_text("Winner of the night: Ann")
+    box.shot(admin, "night-done")
+    admin.goto(box.url + "/live/")
+    expect(admin.locator(".tv img")).to_be_visible()
+    box.shot(admin, "night-podium-live")
+    for phone in phones.values():
+        expect(phone.locator(".phone-panel")).to_contain_text("Place", timeout=10_000)
+    expect(ann.locator(".prompt-title")).to_have_text("You won the night!")
+
+    # the A4 print view: the standing with each round's points
+    admin.goto(box.url + "/night/")
+    admin.click("a:has-text('A4 print view')")
+    rows = admin.locator("table.night-results tbody tr")
+    expect(rows).to_have_text([re.compile(r"^\s*1\s*Ann\s*3\s*1\s*2\s*6\s*$"),
+                               re.compile(r"^\s*2\s*Bob\s*1\s*3\s*2\s*6\s*$"),
+                               re.compile(r"^\s*3\s*Cat\s*1\s*1\s*1\s*3\s*$")])
+    expect(admin.locator("body")).to_contain_text("Tie-break card 1")
+    box.shot(admin, "night-print")

@@ -1,0 +1,43 @@
+"""The hub's night commands and the admin page's answer matching (a real broker): each command's result
+carries the command's id, so a late answer to an earlier command is never taken for this one's."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from appliance.edge.broker import RunningBroker
+from appliance.edge.hub import Hub
+from appliance.session.session import Session
+from tests.conftest import connection_of
+
+
+@pytest.fixture
+def hub(any_broker: RunningBroker, box_id: str) -> Iterator[Hub]:
+    with Hub(box_id, Session(time.monotonic), connection_of(any_broker)) as running:
+        yield running
+
+
+def test_every_admin_result_names_its_command(hub: Hub) -> None:
+    hub._admin(json.dumps({"cmd": "night_skip", "round": 1, "id": "tok-1"}).encode())
+    assert hub._last_result == {**hub._last_result, "ok": False, "msg": "no night is running", "id": "tok-1"}
+    hub._admin(json.dumps({"cmd": "night_skip", "round": "one", "id": "tok-2"}).encode())
+    assert hub._last_result == {**hub._last_result, "ok": False, "id": "tok-2", "code": "bad_command"}
+    hub._admin(json.dumps({"cmd": "lobby", "id": "tok-3"}).encode())
+    assert hub._last_result == {"ok": True, "msg": "lobby: done", "id": "tok-3"}
+
+
+def test_night_commands_reach_the_night(hub: Hub) -> None:
+    hub.registry.hello("h1", "Ann", 0.0)[0].accepted = True
+    hub.registry.hello("h2", "Bob", 0.0)[0].accepted = True
+    seats = [{"player": "Ann", "handset": "h1"}, {"player": "Bob", "handset": "h2"}]
+    answer = hub.command({"cmd": "night_start", "seats": seats, "rounds": [{"game": "buzzer"}], "title": "Hub night"})
+    assert answer == {"ok": True, "msg": "the night starts with 1 round(s)"}
+    assert hub.session.night is not None and hub.session.night.engine is not None
+    hub.command({"cmd": "next"})  # between rounds the host's next starts the round
+    assert hub.session.state == "playing" and hub.session.setup is not None and hub.session.setup.game == "buzzer"
+    hub.command({"cmd": "night_finish"})
+    assert hub.session.night.engine.phase == "tiebreak"  # nobody scored: both level for first

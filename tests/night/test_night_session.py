@@ -1,0 +1,274 @@
+"""The session plays a night round after round (appliance/session/night.py) with a real SQLite store:
+rounds from the run-sheet, scored from their games' logs, finish now vs abandon, the time box, the
+tie-break, and a restart at every moment a power cut could split (rules.md Quiz night 5)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from appliance.box.store import Store
+from appliance.edge.handsets import Handset
+from appliance.errors import IllegalAction
+from appliance.games.night import NightEngine
+from appliance.session.flow import Card
+from appliance.session.night import NightRunner, night_command
+from appliance.session.session import Session
+
+PLAYERS = ("Ann", "Bob", "Cat")
+SEATS = {p: p.lower() for p in PLAYERS}
+CONFIDENT = [Card(f"c{i}", {"question": f"Question {i}?", "answer": str(10 * i)}) for i in range(1, 6)]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def cards(game: str, command: Any) -> list[Card]:
+    return list(CONFIDENT) if game in ("confident", "buzzer") else []
+
+
+def handsets() -> dict[str, Handset]:
+    return {p: Handset(id=p.lower(), name=p, accepted=True, online=True) for p in PLAYERS}
+
+
+def table(store: Store | None, clock: Clock | None = None) -> tuple[Session, NightRunner]:
+    session = Session(clock or Clock(), store=store)
+    return session, NightRunner(session, store, cards)
+
+
+def buzz_right(session: Session, hs: dict[str, Handset], player: str) -> None:
+    """One buzzer question answered right by ``player`` (the quizmaster arms, judges, moves on)."""
+    session.flow_command("arm", {})
+    prompt, _ = session.prompt_for(hs[player])
+    session.handle_input(hs[player].id, prompt["id"], "buzz", {"age_ms": 0})
+    session.advance()  # declare at once
+    session.flow_command("right", {})
+    session.advance()  # the next question
+
+
+def confident_answer(session: Session, hs: dict[str, Handset], player: str, low: str, high: str) -> None:
+    prompt, _ = session.prompt_for(hs[player])
+    session.handle_input(hs[player].id, prompt["id"], "range", {"bottom": low, "top": high})
+
+
+RUNSHEET = [
+    {"game": "buzzer", "title": "Fastest finger", "cards": 2},
+    {"game": "confident", "title": "Confident?", "options": {"target": 3}, "multiplier": 2},
+]
+
+
+def test_a_night_plays_its_rounds_and_scores_each_from_its_game(tmp_path: Path) -> None:
+    store = Store(tmp_path / "q.db")
+    session, runner = table(store)
+    hs = handsets()
+    runner.start(SEATS, RUNSHEET, "Tuesday quiz")
+    board = session.board_state(hs.values(), lambda _: "#ffffff")
+    assert board["scene"] == "night" and board["night"]["next"]["title"] == "Fastest finger"
+    assert board["can_advance"] is True
+    runner.start_round()
+    assert session.state == "playing" and session.setup is not None and session.setup.game == "buzzer"
+    buzz_right(session, hs, "Bob")
+    buzz_right(session, hs, "Bob")  # the second and last question: the buzzer round is over
+    assert runner.engine is not None and runner.engine.rounds[0].status.value == "finished"
+    assert runner.engine.rounds[0].points == {"Ann": 1, "Bob": 3, "Cat": 1}
+    board = session.board_state(hs.values(), lambda _: "#fff")
+    assert board["scene"] == "night" and board["can_advance"] is False  # a second *next* cannot skip ahead
+    session.clock.now += 5  # type: ignore[attr-defined]
+    assert session.board_state(hs.values(), lambda _: "#fff")["can_advance"] is True
+    runner.start_round()
+    confident_answer(session, hs, "Ann", "0", "100")
+    confident_answer(session, hs, "Bob", "9", "11")
+    confident_answer(session, hs, "Cat", "50", "60")
+    session.advance()  # settle: Bob's 3 reaches the target; places 1, 2, 3 score 3, 2, 1, doubled
+    assert runner.engine.finished and runner.engine.standing() == {"Ann": 5, "Bob": 9, "Cat": 3}
+    board = session.board_state(hs.values(), lambda _: "#fff")
+    assert board["scene"] == "night-podium" and board["night"]["winners"] == ["Bob"]
+    stored = store.unfinished_night()
+    assert stored is None
+    night = store.nights()[0]
+    assert night.status == "finished" and set(night.rounds) == {1, 2}
+    assert all(store.game(g).status == "finished" for g in night.rounds.values())  # type: ignore[union-attr]
+    # a one-off game after the night: its own screens, not the podium
+    from appliance.session.flow import GameSetup
+
+    session.start_game(GameSetup("buzzer", ["Ann", "Bob"], {"questions": 1}), {"Ann": "ann", "Bob": "bob"})
+    session.end_game()
+    board = session.board_state(hs.values(), lambda _: "#fff")
+    assert board["scene"] == "results" and "night" not in board
+
+
+def test_finish_now_scores_by_the_stopped_rule_and_abandon_scores_nothing(tmp_path: Path) -> None:
+    store = Store(tmp_path / "q.db")
+    session, runner = table(store)
+    hs = handsets()
+    runner.start(SEATS, [{"game": "buzzer"}, {"game": "buzzer"}, {"game": "buzzer"}])
+    runner.start_round()
+    buzz_right(session, hs, "Cat")
+    runner.finish_round()  # finish now and score
+    assert runner.engine is not None and runner.engine.rounds[0].status.value == "stopped"
+    assert runner.engine.rounds[0].points == {"Ann": 1, "Bob": 1, "Cat": 3}
+    assert session.state == "lobby"
+    runner.start_round()
+    buzz_right(session, hs, "Ann")
+    runner.abandon_round()
+    assert runner.engine.rounds[1].status.value == "abandoned" and runner.engine.standing()["Ann"] == 1
+    first, second = (store.game(store.nights()[0].rounds[n]) for n in (1, 2))
+    assert first is not None and first.status == "finished" and first.result is not None
+    assert second is not None and second.status == "abandoned"
+    runner.start_round()
+    session.end_game()  # the generic End the game abandons the round too, the night follows
+    assert runner.engine.rounds[2].status.value == "abandoned"
+    assert runner.engine.finished and runner.engine.winners() == ["Cat"]
+
+
+def test_a_time_box_finishes_the_round_at_the_next_break(tmp_path: Path) -> None:
+    clock = Clock()
+    session, runner = table(Store(tmp_path / "q.db"), clock)
+    hs = handsets()
+    runner.start(SEATS, [{"game": "buzzer", "minutes": 5}])
+    runner.start_round()
+    session.flow_command("arm", {})
+    clock.now += 301
+    assert session.tick() is False  # a question is open: it plays out first
+    prompt, _ = session.prompt_for(hs["Ann"])
+    session.handle_input("ann", prompt["id"], "buzz", {"age_ms": 0})
+    session.advance()
+    session.flow_command("right", {})
+    assert session.tick() is True
+    assert runner.engine is not None and runner.engine.finished and runner.engine.winners() == ["Ann"]
+
+
+def test_the_tiebreak_is_entered_for_the_tied_players(tmp_path: Path) -> None:
+    session, runner = table(Store(tmp_path / "q.db"))
+    runner.start(SEATS, [{"game": "buzzer", "seats": ["Ann", "Bob"]}])
+    runner.start_round()
+    runner.finish_round()
+    assert runner.engine is not None and runner.engine.phase == "tiebreak"
+    hs = handsets()
+    assert session.board_state(hs.values(), lambda _: "#fff")["scene"] == "night-tiebreak"
+    runner.tiebreak_card("Eiffel Tower?", "330")
+    prompt, _ = session.prompt_for(hs["Ann"])
+    assert prompt["title"] == "Tie-break!" and prompt["text"].startswith("Eiffel Tower?")
+    assert session.prompt_for(hs["Cat"])[0]["title"] == "Quiz night"
+    with pytest.raises(IllegalAction, match="Cat is not tied"):
+        runner.enter_number("Cat", "330")
+    runner.enter_number("Ann", "300")
+    runner.enter_number("Bob", "345")
+    assert runner.engine.finished and runner.engine.winners() == ["Bob"]
+
+
+def test_night_commands_check_their_input() -> None:
+    session, runner = table(None)
+    accepted = {"ann", "bob"}.__contains__
+    with pytest.raises(Exception, match="is not at the table"):
+        night_command(runner, {"cmd": "night_start", "seats": [{"player": "Cat", "handset": "cat"}],
+                               "rounds": [{"game": "buzzer"}]}, accepted)
+    with pytest.raises(Exception, match="needs its rounds"):
+        night_command(runner, {"cmd": "night_start", "seats": [], "rounds": []}, accepted)
+    seats = [{"player": "Ann", "handset": "ann"}, {"player": "Bob", "handset": "bob"}]
+    assert "2 round" in night_command(runner, {"cmd": "night_start", "seats": seats,
+                                               "rounds": [{"game": "buzzer"}, {"game": "buzzer"}]}, accepted)
+    night_command(runner, {"cmd": "night_move", "round": 2, "before": 1}, accepted)
+    assert runner.engine is not None and [r.number for r in runner.engine.rounds] == [2, 1]
+    with pytest.raises(Exception, match="needs round as a whole number"):
+        night_command(runner, {"cmd": "night_skip", "round": "2"}, accepted)
+    with pytest.raises(Exception, match="unknown night command"):
+        night_command(runner, {"cmd": "night_dance"}, accepted)
+
+
+# -- a power cut at each moment -----------------------------------------------------------------------
+
+
+def restart(path: Path) -> tuple[Store, Session, NightRunner]:
+    store = Store(path)
+    session, runner = table(store)
+    assert runner.resume() is True
+    return store, session, runner
+
+
+def rebuilt_from_store(store: Store) -> NightEngine:
+    """The night as its stored log alone gives it."""
+    stored = store.nights()[0]
+    engine = NightEngine(stored.players, stored.options)
+    for data in stored.log:
+        engine.apply(engine.action_from_json(data))
+    return engine
+
+
+def test_a_restart_mid_round_resumes_the_round_and_keeps_finished_rounds(tmp_path: Path) -> None:
+    path = tmp_path / "q.db"
+    store = Store(path)
+    session, runner = table(store)
+    hs = handsets()
+    runner.start(SEATS, [{"game": "buzzer", "cards": 1}, {"game": "buzzer", "cards": 2}])
+    runner.start_round()
+    buzz_right(session, hs, "Ann")
+    runner.start_round()
+    buzz_right(session, hs, "Cat")
+    store.close()  # the power cord, mid round 2
+
+    store, session, runner = restart(path)
+    assert runner.engine is not None and runner.engine.phase == "playing"
+    assert runner.engine.rounds[0].points == {"Ann": 3, "Bob": 1, "Cat": 1}
+    assert session.state == "playing" and session.flow is not None
+    assert session.flow.engine.scores == {"Ann": 0, "Bob": 0, "Cat": 1}  # type: ignore[attr-defined]
+    buzz_right(session, hs, "Cat")
+    assert runner.engine.phase == "tiebreak" and runner.engine.standing() == {"Ann": 4, "Bob": 2, "Cat": 4}
+    assert rebuilt_from_store(store).snapshot() == runner.engine.snapshot()
+
+
+def test_a_restart_after_the_game_ended_but_before_the_night_scored_it(tmp_path: Path) -> None:
+    """The game's end is stored by the session, the night's FinishRound after it: a cut between the two
+    leaves a night playing a round whose game is finished; the restart scores it from the game's log."""
+    path = tmp_path / "q.db"
+    store = Store(path)
+    session, runner = table(store)
+    hs = handsets()
+    runner.start(SEATS, [{"game": "buzzer", "cards": 1}, {"game": "buzzer"}])
+    runner.start_round()
+    original = store.append_night_actions
+
+    def cut(*args: Any, **kwargs: Any) -> None:
+        raise SystemExit("power cut")
+
+    store.append_night_actions = cut  # type: ignore[method-assign]
+    with pytest.raises(SystemExit):
+        buzz_right(session, hs, "Bob")
+    store.append_night_actions = original  # type: ignore[method-assign]
+    night = store.unfinished_night()
+    assert night is not None and night.log[-1]["kind"] == "start_round"
+    assert store.game(night.rounds[1]).status == "finished"  # type: ignore[union-attr]
+    store.close()
+
+    store, session, runner = restart(path)
+    assert runner.engine is not None and runner.engine.phase == "between"
+    assert runner.engine.rounds[0].points == {"Ann": 1, "Bob": 3, "Cat": 1}
+    assert session.state == "lobby"
+    assert rebuilt_from_store(store).snapshot() == runner.engine.snapshot()
+
+
+def test_a_restart_between_rounds_and_during_the_tiebreak(tmp_path: Path) -> None:
+    path = tmp_path / "q.db"
+    store = Store(path)
+    session, runner = table(store)
+    runner.start(SEATS, [{"game": "buzzer", "seats": ["Ann", "Bob"]}, {"game": "buzzer", "seats": ["Ann", "Bob"]}])
+    runner.start_round()
+    runner.finish_round()
+    runner.skip_round(2)
+    runner.tiebreak_card("Piano keys?", "88")
+    runner.enter_number("Ann", "80")
+    store.close()
+
+    store, session, runner = restart(path)
+    assert runner.engine is not None and runner.engine.phase == "card"
+    assert runner.engine.card is not None and runner.engine.card.waiting_for == ["Bob"]
+    runner.enter_number("Bob", "88")
+    assert runner.engine.winners() == ["Bob"]
+    assert store.nights()[0].status == "finished"

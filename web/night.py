@@ -1,0 +1,294 @@
+"""Quiz night on the admin page: plan a night (its run-sheet), save the run-sheet to use again, start it;
+during the night the standing, who sits each round, the rounds still to come (add, skip, move, reseat),
+finish a round now or abandon it, an interval, the tie-break; afterwards each night's results per round
+and in total, as CSV and as an A4 page to pin on the wall.
+
+The box runs the night (appliance/session/night.py): every change here is an admin command
+(``{"cmd": "night_..."}``) the box checks and refuses with a reason; the night's state comes back on the
+board (``board["night"]``). Results are read from the store: each night rebuilt from its own log.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
+
+from appliance.errors import QuizboxError
+from appliance.games.night import KINDS, NightEngine, RoundPlan
+from appliance.games.registry import GAMES as SPECS
+from web.games import MAX_SEATS, SetupProblem, _handsets, _seats
+from web.link import LinkError
+from web.services import services
+
+bp = Blueprint("night", __name__, url_prefix="/night")
+
+MAX_ROUNDS = 12
+"""Rows on the planning form (the night engine takes more; a run-sheet saved with more keeps them)."""
+
+
+class PlanProblem(ValueError):
+    pass
+
+
+def _int(raw: str, what: str, low: int, high: int) -> int | None:
+    raw = raw.strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or not low <= int(raw) <= high:
+        raise PlanProblem(f"{what}: a whole number from {low} to {high}, please (got {raw!r})")
+    return int(raw)
+
+
+def rounds_from_form(form: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The run-sheet's rounds from the planning form's rows (a row without a game is left out)."""
+    decks = {d["id"]: d for d in services().store.decks()}
+    rounds: list[dict[str, Any]] = []
+    for i in range(MAX_ROUNDS):
+        game = form.get(f"round-{i}-game", "").strip()
+        if not game:
+            continue
+        where = f"Round {len(rounds) + 1}"
+        if game not in KINDS:
+            raise PlanProblem(f"{where}: unknown game {game!r}")
+        plan: dict[str, Any] = {"game": game, "title": form.get(f"round-{i}-title", "").strip()[:80]}
+        deck = form.get(f"round-{i}-deck", "").strip()
+        if deck:
+            known = decks.get(deck)
+            if known is None:
+                raise PlanProblem(f"{where}: that deck is gone")
+            if known["type"] != SPECS[game].deck:
+                raise PlanProblem(f"{where}: {KINDS[game].title} plays {SPECS[game].deck} cards; "
+                                  f"{known['name']!r} is a {known['type']} deck")
+            plan["deck"] = deck
+        elif game != "buzzer":
+            raise PlanProblem(f"{where} ({KINDS[game].title}): choose a deck")
+        for key, what, high in (("cards", "card count", 500), ("minutes", "time box (minutes)", 600)):
+            value = _int(form.get(f"round-{i}-{key}", ""), f"{where}: the {what}", 1, high)
+            if value is not None:
+                plan[key] = value
+        multiplier = _int(form.get(f"round-{i}-multiplier", ""), f"{where}: the multiplier", 0, 100)
+        plan["multiplier"] = 1 if multiplier is None else multiplier
+        raw = form.get(f"round-{i}-options", "").strip()
+        if raw:
+            try:
+                options = json.loads(raw)
+            except ValueError:
+                raise PlanProblem(f"{where}: options are JSON, e.g. {{\"target\": 10}}") from None
+            if not isinstance(options, dict):
+                raise PlanProblem(f"{where}: options are a JSON object")
+            plan["options"] = options
+        try:
+            RoundPlan.from_json(plan)
+        except QuizboxError as exc:
+            raise PlanProblem(f"{where}: {exc}") from None
+        rounds.append(plan)
+    if not rounds:
+        raise PlanProblem("A night needs at least one round: choose a game for round 1.")
+    return rounds
+
+
+def _form_from_sheet(sheet: Mapping[str, Any]) -> dict[str, str]:
+    form = {"title": str(sheet.get("title", "")), "name": str(sheet.get("name", ""))}
+    for i, plan in enumerate(sheet.get("rounds", [])[:MAX_ROUNDS]):
+        form[f"round-{i}-game"] = str(plan.get("game", ""))
+        form[f"round-{i}-title"] = str(plan.get("title", ""))
+        form[f"round-{i}-deck"] = str(plan.get("deck", ""))
+        for key in ("cards", "minutes"):
+            if plan.get(key) is not None:
+                form[f"round-{i}-{key}"] = str(plan[key])
+        form[f"round-{i}-multiplier"] = str(plan.get("multiplier", 1))
+        if plan.get("options"):
+            form[f"round-{i}-options"] = json.dumps(plan["options"])
+    return form
+
+
+def _command(command: dict[str, Any]) -> tuple[bool, str]:
+    try:
+        result = services().link.command(command, timeout=float(current_app.config["COMMAND_TIMEOUT"]))
+    except LinkError as exc:
+        return False, str(exc)
+    return result.ok, result.msg
+
+
+def _night_view() -> dict[str, Any] | None:
+    board = services().link.board() or {}
+    view = board.get("night")
+    return view if isinstance(view, dict) else None
+
+
+# -- planning ------------------------------------------------------------------------------------------
+
+
+@bp.route("/plan", methods=["GET", "POST"])
+def plan() -> str | BaseResponse | tuple[str, int]:
+    error = None
+    form: Any = request.form
+    store = services().store
+    if request.method == "POST":
+        try:
+            rounds = rounds_from_form(request.form)
+            title = request.form.get("title", "").strip()[:80]
+            if request.form.get("action") == "save":
+                name = request.form.get("name", "").strip()[:80] or title
+                if not name:
+                    raise PlanProblem("Give the run-sheet a name to save it under.")
+                store.save_runsheet(name, {"title": title, "rounds": rounds})
+                flash(f"Run-sheet {name!r} saved.")
+                return redirect(url_for("night.sheets"))
+            seats = _seats(request.form)
+            if len(seats) < 2:
+                raise PlanProblem("A night needs at least two players (or teams).")
+            ok, message = _command({"cmd": "night_start", "title": title, "rounds": rounds, "seats": seats})
+            if not ok:
+                raise PlanProblem(f"The box refused to start the night: {message}")
+            flash("The night has started: the TV shows the standing. Start round 1 when you are ready.")
+            return redirect(url_for("night.index"))
+        except (PlanProblem, SetupProblem) as exc:
+            error = str(exc)
+    else:
+        sheet_id = request.args.get("sheet", type=int)
+        sheet = store.runsheet(sheet_id) if sheet_id is not None else None
+        form = _form_from_sheet(sheet) if sheet is not None else {}
+        online = [h for h in _handsets() if h.get("online")]
+        form |= {f"player-{i}": h["name"] for i, h in enumerate(online)}
+        form |= {f"handset-{i}": h["id"] for i, h in enumerate(online)}
+    decks = [d for d in store.decks() if d["cards"]]
+    kinds = [(k.game, k.title, SPECS[k.game].deck) for k in KINDS.values()]
+    return render_template("night/plan.html", form=form, error=error, kinds=kinds, decks=decks,
+                           rounds=MAX_ROUNDS, seats=MAX_SEATS, handsets=_handsets()), (400 if error else 200)
+
+
+@bp.get("/sheets")
+def sheets() -> str:
+    return render_template("night/sheets.html", sheets=services().store.runsheets())
+
+
+@bp.post("/sheets/<int:sheet_id>/delete")
+def delete_sheet(sheet_id: int) -> BaseResponse:
+    if services().store.delete_runsheet(sheet_id):
+        flash("Run-sheet deleted.")
+    return redirect(url_for("night.sheets"))
+
+
+# -- during the night ----------------------------------------------------------------------------------
+
+COMMANDS = {
+    "night_round": "Start the next round",
+    "night_finish": "Finish this round now and score it",
+    "night_abandon": "Abandon this round (it does not count)",
+    "night_interval": "Interval",
+    "night_skip": "Skip",
+    "night_move": "Move",
+    "night_seat": "Change seats",
+    "night_add": "Add a round",
+    "night_card": "Tie-break card",
+    "night_number": "Enter a number",
+    "night_close_card": "Close the card",
+    "night_end": "End the night",
+}
+
+
+@bp.get("/")
+def index() -> str | BaseResponse:
+    view = _night_view()
+    if view is None:
+        return render_template("night/none.html", nights=services().store.nights(limit=20))
+    decks = [d for d in services().store.decks() if d["cards"]]
+    kinds = [(k.game, k.title, SPECS[k.game].deck) for k in KINDS.values()]
+    return render_template("night/index.html", n=view, board=services().link.board() or {}, kinds=kinds,
+                           decks=decks)
+
+
+def _round_number(form: Mapping[str, str], key: str = "round") -> int | None:
+    raw = form.get(key, "").strip()
+    return int(raw) if raw.isdigit() else None
+
+
+@bp.post("/command")
+def command() -> BaseResponse:
+    form = request.form
+    name = form.get("cmd", "")
+    if name not in COMMANDS:
+        flash(f"Unknown night control {name!r}.")
+        return redirect(url_for("night.index"))
+    cmd: dict[str, Any] = {"cmd": name}
+    if name in ("night_skip", "night_move", "night_seat"):
+        cmd["round"] = _round_number(form)
+    if name == "night_move":
+        before = _round_number(form, "before")
+        if before is not None:  # none: to the end
+            cmd["before"] = before
+    if name == "night_seat":
+        cmd["seats"] = form.getlist("seat")
+    if name == "night_interval":
+        minutes = form.get("minutes", "").strip()
+        cmd["seconds"] = int(minutes) * 60 if minutes.isdigit() and int(minutes) <= 60 else 0
+    if name == "night_add":
+        try:
+            (plan,) = rounds_from_form({f"round-0-{k[len('add-'):]}": v for k, v in form.items()
+                                        if k.startswith("add-")})
+        except (PlanProblem, ValueError) as exc:
+            flash(str(exc))
+            return redirect(url_for("night.index"))
+        cmd["plan"] = plan
+    if name == "night_card":
+        cmd["question"], cmd["answer"] = form.get("question", ""), form.get("answer", "")
+    if name == "night_number":
+        cmd["player"], cmd["number"] = form.get("player", ""), form.get("number", "")
+    ok, message = _command(cmd)
+    flash(f"{COMMANDS[name]}: {'done' if ok else 'refused'}{'' if ok else ': ' + message}")
+    return redirect(url_for("night.index"))
+
+
+# -- results ---------------------------------------------------------------------------------------------
+
+
+def rebuilt(night_id: int) -> tuple[Any, NightEngine]:
+    stored = services().store.night(night_id)
+    if stored is None:
+        abort(404)
+    engine = NightEngine(stored.players, stored.options)
+    for data in stored.log:
+        engine.apply(engine.action_from_json(data))
+    return stored, engine
+
+
+def _table(engine: NightEngine) -> dict[str, Any]:
+    """Per round and in total, the night's players in the order of the night's places."""
+    view = engine.public_view()
+    played = [r for r in view["rounds"] if r["status"] in ("finished", "stopped")]
+    return {"view": view, "rounds": played, "order": [row["player"] for row in view["table"]]}
+
+
+@bp.get("/<int:night_id>")
+def result(night_id: int) -> str:
+    stored, engine = rebuilt(night_id)
+    return render_template("night/result.html", stored=stored, t=_table(engine))
+
+
+@bp.get("/<int:night_id>/print")
+def print_view(night_id: int) -> str:
+    stored, engine = rebuilt(night_id)
+    return render_template("night/print.html", stored=stored, t=_table(engine))
+
+
+@bp.get("/<int:night_id>.csv")
+def result_csv(night_id: int) -> Response:
+    _, engine = rebuilt(night_id)
+    table = _table(engine)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["place", "player", *(f"round {r['number']}: {r['title']}" for r in table["rounds"]), "total"])
+    places = table["view"]["places"]
+    standing = table["view"]["standing"]
+    for player in table["order"]:
+        writer.writerow([places[player], player, *(r["points"].get(player, 0) for r in table["rounds"]),
+                         standing[player]])
+    return Response(out.getvalue().encode("utf-8"), mimetype="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="quizbox-night-{night_id}.csv"'})
