@@ -466,7 +466,9 @@ class Session:
         if self.night is not None and (between := self.night.prompt(handset.id)) is not None:
             return dict(between)
         if self.flow is None or player is None:
-            if self.state == PLAYING and self.seats:
+            # not the game's state: this screen must not change when a player's input ends the game
+            # (an input rebuilds only the seated players' prompts)
+            if self.flow is not None and self.seats:
                 return info(self.box_name, f"You are {handset.name}, not seated in this game. To take back "
                             "your seat, ask the quizmaster or use the seat code on the TV.", wait=True)
             return info(self.box_name, f"You are {handset.name}. Waiting for the next game.", wait=True)
