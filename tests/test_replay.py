@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from appliance.box import replay
-from appliance.box.replay import EXIT_AGREE, EXIT_DISAGREE, EXIT_MALFORMED, differences, main
+from appliance.box.replay import EXIT_AGREE, EXIT_DISAGREE, EXIT_MALFORMED, differences
+from appliance.box.replay_cli import main
 from appliance.errors import IllegalAction
 from appliance.games.base import Engine
 
@@ -139,7 +140,7 @@ def test_replay_without_check_ignores_expect(tmp_path: Path) -> None:
 def test_python_dash_m_runs_the_driver(tmp_path: Path) -> None:
     path = write(tmp_path, CONFIDENT_MOON)
     done = subprocess.run(
-        [sys.executable, "-m", "appliance.box.replay", "--check", str(path)],
+        [sys.executable, "-m", "appliance.box.replay_cli", "--check", str(path)],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -21,7 +21,7 @@ from appliance.errors import QuizboxError
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] == "replay":
-        from appliance.box.replay import main as replay_main
+        from appliance.box.replay_cli import main as replay_main
 
         code: int = replay_main(args_list[1:])
         return code

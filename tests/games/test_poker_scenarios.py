@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from appliance.box.replay import main as replay
+from appliance.box.replay_cli import main as replay
 from appliance.errors import MalformedInput, QuizboxError
 from appliance.games.base import HOST
 from appliance.games.poker.actions import AllIn, Bet, Call, Check, EndGame, EnterRange, Fold, Raise, Reveal

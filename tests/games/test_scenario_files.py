@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from appliance.box.replay import main as replay
+from appliance.box.replay_cli import main as replay
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 JSON = dict[str, Any]

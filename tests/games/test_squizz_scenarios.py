@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from appliance.box.replay import main as replay
+from appliance.box.replay_cli import main as replay
 from appliance.errors import DeckError, MalformedInput
 from appliance.games.squizz import Answer, Close, EndGame, SquizzEngine
 from appliance.games.squizz.scenario import ADAPTER, parse_step

@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from appliance.box.replay import EXIT_AGREE, EXIT_DISAGREE, EXIT_MALFORMED, main
+from appliance.box.replay import EXIT_AGREE, EXIT_DISAGREE, EXIT_MALFORMED
+from appliance.box.replay_cli import main
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 FILES = sorted((SCENARIOS / "night").glob("*.json"))
