@@ -1,4 +1,4 @@
-"""``quizbox replay [--check] FILE`` for a ``night`` file (shared/scenarios/README.md, section "night").
+"""``quizbox replay [--check] FILE`` for a ``night`` file (docs/scenarios.md, section "night").
 
 A night file has ``players`` (everyone of the night, seat order), ``rounds`` and optionally
 ``tiebreak``, ``expect``, ``description``, ``note``, ``rules``, and ``"game": "night"`` (a file with

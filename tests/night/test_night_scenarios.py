@@ -1,5 +1,5 @@
 """Quiz night scenario files (tests/scenarios/night/*.json) and ``quizbox replay`` of the ``night``
-format (shared/scenarios/README.md, section "night"; rules.md "Quiz night").
+format (docs/scenarios.md, section "night"; docs/rules.md "Quiz night").
 
 Every rule id below is covered by at least one file's ``rules`` list, and every file names only ids
 from this list. What a file cannot show (changing the rounds still to come, abandoning a round,
