@@ -154,9 +154,14 @@ def _schedule(seated: int, spread: float, rng: random.Random) -> Iterator[int]:
 # -- the appliance ---------------------------------------------------------------------------------------
 
 
+CARDS = 60  # more than a run plays; all the shipped cards would not fit one admin command (MAX_COMMAND)
+
+
 def cards(game: str) -> list[dict[str, Any]]:
     kind = DECK_TYPE[game]
-    return [{"id": c.id, **card_fields(c)} for d in shipped_decks() if d.type == kind for c in d.cards]
+    dealt = [{"id": c.id, **card_fields(c)} for d in shipped_decks() if d.type == kind for c in d.cards][:CARDS]
+    assert len(json.dumps(dealt)) < protocol.MAX_COMMAND // 2, "the bench's cards must fit one admin command"
+    return dealt
 
 
 def start(tv: Tv, handsets: Sequence[TimedHandset], game: str, options: dict[str, Any]) -> list[TimedHandset]:
