@@ -4,11 +4,12 @@ responder: python-zeroconf announcing <box>.local as the appliance does, on the 
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 
 import pytest
-from zeroconf import IPVersion, ServiceInfo, Zeroconf
 
 from firmware.core import mdns
 from firmware.esp32.link import Lookup
@@ -16,27 +17,43 @@ from firmware.esp32.link import Lookup
 RESPONDER = ("127.0.0.1", 5353)
 
 
+RESPONDER_SCRIPT = """
+import sys
+from zeroconf import IPVersion, ServiceInfo, Zeroconf
+zc = Zeroconf(interfaces=["127.0.0.1"], ip_version=IPVersion.V4Only)
+info = ServiceInfo("_mqtt._tcp.local.", "box1._mqtt._tcp.local.", port=1883,
+                   properties={"app": "quizbox", "box": "box1"}, server="box1.local.", parsed_addresses=["127.0.0.1"])
+zc.register_service(info)
+print("ready", flush=True)
+sys.stdin.read()
+zc.close()
+"""
+
+
 @pytest.fixture
-def box() -> Iterator[Zeroconf]:
-    zc = Zeroconf(interfaces=["127.0.0.1"], ip_version=IPVersion.V4Only)
-    info = ServiceInfo(
-        "_mqtt._tcp.local.",
-        "box1._mqtt._tcp.local.",
-        port=1883,
-        properties={"app": "quizbox", "box": "box1"},
-        server="box1.local.",
-        parsed_addresses=["127.0.0.1"],
-    )
-    zc.register_service(info)
-    yield zc
-    zc.close()
+def box() -> Iterator[subprocess.Popen[str]]:
+    """python-zeroconf announcing box1.local, in a process of its own: zeroconf runs one event loop per
+    process, and a loop that earlier tests left busy must not make this responder miss its start."""
+    proc = subprocess.Popen([sys.executable, "-c", RESPONDER_SCRIPT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready", "the responder did not start"
+        yield proc
+    finally:
+        if proc.stdin is not None:
+            proc.stdin.close()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
 
 
 def ms() -> int:
     return int(time.monotonic() * 1000)
 
 
-def test_a_legacy_unicast_query_is_answered_by_zeroconf(box: Zeroconf) -> None:
+def test_a_legacy_unicast_query_is_answered_by_zeroconf(box: subprocess.Popen[str]) -> None:
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
         sock.settimeout(5)
         sock.sendto(mdns.query("box1.local", 77), RESPONDER)
@@ -46,7 +63,7 @@ def test_a_legacy_unicast_query_is_answered_by_zeroconf(box: Zeroconf) -> None:
     assert mdns.answer(packet, "box2.local") is None
 
 
-def test_the_lookup_never_blocks_and_finds_the_box(box: Zeroconf) -> None:
+def test_the_lookup_never_blocks_and_finds_the_box(box: subprocess.Popen[str]) -> None:
     lookup = Lookup("box1.local", 1883, ms, socket, group=RESPONDER)
     polls = 0
     address = None
