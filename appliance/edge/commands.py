@@ -39,9 +39,10 @@ def on_admin(hub: Hub, payload: bytes) -> None:
         code = code_of(exc)
         reply = protocol.make_reply(command_id or _salvage_id(payload), False, str(exc), code)
         log.warning("admin command refused (%s): %s", code, exc)
-    hub._last_result = reply
-    hub._admin_sent = None
-    hub._publish_changes()
+    with hub.lock:  # the answer and its publishing, in turn with the ticker's and the publisher's states
+        hub._last_result = reply
+        hub._admin_sent = None
+        hub._publish_changes()
 
 
 def _salvage_id(payload: bytes) -> str:
