@@ -8,7 +8,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from appliance.box import replay_night
 from appliance.box.replay import (
@@ -46,9 +46,17 @@ def main(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) 
     try:
         data = read_file(path)
         if replay_night.is_night(data):
-            return replay_night.run(path, replay_night.load(data), args.check, out, err)
-        scenario = load(data)
-        replay = play(scenario)
+            night = replay_night.load(data)
+            replay: Any = replay_night.play(night)
+            found = replay_night.check(night, replay) if args.check else []
+            expects = sum((1 if r.expect else 0) + sum(1 for q in r.questions if q.expect) for r in night.rounds)
+            summary = f"a night of {len(night.rounds)} round(s), {expects + (1 if night.expect else 0)} expect(s)"
+        else:
+            scenario = load(data)
+            replay = play(scenario)
+            found = check(scenario, replay) if args.check else []
+            expects = sum(1 for q in scenario.questions if q.expect) + (1 if scenario.expect else 0)
+            summary = f"{len(scenario.questions)} question(s), {expects} expect(s)"
     except ScenarioError as exc:
         print(f"quizbox replay: {path}: {exc}", file=err)
         return EXIT_MALFORMED
@@ -57,14 +65,12 @@ def main(argv: list[str], out: TextIO | None = None, err: TextIO | None = None) 
         for problem in replay.problems:
             print(f"quizbox replay: {path}: {problem}", file=err)
         return EXIT_DISAGREE if replay.problems else EXIT_AGREE
-    found = check(scenario, replay)
     for line in found:
         print(line, file=out)
     if found:
         print(f"FAILED {path}: {len(found)} difference(s)", file=out)
         return EXIT_DISAGREE
-    expects = sum(1 for q in scenario.questions if q.expect) + (1 if scenario.expect else 0)
-    print(f"ok {path}: {len(scenario.questions)} question(s), {expects} expect(s) agree", file=out)
+    print(f"ok {path}: {summary} agree", file=out)
     return EXIT_AGREE
 
 

@@ -30,13 +30,9 @@ import functools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from appliance.box.replay import (
-    EXIT_AGREE,
-    EXIT_DISAGREE,
-    EXIT_MALFORMED,
     QUESTION_EXTRA,
     Question,
     ScenarioError,
@@ -301,28 +297,3 @@ def _compare(expect: Mapping[str, Any] | None, result: Mapping[str, Any], where:
         else:
             found += differences(want, result[key], f"{where}.{key}")
     return found
-
-
-def run(path: Path, night: Night, checking: bool, out: TextIO, err: TextIO) -> int:
-    """Play (and with ``checking`` compare) a loaded night file; print as ``replay.main`` does."""
-    try:
-        replay = play(night)
-    except ScenarioError as exc:
-        print(f"quizbox replay: {path}: {exc}", file=err)
-        return EXIT_MALFORMED
-    if not checking:
-        print(json.dumps(replay.result(), indent=2, ensure_ascii=False), file=out)
-        for problem in replay.problems:
-            print(f"quizbox replay: {path}: {problem}", file=err)
-        return EXIT_DISAGREE if replay.problems else EXIT_AGREE
-    found = check(night, replay)
-    for line in found:
-        print(line, file=out)
-    if found:
-        print(f"FAILED {path}: {len(found)} difference(s)", file=out)
-        return EXIT_DISAGREE
-    expects = sum(
-        (1 if r.expect else 0) + sum(1 for q in r.questions if q.expect) for r in night.rounds
-    ) + (1 if night.expect else 0)
-    print(f"ok {path}: a night of {len(night.rounds)} round(s), {expects} expect(s) agree", file=out)
-    return EXIT_AGREE
