@@ -154,19 +154,21 @@ def test_a_running_time_limit_starts_again_in_full_after_a_restart(tmp_path: Pat
         wait_until(lambda: (table.observer.board.get("remaining") or 9) < 2, 5, "the clock running")
         onlines = table.observer.onlines
         table.app.kill9()
+        # before the start: the resumed timer starts after this, so it cannot close sooner than 3 s from
+        # here (measured from when the first board was seen, a loaded machine made it 2.498 s once)
+        restarted = time.monotonic()
         table.app.start()
         table.observer.wait_online(onlines)
         wait_until(lambda: table.observer.onlines in table.observer.first_board, 5, "the first board")
         assert table.observer.first_board[table.observer.onlines]["remaining"] >= 2.5  # three seconds again
-        restarted = time.monotonic()
 
         def closed() -> bool:
             board = table.observer.board
             return bool(board.get("can_advance") and board.get("remaining") is None
                         and board["view"].get("phase") != "open")
 
-        wait_until(closed, 6, "the time limit closing the question")
-        assert time.monotonic() - restarted >= 2.5
+        wait_until(closed, 8, "the time limit closing the question")
+        assert time.monotonic() - restarted >= 2.9  # the whole three seconds, not what was left at the kill
         game = table.app.last_game()
         assert game is not None and game.id == game_id
         closes = [e for e in game.log if e.get("kind") == "close"]
