@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from appliance.edge import commands
 from appliance.edge.broker import MosquittoBroker
 from appliance.edge.hub import Hub
 from appliance.edge.mqtt import Client
@@ -111,6 +112,50 @@ def test_1000_commands_under_telemetry_chatter_each_get_their_own_answer(
         print(f"1000 commands, {chatter.sent} telemetry messages, {len(mismatches)} mismatches")
         assert chatter.sent >= 300  # the admin state really was republished between the commands
     assert mismatches == []
+
+
+@pytest.mark.mqtt
+def test_a_command_the_broker_lost_is_sent_again_and_run_once(
+        running: tuple[Hub, MqttLink], mosquitto: MosquittoBroker, box_id: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """CI once lost one command in 1,000 under a telemetry flood (mosquitto drops messages to a client
+    whose queue is full) and the admin page said "did not answer within 10 s". The page now sends the
+    same id again; the box answers a repeated id from memory and never runs it twice."""
+    hub, link = running
+    runs: list[str] = []
+    real_run = commands.run
+
+    def counting_run(hub_: Hub, command: dict[str, Any]) -> dict[str, Any]:
+        runs.append(command["cmd"])
+        return real_run(hub_, command)
+
+    monkeypatch.setattr(commands, "run", counting_run)
+    real_publish = link.client.publish
+    dropped: list[str] = []
+
+    def lossy_publish(topic: str, payload: bytes | str, retain: bool = False, qos: int | None = None) -> None:
+        if topic == protocol.admin_command_topic(box_id) and not dropped:
+            dropped.append(str(payload))  # the broker never passes it on
+            return
+        real_publish(topic, payload, retain, qos)
+
+    monkeypatch.setattr(link.client, "publish", lossy_publish)
+    result = link.command({"cmd": "skip"}, timeout=10)
+    assert dropped and (result.ok, result.code) == (False, "no_game")
+    assert runs == ["skip"]
+
+    # the same id twice on the wire (the first answer lost on its way back): answered twice, run once
+    command = protocol.make_command("twice-1", "identify", handset="nobody")
+    watcher = Client(f"w2-{box_id}", connection_of(mosquitto), lambda t, p: None).start()
+    try:
+        for _ in range(2):
+            watcher.publish(protocol.admin_command_topic(box_id), json.dumps(command))
+        _wait(lambda: hub._last_result.get("id") == "twice-1")
+        time.sleep(0.3)
+    finally:
+        watcher.stop()
+    assert runs == ["skip", "identify"]
+    assert hub._last_result["code"] == "unknown_handset"
 
 
 @pytest.mark.mqtt

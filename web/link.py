@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 JSON = dict[str, Any]
 
 RECENT_REPLIES = 64  # replies kept for commands still waiting (more than the web server's threads)
+RESEND_AFTER = 1.5  # s without an answer before a command is sent again (same id: appliance/edge/commands.py)
 
 
 class LinkError(Exception):
@@ -187,14 +188,20 @@ class MqttLink:
         token = secrets.token_hex(6)
         payload = protocol.make_command(token, str(command.get("cmd", "")),
                                         **{k: v for k, v in command.items() if k not in ("cmd", "id", "v")})
+        text = json.dumps(payload)
         with self._cond:
-            self.client.publish(protocol.admin_command_topic(self.box), json.dumps(payload))
-            deadline = self.clock() + timeout
+            self.client.publish(protocol.admin_command_topic(self.box), text)
+            now = self.clock()
+            deadline, again = now + timeout, now + RESEND_AFTER
             while True:
                 reply = self._replies.pop(token, None)
                 if reply is not None:
                     return Result(reply["ok"], reply["msg"], reply["code"])
-                left = deadline - self.clock()
-                if left <= 0:
+                now = self.clock()
+                if now >= deadline:
                     raise LinkError(f"the quiz box did not answer within {timeout:.0f} s; try again")
-                self._cond.wait(left)
+                if now >= again:  # lost on the way (a broker that dropped it under a flood): the same id
+                    # again; the box answers an id it already ran from memory and never runs it twice
+                    self.client.publish(protocol.admin_command_topic(self.box), text)
+                    again = now + RESEND_AFTER
+                self._cond.wait(min(deadline, again) - now)

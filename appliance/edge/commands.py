@@ -26,20 +26,33 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+REMEMBERED_REPLIES = 64
+"""Replies kept by command id: a sender that heard no answer sends the same command again (a message
+the broker dropped under a flood, or a broker restart), and gets the first answer, not a second run."""
+
+
 def on_admin(hub: Hub, payload: bytes) -> None:
     """One ``admin/command`` payload: validate it (firmware/protocol.py), run it, and answer in the admin
-    state's ``last`` with the command's id echoed, whether it was done or refused."""
+    state's ``last`` with the command's id echoed, whether it was done or refused. A command whose id was
+    answered lately is answered again and not run twice (``next`` sent again must not skip a question)."""
     command_id = ""
-    try:
-        command = protocol.decode_command(payload)
-        command_id = command["id"]
-        result = run(hub, command)
-        reply = protocol.make_reply(command_id, True, str(result.get("msg", "")))
-    except (ValueError, QuizboxError) as exc:
-        code = code_of(exc)
-        reply = protocol.make_reply(command_id or _salvage_id(payload), False, str(exc), code)
-        log.warning("admin command refused (%s): %s", code, exc)
-    with hub.lock:  # the answer and its publishing, in turn with the ticker's and the publisher's states
+    with hub.lock:  # the command, its answer and its publishing, in turn with the ticker's and the publisher's
+        try:
+            command = protocol.decode_command(payload)
+            command_id = command["id"]
+            reply = hub._replies.get(command_id)
+            if reply is None:
+                result = run(hub, command)
+                reply = protocol.make_reply(command_id, True, str(result.get("msg", "")))
+        except (ValueError, QuizboxError) as exc:
+            code = code_of(exc)
+            reply = protocol.make_reply(command_id or _salvage_id(payload), False, str(exc), code)
+            log.warning("admin command refused (%s): %s", code, exc)
+        if reply["id"]:
+            hub._replies[reply["id"]] = reply
+            hub._replies.move_to_end(reply["id"])
+            while len(hub._replies) > REMEMBERED_REPLIES:
+                hub._replies.popitem(last=False)
         hub._last_result = reply
         hub._admin_sent = None
         hub._publish_changes()

@@ -15,6 +15,7 @@ import secrets
 import sys
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -42,6 +43,8 @@ SWITCH_INTERVAL = 0.001
 """Seconds a Python thread runs before another may take the interpreter (Python's default: 5 ms). MQTT's
 thread acks inputs while the publisher thread rebuilds prompts and the ticker pings clocks: with the
 default an ack can wait 5 ms for the interpreter; the hub's process switches every 1 ms (issue 22)."""
+TELEMETRY_STATE_EVERY = 0.25
+"""Seconds: the admin state is republished for telemetry (battery, signal) at most this often."""
 
 
 class Hub:
@@ -76,6 +79,8 @@ class Hub:
         self._board_sent: str | None = None
         self._admin_sent: str | None = None
         self._last_result: dict[str, Any] = {}
+        self._replies: OrderedDict[str, dict[str, Any]] = OrderedDict()  # recent admin replies by id (commands.py)
+        self._telemetry_due = False  # telemetry changed the admin state: the ticker publishes it
         self._players_json: tuple[Any, str] | None = None  # the board's players list and its JSON
         self._admin_handsets: tuple[Any, str] | None = None  # the handsets as the admin state lists them
         self._stop = threading.Event()
@@ -167,10 +172,11 @@ class Hub:
                     for handset_id, ping in self.clocks.due(self._ms(), online):  # clock offsets (buzzer)
                         self.lock.post(protocol.time_topic(self.box, handset_id), protocol.encode(ping), qos=0)
                     liveness.sweep(self)  # handsets silent too long are shown offline
+                    since = self.clock() - self._state_at
                     if self.session.tick():
                         self._publish_changes()
-                    elif self.clock() - self._state_at >= 1.0:  # countdowns move once a second
-                        self._publish_state()
+                    elif since >= 1.0 or (self._telemetry_due and since >= TELEMETRY_STATE_EVERY):
+                        self._publish_state()  # countdowns move once a second; telemetry a few times
             except Exception:
                 log.exception("session tick failed")
 
@@ -286,7 +292,9 @@ class Hub:
         handset.battery, handset.rssi = data["battery"], data["rssi"]
         handset.firmware, handset.layout = data["fw"] or handset.firmware, data["layout"]
         liveness.heard(self, handset)
-        self._publish_state()
+        # the admin page's battery and signal: published by the ticker, at most every TELEMETRY_STATE_EVERY s,
+        # so a flood of telemetry costs the hub no more than a state a few times a second
+        self._telemetry_due = True
 
     def _input(self, handset_id: str, payload: bytes) -> None:
         try:
@@ -425,6 +433,7 @@ class Hub:
 
     def _publish_state(self) -> None:
         self._state_at = self.clock()
+        self._telemetry_due = False  # what telemetry changed goes out with this state
         board = self.session.board_state(list(self.registry), self.registry.colour)
         text = self._board_text(board)
         if text != self._board_sent:
