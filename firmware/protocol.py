@@ -49,8 +49,9 @@ CHOICE = "choice"  # one or more closed choices: A/B/C, True/False, a statement,
 SPLIT = "split"  # all chips split between sides (All In: true/false)
 TOKEN = "token"  # sQuizz: an answer A/B/C and one unused bet token
 BUZZ = "buzz"  # buzzer round: press to buzz
-PROMPT_KINDS = (INFO, RANGE, BET, CHOICE, SPLIT, TOKEN, BUZZ)
-INPUT_KINDS = (RANGE, BET, CHOICE, SPLIT, TOKEN, BUZZ)
+NUMBER = "number"  # one exact number (a quiz night's tie-break)
+PROMPT_KINDS = (INFO, RANGE, BET, CHOICE, SPLIT, TOKEN, BUZZ, NUMBER)
+INPUT_KINDS = (RANGE, BET, CHOICE, SPLIT, TOKEN, BUZZ, NUMBER)
 
 BET_ACTIONS = ("check", "call", "fold", "allin", "bet", "raise")
 BET_AMOUNT_ACTIONS = ("bet", "raise")
@@ -449,6 +450,10 @@ def _buzz_data(data):
     return {"pressed": pressed}
 
 
+def _one_number_data(data):
+    return {"number": _number_text(data, "number")}
+
+
 _INPUT_PARSERS = {
     RANGE: _range_data,
     BET: _bet_data,
@@ -456,6 +461,7 @@ _INPUT_PARSERS = {
     SPLIT: _split_data,
     TOKEN: _token_data,
     BUZZ: _buzz_data,
+    NUMBER: _one_number_data,
 }
 
 
@@ -606,6 +612,7 @@ def make_prompt(prompt_id, kind, title="", text="", **fields):
     * split: ``total``, ``sides``: ``[{"id", "label"}]``
     * token: ``answers``: ``["A", "B", "C"]``, ``tokens``: list of unused token numbers
     * buzz: ``armed`` (bool)
+    * number: ``unit`` (text to show, never to type)
 
     Every prompt may also carry ``private``: the player's own info (your range, tokens, chips).
     """

@@ -41,6 +41,7 @@ CHOICE: str
 SPLIT: str
 TOKEN: str
 BUZZ: str
+NUMBER: str
 PROMPT_KINDS: tuple[str, ...]
 INPUT_KINDS: tuple[str, ...]
 BET_ACTIONS: tuple[str, ...]
