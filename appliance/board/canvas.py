@@ -8,12 +8,15 @@ records to prove that no text overflows its box, is cut, or is smaller than the 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import pygame
 
+from appliance.board import memo
 from appliance.board import theme as look
-from appliance.board.textfit import Fit, fit
+from appliance.board.textfit import Fit
 from appliance.board.theme import Colour, Theme
 
 Rect = pygame.Rect
@@ -37,6 +40,17 @@ class Canvas:
     theme: Theme
     now: float = 0.0
     placements: list[Placement] = field(default_factory=list)
+    live: list[Callable[[Canvas, Any], None]] | None = None
+    """While the scene's layer is drawn (see :mod:`appliance.board.compose`): the parts of the frame
+    that change between frames of one state (a countdown), drawn on every frame over the layer."""
+
+    def later(self, part: Callable[[Canvas, Any], None], board: Any) -> None:
+        """Draw ``part(canvas, board)``: now on a whole frame, on every frame over the layer while the
+        scene's layer is drawn (``part`` must read what changes from the board it is handed)."""
+        if self.live is None:
+            part(self, board)
+        else:
+            self.live.append(part)
 
     @property
     def rect(self) -> Rect:
@@ -49,8 +63,7 @@ class Canvas:
 
     def fit(self, box: Rect, text: str, size: float, role: str = "body", max_lines: int | None = None) -> Fit:
         """How ``text`` would fit ``box`` (preferred ``size`` in units; never below the minimum)."""
-        min_px = self.theme.min_text
-        return fit(text, box.width, box.height, self.u(size), min_px, _measure(role), max_lines)
+        return memo.fitted(text, box.width, box.height, self.u(size), self.theme.min_text, role, max_lines)
 
     def text(
         self,
@@ -67,7 +80,6 @@ class Canvas:
         text = text.replace("\x00", "")  # pygame's renderer refuses a NUL (a malformed state must still draw)
         text = " ".join(text.split()) if "\n" not in text else text
         fitted = self.fit(box, text, size, role, max_lines)
-        face = look.font(role, fitted.px)
         step = line_step(fitted.px)
         if valign == "top":
             y = box.top
@@ -77,7 +89,7 @@ class Canvas:
             y = box.top + (box.height - fitted.height) // 2
         covered: Rect | None = None
         for line in fitted.lines:
-            image = face.render(line, True, colour)
+            image = memo.LINES.get(role, fitted.px, line, colour)
             if align == "left":
                 x = box.left
             elif align == "right":
@@ -168,18 +180,15 @@ def line_step(px: int) -> int:
     return round(px * LINE_SPACING)
 
 
-def _measure(role: str):  # type: ignore[no-untyped-def]
-    def measure(px: int, text: str) -> tuple[int, int]:
-        face = look.font(role, px)
-        width = face.size(text)[0] if text else 0
-        return width, line_step(px)
-
-    return measure
-
-
-def new_canvas(size: tuple[int, int], now: float = 0.0) -> Canvas:
+def new_canvas(size: tuple[int, int], now: float = 0.0, into: pygame.Surface | None = None) -> Canvas:
+    """A canvas of ``size``; drawn on ``into`` (a surface of that size, overwritten whole: the scene's
+    background covers it) when given, else on a new surface. A display loop hands the same two surfaces
+    back frame after frame: a new 1080p surface is 8 MB to allocate and clear each time."""
     width, height = size
     if width < 320 or height < 240:
         raise ValueError(f"the board needs at least 320x240 pixels, got {width}x{height}")
-    surface = pygame.Surface((width, height))
+    if into is not None and into.get_size() != (width, height):
+        other = f"{into.get_width()}x{into.get_height()}"
+        raise ValueError(f"a {width}x{height} frame cannot be drawn on a {other} surface")
+    surface = into if into is not None else pygame.Surface((width, height))
     return Canvas(surface, Theme(width, height), now)

@@ -6,13 +6,17 @@ renderer reads the state and never decides a rule: every fact on the frame is in
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
 import pygame
 
-from appliance.board.canvas import Canvas, new_canvas
+from appliance.board.canvas import Canvas, Placement, new_canvas
 from appliance.board.scenes import allin, buzzer, confident, lobby, night, pause, poker, results, squizz
 from appliance.board.scenes.common import background
 from appliance.board.scenes.select import Choice
@@ -40,16 +44,101 @@ def choose(board: Board) -> Choice:
     return Choice("lobby", lobby.draw, ("lobby",))
 
 
-def compose(state: Mapping[str, Any], size: tuple[int, int], now: float = 0.0) -> tuple[Canvas, Choice]:
-    """Draw ``state`` at ``size``; returns the canvas (surface and text placements) and the scene."""
+def compose(
+    state: Mapping[str, Any], size: tuple[int, int], now: float = 0.0, into: pygame.Surface | None = None
+) -> tuple[Canvas, Choice]:
+    """Draw ``state`` at ``size``; returns the canvas (surface and text placements) and the scene. With
+    ``into`` (a surface of ``size``) the frame is drawn on it, replacing what it held.
+
+    Once the scene's animation is over, a frame of the state differs from the one a second before only
+    in what changes by itself (the countdown): the rest is the scene's *layer*, drawn once per state
+    and kept (:data:`LAYERS`); each frame is the layer and the countdown drawn over it."""
     board = Board(state if isinstance(state, Mapping) else {})
-    canvas = new_canvas(size, now)
+    canvas = new_canvas(size, now, into)
     choice = choose(board)
-    background(canvas)
-    choice.draw(canvas, board)
-    if board.paused:
+    if now < choice.animation:  # every frame of an animation is a new picture
+        _draw(canvas, board, choice)
+        return canvas, choice
+    # paused, the countdown stands still: the whole frame is the layer
+    still = board.paused or board.raw.get("remaining") is None
+    key = (size, _text(board.raw, "" if still else "remaining"))
+    layer = LAYERS.get(key)
+    if layer is Layers.TIMED:  # this scene reads the time left itself: its layer is of the exact time
+        key, layer = (size, _text(board.raw, "")), LAYERS.get((size, _text(board.raw, "")))
+    if isinstance(layer, Layer):
+        canvas.surface.blit(layer.surface, (0, 0))
+        canvas.placements.extend(layer.placements)
+        live = layer.live
+    else:
+        canvas.live = [] if not still else None
+        _draw(canvas, board, choice, veil=still)
+        live, canvas.live = tuple(canvas.live or ()), None
+        if board.remaining_reads and not still:
+            LAYERS.put(key, Layers.TIMED)
+            key = (size, _text(board.raw, ""))
+        LAYERS.put(key, Layer(canvas.surface.copy(), tuple(canvas.placements), live))
+    for part in live:
+        part(canvas, board)
+    if board.paused and not still:
         pause.draw(canvas, board)
     return canvas, choice
+
+
+def _draw(canvas: Canvas, board: Board, choice: Choice, veil: bool = True) -> None:
+    background(canvas)
+    choice.draw(canvas, board)
+    if board.paused and veil:
+        pause.draw(canvas, board)
+
+
+def _text(state: Mapping[str, Any], leave_out: str) -> str:
+    """``state`` as one canonical string (a layer's key), without the ``leave_out`` field."""
+    return json.dumps({k: v for k, v in state.items() if k != leave_out}, sort_keys=True, default=repr)
+
+
+@dataclass(frozen=True)
+class Layer:
+    """A scene's frame for one state without the parts that change by themselves (``live``)."""
+
+    surface: pygame.Surface
+    placements: tuple[Placement, ...]
+    live: tuple[Callable[[Canvas, Any], None], ...]
+
+
+class Layers:
+    """The layers of the last few states drawn (a 1080p layer is 8 MB: only a few are kept)."""
+
+    TIMED = "timed"
+    """In place of a layer: the scene reads the time left itself, so its layer is keyed by it too."""
+
+    def __init__(self, most: int = 3) -> None:
+        self.most = most
+        self._lock = threading.Lock()
+        self._layers: OrderedDict[Hashable, Layer | str] = OrderedDict()
+
+    def get(self, key: Hashable) -> Layer | str | None:
+        with self._lock:
+            layer = self._layers.get(key)
+            if layer is not None:
+                self._layers.move_to_end(key)
+            return layer
+
+    def put(self, key: Hashable, layer: Layer | str) -> None:
+        with self._lock:
+            self._layers[key] = layer
+            self._layers.move_to_end(key)
+            while self._kept() > self.most or len(self._layers) > 4 * self.most:
+                self._layers.popitem(last=False)
+
+    def _kept(self) -> int:
+        return sum(isinstance(layer, Layer) for layer in self._layers.values())
+
+    def clear(self) -> None:
+        with self._lock:
+            self._layers.clear()
+
+
+LAYERS = Layers()
 
 
 def render(state: Mapping[str, Any], size: tuple[int, int], now: float = 0.0) -> pygame.Surface:

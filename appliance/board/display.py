@@ -93,6 +93,7 @@ class Board:
         self._arrived = clock()
         self._serial = 0
         self._last: pygame.Surface | None = None
+        self._spare: pygame.Surface | None = None  # the frame buffer the next frame is drawn on
         self._screen: pygame.Surface | None = None
 
     # -- any thread ----------------------------------------------------------------------------------
@@ -108,7 +109,8 @@ class Board:
     def snapshot_png(self) -> bytes:
         """The last frame drawn, as PNG (drawn now from the current state if none was yet)."""
         with self._lock:
-            frame = self._last
+            # a copy: the loop draws the frame after next on this buffer (it takes the lock to swap)
+            frame = self._last.copy() if self._last is not None else None
             state = self._state
         if frame is None:
             frame = compose(state, self.size, 0.0)[0].surface
@@ -187,7 +189,7 @@ class Board:
                 if signature != drawn:
                     if drawn is not None and second is not None and second != drawn[1] and second <= 5:
                         sounds.play("tick")
-                    self._draw(shown, min(t, animation) if not animating else t)
+                    self.draw(shown, min(t, animation) if not animating else t)
                     drawn = signature
                 self._sleep(stop, animating, shown)
         finally:
@@ -203,11 +205,16 @@ class Board:
                         f"off: {sounds.problem}; trying again every {SOUND_RETRY_SECONDS:.0f} s")
         return sounds
 
-    def _draw(self, state: Mapping[str, Any], t: float) -> None:
-        canvas, _ = compose(state, self.size, t)
+    def draw(self, state: Mapping[str, Any], t: float) -> None:
+        """One frame of the loop: ``state`` at animation time ``t``, on the screen if it is open.
+
+        Two frame buffers take turns: the frame is drawn on the one not shown last, so the last frame
+        stays whole for :meth:`snapshot_png` meanwhile."""
+        spare = self._spare
+        canvas, _ = compose(state, self.size, t, into=spare)
         frame = canvas.surface
         with self._lock:
-            self._last = frame
+            self._spare, self._last = self._last, frame
         if self._screen is not None:
             self._screen.blit(frame, (0, 0))
             pygame.display.flip()

@@ -94,8 +94,10 @@ class Board:
         self.message = as_text(state.get("message"))
         self.can_advance = state.get("can_advance") is True
         remaining = state.get("remaining")
-        self.remaining = float(remaining) if isinstance(remaining, int | float) and not isinstance(
+        self._remaining = float(remaining) if isinstance(remaining, int | float) and not isinstance(
             remaining, bool) else None
+        self.remaining_reads = 0
+        """How often the time left was read (a frame that read it is not the same frame a second later)."""
         self.players: list[Player] = []
         for index, item in enumerate(as_list(state.get("players"))):
             entry = as_map(item)
@@ -114,6 +116,17 @@ class Board:
                 )
             )
         self._by_name = {p.name: p for p in self.players}
+
+    @property
+    def remaining(self) -> float | None:
+        """Seconds left of the time limit (None: no limit applies)."""
+        self.remaining_reads += 1
+        return self._remaining
+
+    @property
+    def timed(self) -> bool:
+        """Whether a time limit applies (what a layout needs; the seconds are the countdown's own)."""
+        return self._remaining is not None
 
     def player(self, name: str) -> Player | None:
         return self._by_name.get(name)

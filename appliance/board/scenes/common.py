@@ -162,6 +162,17 @@ def countdown(canvas: Canvas, centre: tuple[int, int], radius: int, remaining: f
     canvas.text(box, str(seconds), radius * 1.0 / canvas.theme.unit, theme.TEXT, role="title", max_lines=1)
 
 
+def live_countdown(canvas: Canvas, board: Board, centre: tuple[int, int], radius: int) -> None:
+    """:func:`countdown` of the board's time left, drawn on every frame (a scene's layer does not hold it)."""
+
+    def draw(on: Canvas, now: Board) -> None:
+        remaining = now.remaining
+        if remaining is not None:
+            countdown(on, centre, radius, remaining)
+
+    canvas.later(draw, board)
+
+
 def progress(t: float, duration: float) -> float:
     """0..1 over ``duration`` seconds, eased out (fast start, gentle stop)."""
     if duration <= 0 or t >= duration:

@@ -12,9 +12,13 @@ from appliance.board.state import Board
 
 
 def draw(canvas: Canvas, board: Board) -> None:
-    canvas.surface.blit(_veil(canvas.surface.get_size()), (0, 0))
     band = Rect(0, 0, canvas.rect.width, canvas.u(300))
     band.center = canvas.rect.center
+    # the veil where the band does not cover it (blending a whole 1080p frame is most of a pause frame)
+    veil = _veil(canvas.surface.get_size())
+    frame = canvas.rect
+    for part in (Rect(0, 0, frame.width, band.top), Rect(0, band.bottom, frame.width, frame.bottom - band.bottom)):
+        canvas.surface.blit(veil, part.topleft, part)
     pygame.draw.rect(canvas.surface, theme.PANEL, band)
     pygame.draw.line(canvas.surface, theme.GOLD, band.topleft, band.topright, canvas.u(6))
     pygame.draw.line(canvas.surface, theme.GOLD, band.bottomleft, band.bottomright, canvas.u(6))

@@ -15,7 +15,7 @@ from typing import Any
 from appliance.board import theme
 from appliance.board.canvas import Canvas, Rect
 from appliance.board.scenes import intro, numberline
-from appliance.board.scenes.common import countdown, footer, header, progress
+from appliance.board.scenes.common import footer, header, live_countdown, progress
 from appliance.board.scenes.select import Choice
 from appliance.board.state import Board, as_int, as_list, as_map, as_number, as_text, show_number
 
@@ -77,9 +77,9 @@ def _question_panel(canvas: Canvas, board: Board, q: Mapping[str, Any], box: Rec
     extra = [f"Hint {i}: {h}" for i, h in enumerate(hints, 1)]
     if answer is not None:
         extra.append(f"Answer: {show_number(answer)}")
-    if board.remaining is not None:
+    if board.timed:
         radius = canvas.u(64)
-        countdown(canvas, (inner.right - radius, inner.top + radius), radius, board.remaining)
+        live_countdown(canvas, board, (inner.right - radius, inner.top + radius), radius)
         inner.width -= 2 * radius + canvas.u(20)
     line = canvas.u(56)
     text_box = Rect(inner.left, inner.top, inner.width, inner.height - line * len(extra))

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from appliance.board import theme
 from appliance.board.canvas import Canvas, Rect
-from appliance.board.scenes.common import countdown, footer, header, player_pills
+from appliance.board.scenes.common import footer, header, live_countdown, player_pills
 from appliance.board.state import Board
 
 
@@ -35,10 +35,10 @@ def draw_open(
                  area.height - players_height - clue_height - canvas.u(100))
     canvas.panel(panel)
     inner = panel.inflate(-canvas.u(56), -canvas.u(40))
-    if board.remaining is not None:
+    if board.timed:
         radius = canvas.u(80)
         centre = (inner.right - radius, inner.top + radius)
-        countdown(canvas, centre, radius, board.remaining)
+        live_countdown(canvas, board, centre, radius)
         inner.width -= 2 * radius + canvas.u(24)
     unit_height = canvas.u(60) if unit else 0
     question_box = Rect(inner.left, inner.top, inner.width, inner.height - unit_height)

@@ -41,7 +41,8 @@ def winners(board: Board) -> list[str]:
 def choose(board: Board) -> Choice:
     if board.game == "squizz" and unit(board) == "points":
         steps = len(board.in_game())
-        return Choice("squizz-final", draw_squizz_final, ("results", "squizz"), STEP_SECONDS * steps + 1.0)
+        # the totals one by one, then the winners' confetti to its end (the settled frame has none left)
+        return Choice("squizz-final", draw_squizz_final, ("results", "squizz"), STEP_SECONDS * steps + CONFETTI_SECONDS)
     return Choice("winners", draw_winners, ("results", board.game), CONFETTI_SECONDS)
 
 

@@ -104,12 +104,14 @@ def _layout(canvas: Canvas, board: Board, q: object) -> tuple[Rect, Rect, Rect]:
     return prompt, cards, players
 
 
-def _prompt_line(canvas: Canvas, board: Board, q: object, box: Rect) -> None:
+def _prompt_line(canvas: Canvas, board: Board, q: object, box: Rect, now: float | None = None) -> None:
+    """The die and the prompt; ``now``: the die's clock (the canvas's unless given)."""
     qm = as_map(q)
+    t = canvas.now if now is None else now
     die_box = Rect(box.left, box.top, box.height, box.height)
-    draw_die(canvas, die_box.inflate(-canvas.u(20), -canvas.u(20)), as_int(qm.get("die"), 1) or 1, canvas.now)
+    draw_die(canvas, die_box.inflate(-canvas.u(20), -canvas.u(20)), as_int(qm.get("die"), 1) or 1, t)
     text_box = Rect(die_box.right + canvas.u(24), box.top, box.width - die_box.width - canvas.u(24), box.height)
-    target = _target_words(qm) if canvas.now >= ROLL_SECONDS else "…"
+    target = _target_words(qm) if t >= ROLL_SECONDS else "…"
     canvas.text(text_box, f"{as_text(qm.get('prompt'))}\n{target}", 56, theme.TEXT, role="title", align="left")
 
 
@@ -145,7 +147,8 @@ def draw_question(canvas: Canvas, board: Board) -> None:
 def draw_reveal(canvas: Canvas, board: Board) -> None:
     q = as_map(board.view.get("question"))
     prompt, cards, players = _layout(canvas, board, q)
-    _prompt_line(canvas, board, q, prompt)
+    # the reveal is a new moment with no animation of its own: the die was rolled at the question
+    _prompt_line(canvas, board, q, prompt, now=ROLL_SECONDS)
     labels, values = _texts(q), as_map(q.get("values"))
     right = as_text(q.get("correct_answer"))
     for letter, box in zip(LETTERS, columns(cards, 3, canvas.u(28)), strict=True):

@@ -1,0 +1,114 @@
+"""What a frame takes over from the frames before it (issue 22): the scene's layer, fitted texts, rendered
+lines, the display loop's two frame buffers. A frame drawn with any of them is the frame drawn whole."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+import pytest
+
+from appliance.board import Board, compose, moment
+from appliance.board.compose import LAYERS
+from appliance.board.memo import LINES, Lines
+from appliance.board.samples import board_states
+from appliance.board.scenes.squizz import ROLL_SECONDS
+from tests.night.board_states import night_states
+
+SIZE = (960, 540)
+STATES = board_states()
+
+
+def pixels(surface: pygame.Surface) -> bytes:
+    return pygame.image.tobytes(surface, "RGB")
+
+
+def whole(state: dict[str, Any], now: float) -> tuple[bytes, list[Any]]:
+    """The frame with nothing kept from before: no layers, no rendered lines."""
+    LAYERS.clear()
+    LINES.clear()
+    canvas, _ = compose(state, SIZE, now)
+    return pixels(canvas.surface), sorted(canvas.placements, key=repr)
+
+
+def reused(state: dict[str, Any], now: float, into: pygame.Surface | None = None) -> tuple[bytes, list[Any]]:
+    canvas, _ = compose(state, SIZE, now, into=into)
+    return pixels(canvas.surface), sorted(canvas.placements, key=repr)
+
+
+@pytest.mark.parametrize("name", ["confident-question", "poker-ranges"])
+def test_a_countdown_over_the_scenes_layer_is_the_frame_drawn_whole(name: str) -> None:
+    """The layer is drawn once for the state; every second the countdown is drawn over it, and the
+    frame is the one drawn whole at that time left."""
+    first = {**STATES[name], "remaining": 9.5}
+    later = {**STATES[name], "remaining": 3.2}
+    expected = whole(later, 30.0)
+    assert whole(first, 30.0) != expected  # the countdown shows on the frame
+    LAYERS.clear()
+    reused(first, 30.0)
+    assert reused(later, 30.0) == expected
+
+
+def test_a_scene_that_reads_the_time_itself_keeps_a_layer_per_time() -> None:
+    """A night's break screen writes the time left in its own words: its layer is never reused for
+    another time left."""
+    name, state, now = next((n, s, t) for n, s, t in night_states() if isinstance(s.get("remaining"), int | float))
+    other = {**state, "remaining": float(state["remaining"]) + 75.0}
+    expected = whole(other, now)
+    LAYERS.clear()
+    reused(state, now)
+    assert reused(other, now) == expected, name
+
+
+def test_a_paused_frame_over_a_layer_is_the_frame_drawn_whole() -> None:
+    paused = {**STATES["confident-question"], "paused": True, "message": "Quizmaster on a break"}
+    expected = whole(paused, 30.0)
+    assert reused(paused, 30.0) == expected
+    assert reused(paused, 30.0) == expected
+
+
+@pytest.mark.parametrize("name", list(STATES))
+def test_a_settled_frame_does_not_change_with_the_clock(name: str) -> None:
+    """Once the scene's animation is over its frame stands still (what the layer and the display loop's
+    settled frame both rely on)."""
+    _, animation = moment(STATES[name])
+    LAYERS.clear()
+    assert whole(STATES[name], animation) == whole(STATES[name], animation + 45.0)
+
+
+def test_the_squizz_reveal_shows_the_die_rolled_from_its_first_frame() -> None:
+    """The reveal is a moment of its own with no animation: the display loop draws it at its clock's
+    0, which showed the die mid-roll and "…" in place of the target until issue 22."""
+    state = STATES["squizz-reveal"]
+    assert moment(state)[1] == 0
+    assert whole(state, 0.0) == whole(state, ROLL_SECONDS + 30.0)
+
+
+def test_a_frame_drawn_on_a_used_buffer_is_the_frame_drawn_whole() -> None:
+    buffer = pygame.Surface(SIZE)
+    for name in ("poker-betting", "lobby", "squizz-roll"):
+        expected = whole(STATES[name], 0.5)
+        assert reused(STATES[name], 0.5, into=buffer) == expected, name
+    with pytest.raises(ValueError, match="cannot be drawn on a 100x100 surface"):
+        compose(STATES["lobby"], SIZE, 0.0, into=pygame.Surface((100, 100)))
+
+
+def test_rendered_lines_are_kept_within_their_pixel_budget() -> None:
+    lines = Lines(budget=20_000)
+    first = lines.get("body", 30, "Ann", (255, 255, 255))
+    assert lines.get("body", 30, "Ann", (255, 255, 255)) is first  # kept: the same image again
+    for word in ("Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"):
+        lines.get("title", 60, word, (240, 196, 40))
+    assert lines.pixels <= 20_000
+    assert lines.get("body", 30, "Ann", (255, 255, 255)) is not first  # the oldest went first
+
+
+def test_the_snapshot_is_not_overwritten_by_the_frames_after_it() -> None:
+    """The loop draws the next frame on its other buffer: the last frame stays whole."""
+    board = Board(SIZE, display="headless")
+    board.draw(STATES["lobby"], 0.0)
+    shown = board.snapshot_png()
+    board.draw(STATES["poker-betting"], 0.0)
+    board.draw(STATES["squizz-reveal"], 0.0)
+    board.draw(STATES["lobby"], 0.0)
+    assert board.snapshot_png() == shown
