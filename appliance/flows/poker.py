@@ -171,9 +171,15 @@ class PokerFlow(EngineFlow):
         return "shown" if isinstance(action, Reveal) else action.kind
 
     def touches(self, action: Action) -> set[str] | None:
-        # a secret range or a folded player's reveal shows only on its player's handset; a bet moves the
-        # turn, which every waiting prompt names ("Ann to act"), so it is everyone's
-        return {action.player} if isinstance(action, EnterRange | Reveal) else None
+        """A secret range or a folded player's reveal shows only on its player's handset. A bet in the
+        betting phase changes its player's prompt (their stack; they no longer act) and gives the next
+        player to act the bet prompt; the waiting players' screens do not say whose turn it is (the TV
+        does), so theirs stay as they were (issue 22). The end of the betting (showdown) is a phase
+        change: everyone's."""
+        if isinstance(action, EnterRange | Reveal):
+            return {action.player}
+        actor = self.engine.to_act  # after the bet: who acts next (None: nobody yet)
+        return {action.player} | ({actor} if actor is not None else set())
 
     def prompt(self, player: str) -> JSON:
         engine = self.engine
@@ -215,8 +221,10 @@ class PokerFlow(EngineFlow):
         if engine.phase == Phase.RANGES:
             return info("Range locked", "Waiting for the others' ranges.", wait=True)
         if engine.phase == Phase.BETTING:
-            folded = player in question.folded
-            return info("Folded" if folded else "Betting", f"{engine.to_act} to act.", wait=True)
+            # never whose turn it is: that changes with every bet, and the TV shows it (issue 22)
+            if player in question.folded:
+                return info("Folded", "Out of this hand: watch the TV.", wait=True)
+            return info("Betting", "Not your turn: the TV shows who acts.", wait=True)
         return info("Showdown", "Look at the TV.", wait=True)
 
     def board(self, now: float | None = None) -> JSON:
