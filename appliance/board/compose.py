@@ -51,8 +51,9 @@ def compose(
     ``into`` (a surface of ``size``) the frame is drawn on it, replacing what it held.
 
     Once the scene's animation is over, a frame of the state differs from the one a second before only
-    in what changes by itself (the countdown): the rest is the scene's *layer*, drawn once per state
-    and kept (:data:`LAYERS`); each frame is the layer and the countdown drawn over it."""
+    in what changes by itself (the countdown): the rest is the scene's *layer*, kept (:data:`LAYERS`)
+    from the state's second frame on (most states are drawn once); each frame is then the layer and the
+    countdown drawn over it."""
     board = Board(state if isinstance(state, Mapping) else {})
     canvas = new_canvas(size, now, into)
     choice = choose(board)
@@ -62,21 +63,24 @@ def compose(
     # paused, the countdown stands still: the whole frame is the layer
     still = board.paused or board.raw.get("remaining") is None
     key = (size, _text(board.raw, "" if still else "remaining"))
-    layer = LAYERS.get(key)
-    if layer is Layers.TIMED:  # this scene reads the time left itself: its layer is of the exact time
-        key, layer = (size, _text(board.raw, "")), LAYERS.get((size, _text(board.raw, "")))
+    layer = LAYERS.copy_onto(key, canvas.surface)
+    if layer == Layers.TIMED:  # this scene reads the time left itself: its layer is of the exact time
+        key = (size, _text(board.raw, ""))
+        layer = LAYERS.copy_onto(key, canvas.surface)
     if isinstance(layer, Layer):
-        canvas.surface.blit(layer.surface, (0, 0))
         canvas.placements.extend(layer.placements)
         live = layer.live
+    elif not LAYERS.seen(key):  # drawn once only, most states are: keeping a copy would be wasted
+        _draw(canvas, board, choice)
+        return canvas, choice
     else:
         canvas.live = [] if not still else None
         _draw(canvas, board, choice, veil=still)
         live, canvas.live = tuple(canvas.live or ()), None
         if board.remaining_reads and not still:
-            LAYERS.put(key, Layers.TIMED)
+            LAYERS.mark_timed(key)
             key = (size, _text(board.raw, ""))
-        LAYERS.put(key, Layer(canvas.surface.copy(), tuple(canvas.placements), live))
+        LAYERS.keep(key, canvas.surface, tuple(canvas.placements), live)
     for part in live:
         part(canvas, board)
     if board.paused and not still:
@@ -106,7 +110,9 @@ class Layer:
 
 
 class Layers:
-    """The layers of the last few states drawn (a 1080p layer is 8 MB: only a few are kept)."""
+    """The layers of the last few states drawn (a 1080p layer is 8 MB: only a few are kept, and the
+    surface of the one dropped is drawn on by the next, not allocated again). Thread safe: a layer is
+    copied from and onto only under the lock (the admin page's picture is drawn on another thread)."""
 
     TIMED = "timed"
     """In place of a layer: the scene reads the time left itself, so its layer is keyed by it too."""
@@ -115,20 +121,52 @@ class Layers:
         self.most = most
         self._lock = threading.Lock()
         self._layers: OrderedDict[Hashable, Layer | str] = OrderedDict()
+        self._spare: pygame.Surface | None = None
+        self._seen: OrderedDict[Hashable, None] = OrderedDict()
 
-    def get(self, key: Hashable) -> Layer | str | None:
+    def seen(self, key: Hashable) -> bool:
+        """Whether a frame of ``key`` was drawn before (its layer is kept from the second one on)."""
+        with self._lock:
+            before = key in self._seen
+            self._seen[key] = None
+            self._seen.move_to_end(key)
+            while len(self._seen) > 8 * self.most:
+                self._seen.popitem(last=False)
+            return before
+
+    def copy_onto(self, key: Hashable, surface: pygame.Surface) -> Layer | str | None:
+        """The layer of ``key`` blitted on ``surface`` (returned, with its placements and live parts);
+        :data:`TIMED` or None (nothing blitted) when there is none."""
         with self._lock:
             layer = self._layers.get(key)
-            if layer is not None:
-                self._layers.move_to_end(key)
+            if layer is None:
+                return None
+            self._layers.move_to_end(key)
+            if isinstance(layer, Layer):
+                surface.blit(layer.surface, (0, 0))
             return layer
 
-    def put(self, key: Hashable, layer: Layer | str) -> None:
+    def keep(self, key: Hashable, frame: pygame.Surface, placements: tuple[Placement, ...],
+             live: tuple[Callable[[Canvas, Any], None], ...]) -> None:
+        """Keep a copy of ``frame`` as the layer of ``key``."""
         with self._lock:
-            self._layers[key] = layer
-            self._layers.move_to_end(key)
-            while self._kept() > self.most or len(self._layers) > 4 * self.most:
-                self._layers.popitem(last=False)
+            spare, self._spare = self._spare, None
+            if spare is None or spare.get_size() != frame.get_size():
+                spare = pygame.Surface(frame.get_size())
+            spare.blit(frame, (0, 0))
+            self._put(key, Layer(spare, placements, live))
+
+    def mark_timed(self, key: Hashable) -> None:
+        with self._lock:
+            self._put(key, self.TIMED)
+
+    def _put(self, key: Hashable, layer: Layer | str) -> None:
+        self._layers[key] = layer
+        self._layers.move_to_end(key)
+        while self._kept() > self.most or len(self._layers) > 4 * self.most:
+            _, dropped = self._layers.popitem(last=False)
+            if isinstance(dropped, Layer):
+                self._spare = dropped.surface
 
     def _kept(self) -> int:
         return sum(isinstance(layer, Layer) for layer in self._layers.values())
@@ -136,6 +174,8 @@ class Layers:
     def clear(self) -> None:
         with self._lock:
             self._layers.clear()
+            self._seen.clear()
+            self._spare = None
 
 
 LAYERS = Layers()
