@@ -88,6 +88,7 @@ class Board:
         self.driver: str | None = None
         self.frames = 0
         self._lock = threading.Lock()
+        self._frame_lock = threading.Lock()  # held while a frame is drawn on the screen
         self._wake = threading.Event()
         self._state: dict[str, Any] = {"v": 1, "scene": "lobby"}
         self._arrived = clock()
@@ -108,8 +109,9 @@ class Board:
 
     def snapshot_png(self) -> bytes:
         """The last frame drawn, as PNG (drawn now from the current state if none was yet)."""
-        with self._lock:
-            # a copy: the loop draws the frame after next on this buffer (it takes the lock to swap)
+        with self._frame_lock, self._lock:
+            # a copy: the loop draws the next frame on the screen or the frame after next on this buffer
+            # (it holds the frame lock while drawing on the screen, and takes the lock to swap buffers)
             frame = self._last.copy() if self._last is not None else None
             state = self._state
         if frame is None:
@@ -158,6 +160,9 @@ class Board:
 
     def close(self) -> None:
         if self._screen is not None:
+            with self._frame_lock, self._lock:
+                if self._last is not None and self._last is self._screen:
+                    self._last = self._screen.copy()  # the last frame outlives the screen
             self._screen = None
             pygame.display.quit()
 
@@ -208,15 +213,27 @@ class Board:
     def draw(self, state: Mapping[str, Any], t: float) -> None:
         """One frame of the loop: ``state`` at animation time ``t``, on the screen if it is open.
 
-        Two frame buffers take turns: the frame is drawn on the one not shown last, so the last frame
-        stays whole for :meth:`snapshot_png` meanwhile."""
+        An open screen of the board's size is drawn on directly (under the frame lock, so that
+        :meth:`snapshot_png` copies a whole frame); otherwise two frame buffers take turns: the frame is
+        drawn on the one not shown last, so the last frame stays whole for :meth:`snapshot_png`."""
+        screen = self._screen
+        if screen is not None and screen.get_size() == self.size:
+            with self._frame_lock:
+                compose(state, self.size, t, into=screen)
+                pygame.display.flip()
+                with self._lock:
+                    self._last = screen
+            self.frames += 1
+            return
+        if self._last is not None and self._last is screen:
+            self._last = None  # the screen is not drawn on any more: it is not the last frame
         spare = self._spare
         canvas, _ = compose(state, self.size, t, into=spare)
         frame = canvas.surface
         with self._lock:
             self._spare, self._last = self._last, frame
-        if self._screen is not None:
-            self._screen.blit(frame, (0, 0))
+        if screen is not None:
+            screen.blit(frame, (0, 0))
             pygame.display.flip()
         self.frames += 1
 

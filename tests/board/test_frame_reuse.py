@@ -134,3 +134,14 @@ def test_the_snapshot_is_not_overwritten_by_the_frames_after_it() -> None:
     board.draw(STATES["squizz-reveal"], 0.0)
     board.draw(STATES["lobby"], 0.0)
     assert board.snapshot_png() == shown
+
+
+def test_an_open_screen_is_drawn_on_and_its_last_frame_outlives_it() -> None:
+    board = Board(SIZE, display="headless")
+    board.open()
+    board.draw(STATES["poker-betting"], 30.0)
+    screen = pygame.display.get_surface()
+    assert pixels(screen) == whole(STATES["poker-betting"], 30.0)[0]
+    shown = board.snapshot_png()
+    board.close()
+    assert board.snapshot_png() == shown

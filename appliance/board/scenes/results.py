@@ -7,6 +7,7 @@ dramatic reveal, totals appearing from the lowest to the highest, then the winne
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 import pygame
 
@@ -104,11 +105,25 @@ def _confetti(canvas: Canvas, box: Rect, t: float) -> None:
     """Gold and palette flakes falling through the banner for the first seconds (deterministic)."""
     if t < 0 or t >= CONFETTI_SECONDS:
         return
+    top, fall = box.top - canvas.u(40), box.height + canvas.u(80)
+    draw = pygame.draw.rect
+    for x, speed, start, size, colour in _flakes(box.left, box.width, canvas.theme.height):
+        y = top + ((start + t * speed) % 1.0) * fall
+        draw(canvas.surface, colour, (round(x), round(y), size, size // 2 + 2))
+
+
+@lru_cache(maxsize=8)
+def _flakes(left: int, width: int, height: int) -> tuple[tuple[float, float, float, int, theme.Colour], ...]:
+    """The flakes (x, speed, where in its fall it starts, size, colour) for a banner: the same every frame
+    of the confetti, so drawn from once per banner rather than once per frame."""
     rng = random.Random(7)
     colours = [theme.GOLD, theme.TRUE_SIDE, theme.RIGHT, theme.FALSE_SIDE, theme.TEXT]
+    units = theme.Theme(1, height)
+    flakes = []
     for _ in range(90):
-        x = box.left + rng.random() * box.width
+        x = left + rng.random() * width
         speed = 0.4 + rng.random() * 0.6
-        y = box.top - canvas.u(40) + ((rng.random() + t * speed) % 1.0) * (box.height + canvas.u(80))
-        size = canvas.u(8 + rng.random() * 10)
-        pygame.draw.rect(canvas.surface, rng.choice(colours), (round(x), round(y), size, size // 2 + 2))
+        start = rng.random()
+        size = units.u(8 + rng.random() * 10)
+        flakes.append((x, speed, start, size, rng.choice(colours)))
+    return tuple(flakes)
