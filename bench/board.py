@@ -4,7 +4,7 @@
 
 Both run in the same process on the same (headless, SDL dummy) display, so the per-scene numbers read
 as "how much slower than the cheapest possible frame". A scene's frame is the display loop's
-(:meth:`appliance.board.Board.draw`: drawn on the loop's frame buffer, blitted to the screen, flipped).
+(:meth:`appliance.board.Board.draw`: drawn on the screen, flipped).
 
 * "CPU ms" (the goal's figure): the same state drawn again at animation time 30 s, as each second of a
   countdown or a state sent again redraws it; what it takes over from the frame before (the scene's
@@ -92,7 +92,7 @@ def main() -> int:
     for name, state in board_states().items():
 
         def frame(state=state) -> None:  # type: ignore[no-untyped-def]
-            drawer.draw(state, 30.0)  # the display loop's frame: drawn on its frame buffer, shown, flipped
+            drawer.draw(state, 30.0)  # the display loop's frame: drawn on the screen, flipped
 
         first, _ = per_frame_ms(frame, 1)
         ms, wall = per_frame_ms(frame, args.frames)
