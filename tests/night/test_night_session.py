@@ -307,3 +307,27 @@ def test_a_restart_between_rounds_and_during_the_tiebreak(tmp_path: Path) -> Non
     runner.enter_number("Bob", "88")
     assert runner.engine.winners() == ["Bob"]
     assert store.nights()[0].status == "finished"
+
+
+def test_a_rounds_plan_sets_its_flows_timing(tmp_path: Path) -> None:
+    """Issue 15 (planning): a round's answer time and poker's action time were refused by the night
+    ("unknown Confident option answer_seconds"): the night checked every option against the engine.
+    The flow's own options now go to the flow; a bad one is refused when the night is planned."""
+    session, runner = table(Store(tmp_path / "q.db"))
+    runner.start(SEATS, [{"game": "confident", "options": {"target": 3, "answer_seconds": 30}},
+                         {"game": "poker", "options": {"action_seconds": 20, "stack": 30}},
+                         {"game": "buzzer", "options": {"settle_ms": 300}, "cards": 1}])
+    runner.start_round()
+    assert session.flow is not None and session.flow.answer_seconds == 30
+    hs = handsets()
+    for player in PLAYERS:
+        confident_answer(session, hs, player, "1", "1000")
+    runner.finish_round(stopped=True)
+    assert runner.engine is not None and [r.status for r in runner.engine.rounds][0] == "stopped"
+    assert runner.engine.standing() == {"Ann": 1, "Bob": 1, "Cat": 1}  # the round scored with its timing kept
+    for bad, says in (({"answer_seconds": "soon"}, "answer_seconds must be a whole number"),
+                      ({"action_seconds": -1}, "action_seconds must be a whole number"),
+                      ({"answer_seconds": 30, "speed": 2}, "unknown")):
+        game = "poker" if "action_seconds" in bad else "confident"
+        with pytest.raises(QuizboxError, match=says):
+            table(None)[1].start(SEATS, [{"game": game, "options": bad}])
