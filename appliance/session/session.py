@@ -23,6 +23,7 @@ from appliance.errors import IllegalAction, MalformedInput, QuizboxError
 from appliance.flows import flow_factory
 from appliance.session.engine_flow import EngineFlow
 from appliance.session.flow import Card, GameFlow, GameSetup, info
+from firmware import protocol
 from firmware.protocol import MAX_PAYLOAD
 
 log = logging.getLogger(__name__)
@@ -396,6 +397,9 @@ class Session:
             if sent.kind == "info":
                 raise StalePrompt("this screen takes no input")
             raise MalformedInput(f"this screen takes a {sent.kind}, not a {kind}")
+        if kind == protocol.NUMBER and self.night is not None and self.state != PLAYING:
+            # a quiz night's tie-break, between rounds: the night's own input (durable before the ack)
+            return str(self.night.number_from(handset_id, data, origin))
         player = self.player_of(handset_id)
         if player is None or self.flow is None or self.state != PLAYING:
             raise NotSeated("you are not in this game")
