@@ -19,6 +19,7 @@ from typing import Any
 
 from appliance.box.store import Origin, Store, StoreError
 from appliance.edge.handsets import Handset
+from appliance.edge.handsets import revision as handsets_revision
 from appliance.errors import IllegalAction, MalformedInput, QuizboxError
 from appliance.flows import flow_factory
 from appliance.session.engine_flow import EngineFlow
@@ -532,8 +533,8 @@ class Session:
         """The board's list of the handsets at the table. It changes only when a handset or a seat does,
         not on an input: the list last built is kept and given again (the same object: the hub keeps its
         JSON too) while nothing it shows changed."""
-        key = (tuple((h.id, h.name, h.accepted, h.online, h.battery, h.rssi) for h in handsets),
-               tuple(self.seats.items()), colour)
+        handsets = list(handsets)
+        key = (handsets_revision(), tuple(map(id, handsets)), tuple(self.seats.items()), colour)
         if self._players is not None and self._players[0] == key:
             return self._players[1]
         players = []
