@@ -67,7 +67,7 @@ def main() -> None:
         compile_all(Path(tmp))
         long = measure(Path(tmp), rounds, 200)
         short = measure(Path(tmp), rounds, 20)
-    print(f"steps {long['steps']} ({rounds} rounds of all 10 prompt kinds)")
+    print(f"steps {long['steps']} ({rounds} rounds of 11 sample prompts, every prompt kind)")
     print(f"firmware modules loaded from .mpy: {kb(long['firmware_bytes'])} (in flash when frozen)")
     for name, heap in (("200-char questions", long), ("20-char baseline", short)):
         print(f"{name}: state {kb(heap['state_bytes'])}, largest step {kb(heap['step_bytes'])}")

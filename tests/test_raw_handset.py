@@ -150,3 +150,39 @@ def test_a_handset_gone_silent_is_shown_offline_and_back_when_heard(
     finally:
         handset.stop()
         admin.stop()
+
+
+@pytest.mark.mqtt
+def test_raw_handsets_break_a_quiz_nights_tie_with_their_own_numbers(mosquitto: MosquittoBroker, box_id: str,
+                                                                     tmp_path: Path) -> None:
+    """The tie-break's ``number`` prompt as docs/protocol.md shows it: each tied handset types one number;
+    the closest wins the night. The numbers are stored before they are acked (the night's log)."""
+    store = Store(tmp_path / "q.db")
+    session = Session(time.monotonic, random.Random(3), store=store)
+    host, port = mosquitto.address.host, mosquitto.address.port
+    with Hub(box_id, session, connection_of(mosquitto), store=store, tick_interval=0.02):
+        admin = RawAdmin(host, port, box_id)
+        ann, bob = (RawHandset(host, port, box_id, f"raw{i}", name) for i, name in enumerate(("Ann", "Bob")))
+        ann.number, bob.number = "320", "345"
+        try:
+            assert admin.wait(lambda b, s: sum(h["online"] for h in s.get("handsets", [])) == 2)
+            seats = [{"player": "Ann", "handset": "raw0"}, {"player": "Bob", "handset": "raw1"}]
+            reply = admin.command("night_start", seats=seats, rounds=[{"game": "buzzer", "cards": 1}])
+            assert reply["ok"], reply
+            for cmd in ("night_round", "night_finish"):  # nobody scores: Ann and Bob tie for first
+                assert admin.command(cmd)["ok"]
+            assert admin.wait(lambda b, s: (b.get("night") or {}).get("phase") == "tiebreak", 10)
+            reply = admin.command("night_card", question="How tall is the Eiffel Tower, in metres?", answer="330")
+            assert reply["ok"], reply
+            assert admin.wait(lambda b, s: bool((b.get("night") or {}).get("winners")), 15), admin.board
+            assert admin.board["night"]["winners"] == ["Ann"]
+            for handset, number in ((ann, "320"), (bob, "345")):
+                asked = [p for p in handset.prompts if p["kind"] == "number"]
+                assert asked and asked[-1]["title"] == "Tie-break!"
+                answered = [a for a in handset.acks if a.get("prompt") == asked[-1]["id"]]
+                assert answered and answered[0]["ok"] is True and number in answered[0]["msg"]
+                assert store.last_acked(handset.id) == (answered[0]["seq"], asked[-1]["id"])
+        finally:
+            for handset in (ann, bob):
+                handset.stop()
+            admin.stop()

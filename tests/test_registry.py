@@ -139,3 +139,26 @@ def test_squizz_standings_show_correct_answers_until_the_end() -> None:
     engine = registry.spec("squizz").engine(["ann", "bob"], {})
     block = engine.public_view()["standings"]
     assert (block["heading"], block["unit"]) == ("Correct answers", "correct")
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.id)
+def test_the_flow_options_the_registry_names_are_the_flows_and_not_the_engines(spec: GameSpec) -> None:
+    """A night's round passes ``flow_options`` to the flow and the rest to the engine: each one named
+    must be taken by the flow (it starts with it) and refused by the engine (it is not the engine's)."""
+    import random
+
+    from appliance.errors import ConfigError
+    from appliance.session.flow import Card, GameSetup
+
+    players = ["Ann", "Bob", "Cat", "Dan"]
+    cards = [Card(f"c{i}", {"question": "How many?", "answer": "5", "true_statements": ["a"],
+                            "false_statements": ["b", "c"], "propositions": ["1", "2", "3"], "values": ["1", "2", "3"],
+                            "hint1": "more than 1", "hint2": "less than 9", "die": "largest"}) for i in range(3)]
+    for name in spec.flow_options:
+        value = 0 if spec.id == "buzzer" and name == "answer_seconds" else 2
+        with pytest.raises(ConfigError):
+            spec.engine(players, {name: value})
+        try:
+            flow_factory(spec.id)(GameSetup(spec.id, players, {name: value}, cards), random.Random(1), 0.0)
+        except ConfigError as exc:
+            assert name not in str(exc), exc  # the flow took it (a card it does not like is another matter)

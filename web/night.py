@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import zlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -194,15 +195,31 @@ COMMANDS = {
 }
 
 
+def night_version() -> str:
+    """What the night page shows, as one short string: it changes when the night, the board's scene or
+    the tie-break's numbers do (night.js polls it and reloads the page, or offers to)."""
+    board = services().link.board() or {}
+    shown = {"night": board.get("night"), "scene": board.get("scene"), "can_advance": board.get("can_advance")}
+    return format(zlib.crc32(json.dumps(shown, sort_keys=True, default=str).encode()), "08x")
+
+
 @bp.get("/")
 def index() -> str | BaseResponse:
     view = _night_view()
     if view is None:
-        return render_template("night/none.html", nights=services().store.nights(limit=20))
+        return render_template("night/none.html", nights=services().store.nights(limit=20), version=night_version())
     decks = [d for d in services().store.decks() if d["cards"]]
     kinds = [(k.game, k.title, SPECS[k.game].deck) for k in KINDS.values()]
     return render_template("night/index.html", n=view, board=services().link.board() or {}, kinds=kinds,
-                           decks=decks)
+                           decks=decks, version=night_version())
+
+
+@bp.get("/version")
+def version() -> Response:
+    """The night page's version (:func:`night_version`), polled by night.js every two seconds."""
+    response = Response(json.dumps({"version": night_version()}), mimetype="application/json")
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _round_number(form: Mapping[str, str], key: str = "round") -> int | None:

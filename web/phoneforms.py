@@ -94,6 +94,8 @@ def data_from_form(prompt: Mapping[str, Any], form: Mapping[str, str]) -> JSON:
         return {"answer": answer, "token": _whole(token, "token")}
     if kind == protocol.BUZZ:
         return {}
+    if kind == protocol.NUMBER:
+        return {"number": number(form.get("number", ""), "Your number")}
     raise ValueError("nothing to answer now")
 
 

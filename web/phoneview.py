@@ -54,6 +54,8 @@ def controls(prompt: Mapping[str, Any] | None) -> JSON:
         return {**base, "answers": allowed.token_answers(dict(prompt)), "tokens": allowed.token_numbers(dict(prompt))}
     if kind == protocol.BUZZ:
         return {**base, "armed": prompt.get("armed") is True}
+    if kind == protocol.NUMBER:
+        return {**base, "unit": _text(prompt.get("unit"))}
     return base
 
 

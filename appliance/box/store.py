@@ -334,9 +334,19 @@ class Store:
             assert cur.lastrowid is not None
             return int(cur.lastrowid)
 
-    def append_night_actions(self, night_id: int, first_seq: int, actions: Sequence[JSON]) -> None:
+    def append_night_actions(self, night_id: int, first_seq: int, actions: Sequence[JSON],
+                             origin: Origin | None = None) -> None:
+        """Append a night's actions in one transaction; with ``origin`` (a tied player's tie-break number from
+        a handset) that input is its handset's last acked one, as :meth:`append_actions` keeps a game's
+        (``game_id`` 0 in ``acked``: a night's action, ``entry`` its seq in the night)."""
         with self._tx() as db:
-            _insert_night_actions(db, night_id, first_seq, actions, self.clock())
+            now = self.clock()
+            _insert_night_actions(db, night_id, first_seq, actions, now)
+            if origin is not None:
+                handset, seq, prompt = origin
+                db.execute(
+                    "INSERT OR REPLACE INTO acked (handset, seq, prompt, game_id, entry, at) "
+                    "VALUES (?, ?, ?, 0, ?, ?)", (handset, seq, prompt, first_seq, now))
 
     def start_night_round(
         self, night_id: int, seq: int, action: JSON, round_number: int, game: str, setup: JSON, seats: dict[str, str]

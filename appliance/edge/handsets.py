@@ -11,6 +11,22 @@ from firmware import protocol
 
 RECENT_ACKS = protocol.RECENT_ACKS
 
+SHOWN = frozenset({"id", "name", "accepted", "online", "battery", "rssi", "firmware", "layout"})
+"""What the board and the admin page show of a handset: a change to one of these moves :func:`revision`."""
+
+_revision = [0]
+
+
+def revision() -> int:
+    """A number that moves whenever any handset's shown fields change, or a registry gains or loses one:
+    the board and the admin state keep their lists of handsets while it stays (at 256 handsets comparing
+    every field after each input cost more than the input)."""
+    return _revision[0]
+
+
+def _moved() -> None:
+    _revision[0] += 1
+
 
 @dataclass
 class Handset:
@@ -28,6 +44,11 @@ class Handset:
     # (seq, prompt id) -> the ack payload sent for it, so a re-delivered input is acked again, not re-applied
     acks: OrderedDict[tuple[int, str], bytes] = field(default_factory=OrderedDict)
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in SHOWN and self.__dict__.get(name, _UNSET) != value:
+            _moved()
+        object.__setattr__(self, name, value)
+
     def remember_ack(self, seq: int, prompt_id: str, payload: bytes) -> None:
         self.acks[(seq, prompt_id)] = payload
         while len(self.acks) > RECENT_ACKS:
@@ -44,6 +65,9 @@ class Handset:
             "firmware": self.firmware,
             "layout": self.layout,
         }
+
+
+_UNSET = object()
 
 
 class Registry:
@@ -91,6 +115,7 @@ class Registry:
         return name
 
     def remove(self, handset_id: str) -> Handset | None:
+        _moved()
         return self._handsets.pop(handset_id, None)
 
     def colour(self, handset_id: str) -> str:

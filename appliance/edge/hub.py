@@ -24,6 +24,7 @@ from appliance.edge import commands, liveness
 from appliance.edge.accounts import private_client_id
 from appliance.edge.clocksync import ClockSync
 from appliance.edge.handsets import Handset, Registry
+from appliance.edge.handsets import revision as handsets_revision
 from appliance.edge.memory import settle_memory
 from appliance.edge.mqtt import Availability, Client, Connection
 from appliance.edge.outbox import Outbox
@@ -471,8 +472,7 @@ class Hub:
         return _with_list({k: v for k, v in board.items() if k != "players"}, "players", self._players_json[1])
 
     def _handsets_json(self) -> str:
-        key = tuple((h.id, h.name, h.accepted, h.online, h.battery, h.rssi, h.firmware, h.layout)
-                    for h in self.registry)
+        key = (handsets_revision(), len(self.registry))  # moves on any shown change of any handset
         if self._admin_handsets is None or self._admin_handsets[0] != key:
             self._admin_handsets = (key, json.dumps([h.public() for h in self.registry], sort_keys=True))
         return self._admin_handsets[1]

@@ -81,6 +81,10 @@ class GameSpec:
     """The board scene module (``appliance.board.scenes.<scene>``); the game's id when empty."""
     cues: Mapping[str, str] = field(default_factory=dict)
     """Board scene moments (without the ``<id>-`` prefix) -> sound cue, besides the common ones."""
+    flow_options: tuple[str, ...] = ("answer_seconds",)
+    """Options the game's flow takes for itself, not its engine: the session's timing in whole seconds
+    (0 = no limit) and the buzzer's questions and settle time. A night's round may set them too; the
+    flow checks their range when the round starts (appliance/flows)."""
 
     def __post_init__(self) -> None:
         if self.engine.game != self.id:
@@ -150,6 +154,7 @@ SPECS: tuple[GameSpec, ...] = (
          "Showdown: a range holding the answer beats one that does not; narrower wins.",
          "The ante rises as the night goes on. Last one with chips wins."),
         poker_standing.read, poker_scenario.ADAPTER, settings=_poker_settings(), cues={"ranges": "question"},
+        flow_options=("answer_seconds", "action_seconds"),
     ),
     GameSpec(
         "allin", "All In", AllInEngine, "allin",
@@ -185,7 +190,7 @@ SPECS: tuple[GameSpec, ...] = (
                           -BUZZER_POINTS, BUZZER_POINTS),
                   Setting("points_wrong", "Points for a wrong answer", "int", BuzzerEngine.defaults["points_wrong"],
                           -BUZZER_POINTS, BUZZER_POINTS)),
-        cues={"armed": "question"},
+        cues={"armed": "question"}, flow_options=("answer_seconds", "settle_ms", "questions"),
     ),
 )
 

@@ -239,7 +239,8 @@ class EngineFlow:
     @property
     def stopped(self) -> bool:
         """Whether the quizmaster finished the game early ("finish now and score")."""
-        return any(entry.get("kind") == STOP for entry in self.history)
+        # a stopped game is over (finish_now ends it): while it plays, no need to read its whole log
+        return self.engine.finished and any(entry.get("kind") == STOP for entry in self.history)
 
     def _void_open_question(self, end: Action) -> None:
         if self.engine.can(end):

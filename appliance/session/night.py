@@ -10,8 +10,9 @@ round whose game is over in the store finishes that round from the game's stored
 night 5); a round still running resumes as any game does (``Session.resume_stored``).
 
 Between rounds the board shows the night's standing (``night`` scene), during an interval the
-countdown (``night-interval``), at the end the podium (``night-podium``). The tie-break's numbers are
-entered by the quizmaster for the tied players (the admin page's night controls).
+countdown (``night-interval``), at the end the podium (``night-podium``). The tie-break's numbers come
+from the tied players' handsets (the ``number`` prompt) or, for a handset that cannot show it, from the
+quizmaster on the admin page's night page.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from appliance.box.store import Store, StoreError
+from appliance.box.store import Origin, Store, StoreError
 from appliance.errors import IllegalAction, MalformedInput, QuizboxError
 from appliance.flows import flow_factory
 from appliance.games.base import HOST, JSON, Action
@@ -39,9 +40,10 @@ from appliance.games.night import (
     TiebreakCard,
 )
 from appliance.games.night.state import Phase, Round
-from appliance.games.numbers import parse_number
+from appliance.games.numbers import format_plain, parse_number
 from appliance.session.engine_flow import EngineFlow
 from appliance.session.flow import Card, GameSetup, info
+from firmware import protocol
 
 if TYPE_CHECKING:
     from appliance.session.session import Session
@@ -115,14 +117,15 @@ class NightRunner:
         self.engine, self.night_id, self.seats, self.games = None, None, {}, {}
         self.session.to_lobby()
 
-    def _apply(self, action: Action) -> None:
-        """Apply a night action and store it; on a store failure the night is as before (and raises)."""
+    def _apply(self, action: Action, origin: Origin | None = None) -> None:
+        """Apply a night action and store it (with ``origin``: the handset input it came from, stored as
+        that handset's last acked one); on a store failure the night is as before (and raises)."""
         engine = self._engine()
         engine.apply(action)
         if self.store is None or self.night_id is None:
             return
         try:
-            self.store.append_night_actions(self.night_id, len(engine.log) - 1, [action.to_json()])
+            self.store.append_night_actions(self.night_id, len(engine.log) - 1, [action.to_json()], origin)
         except StoreError:
             self.engine = NightEngine.rebuild(engine.players, engine.options, engine.log[:-1])
             raise
@@ -308,6 +311,20 @@ class NightRunner:
         self._apply(EnterNumber(player, parse_number(number)))
         self.session._changed()
 
+    def number_from(self, handset_id: str, data: Mapping[str, Any], origin: Origin | None = None) -> str:
+        """A tied player's number from their handset's ``number`` prompt (protocol 1.2); the ack's message.
+        Refused (nothing changes) when the handset's player is not waiting for a number now."""
+        player = next((p for p, hid in self.seats.items() if hid == handset_id), None)
+        card = self.engine.card if self.engine is not None else None
+        if player is None or card is None or player not in card.waiting_for:
+            raise IllegalAction("no tie-break number is wanted from you now")
+        number = data.get("number")
+        if not isinstance(number, str):
+            raise MalformedInput(f"a tie-break number is text, got {number!r}")
+        self._apply(EnterNumber(player, parse_number(number)), origin)
+        self.session._changed()
+        return f"number {number} in"
+
     def close_card(self) -> None:
         self._apply(CloseCard(HOST))
         self.session._changed()
@@ -412,8 +429,12 @@ class NightRunner:
             return None
         standing, places = engine.standing(), engine.places()
         card = engine.card
-        if card is not None and player in card.waiting_for:  # the quizmaster types it on the night page
-            return info("Tie-break!", f"{card.question} Tell the quizmaster one number.", wait=True)
+        if card is not None and player in card.waiting_for:  # one exact number (or the quizmaster types it)
+            return {"kind": protocol.NUMBER, "title": "Tie-break!", "text": card.question[: protocol.MAX_TEXT],
+                    "unit": ""}
+        if card is not None and player in card.numbers:
+            return info("Locked in", f"Your number: {format_plain(card.numbers[player])}. The closest to the "
+                        "answer wins the tie-break.", wait=True)
         if engine.finished:
             title = "You won the night!" if player in engine.winners() else "The night is over"
         else:

@@ -19,10 +19,12 @@ from typing import Any
 
 from appliance.box.store import Origin, Store, StoreError
 from appliance.edge.handsets import Handset
+from appliance.edge.handsets import revision as handsets_revision
 from appliance.errors import IllegalAction, MalformedInput, QuizboxError
 from appliance.flows import flow_factory
 from appliance.session.engine_flow import EngineFlow
 from appliance.session.flow import Card, GameFlow, GameSetup, info
+from firmware import protocol
 from firmware.protocol import MAX_PAYLOAD
 
 log = logging.getLogger(__name__)
@@ -396,6 +398,9 @@ class Session:
             if sent.kind == "info":
                 raise StalePrompt("this screen takes no input")
             raise MalformedInput(f"this screen takes a {sent.kind}, not a {kind}")
+        if kind == protocol.NUMBER and self.night is not None and self.state != PLAYING:
+            # a quiz night's tie-break, between rounds: the night's own input (durable before the ack)
+            return str(self.night.number_from(handset_id, data, origin))
         player = self.player_of(handset_id)
         if player is None or self.flow is None or self.state != PLAYING:
             raise NotSeated("you are not in this game")
@@ -528,8 +533,8 @@ class Session:
         """The board's list of the handsets at the table. It changes only when a handset or a seat does,
         not on an input: the list last built is kept and given again (the same object: the hub keeps its
         JSON too) while nothing it shows changed."""
-        key = (tuple((h.id, h.name, h.accepted, h.online, h.battery, h.rssi) for h in handsets),
-               tuple(self.seats.items()), colour)
+        handsets = list(handsets)
+        key = (handsets_revision(), tuple(map(id, handsets)), tuple(self.seats.items()), colour)
         if self._players is not None and self._players[0] == key:
             return self._players[1]
         players = []

@@ -149,6 +149,12 @@ def token_numbers(prompt):
     return out
 
 
+def number_unit(prompt):
+    """The unit a number prompt shows beside the number ("" for none); never typed (protocol section 8)."""
+    unit = prompt.get("unit")
+    return unit if isinstance(unit, str) else ""
+
+
 # -- checks per kind ------------------------------------------------------------------------------------------
 def _only(data, keys):
     for key in data:
@@ -280,6 +286,14 @@ def _buzz(prompt, data):
     return {} if pressed is None else {"pressed": pressed}
 
 
+def _number(prompt, data):
+    # rules.md Quiz night 4: one exact number, read by the same rules as a range's bottom and top
+    _only(data, ("number",))
+    if "number" not in data:
+        raise ValueError("enter a number")
+    return {"number": numtext.wire(*numtext.parse(data["number"]))}  # "bad number", "number too big", ...
+
+
 _CHECKS = {
     protocol.RANGE: _range,
     protocol.BET: _bet,
@@ -287,4 +301,5 @@ _CHECKS = {
     protocol.SPLIT: _split,
     protocol.TOKEN: _token,
     protocol.BUZZ: _buzz,
+    protocol.NUMBER: _number,
 }

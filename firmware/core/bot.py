@@ -110,6 +110,16 @@ def _buzz(prompt, rng):
     return {} if prompt.get("armed") else None
 
 
+def _one_number(prompt, rng):
+    # a tie-break's estimate: mostly a whole number a player would guess (a year, a count, a distance),
+    # now and then a decimal or any number a player might type
+    if _coin(rng, 4):
+        m, e = _number(rng)
+    else:
+        m, e = rng.randrange(10000), _pick(rng, (0, 0, 0, -1))
+    return {"number": numtext.wire(m, e)}
+
+
 _MAKERS = {
     protocol.RANGE: _range,
     protocol.BET: _bet,
@@ -117,4 +127,5 @@ _MAKERS = {
     protocol.SPLIT: _split,
     protocol.TOKEN: _token,
     protocol.BUZZ: _buzz,
+    protocol.NUMBER: _one_number,
 }

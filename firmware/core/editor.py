@@ -290,6 +290,25 @@ class TokenForm(Form):
         return ["Answer " + data["answer"], "Token  " + str(data["token"])]
 
 
+class NumberForm(Form):
+    """One exact number (a quiz night's tie-break, rules.md Quiz night 4): typed like a range's From, the
+    prompt's unit shown beside it and never typed."""
+
+    def build(self):
+        self.unit = allowed.number_unit(self.prompt)
+        self.number = NumberField("number", "Number")
+        return [self.number]
+
+    def _move(self, where):
+        pass  # one field: leaving it at either end keeps the cursor in it (no wrap to the other end)
+
+    def collect(self):
+        return {"number": _number_text(self, self.number)}
+
+    def summary(self, data):
+        return [numtext.short(*numtext.parse(data["number"]), width=16)] + ([self.unit[:16]] if self.unit else [])
+
+
 class BuzzForm(Form):
     """Every key buzzes at once; the handset stamps the press time (rules.md Buzzer 2)."""
 
@@ -304,4 +323,5 @@ _FORMS = {
     protocol.SPLIT: SplitForm,
     protocol.TOKEN: TokenForm,
     protocol.BUZZ: BuzzForm,
+    protocol.NUMBER: NumberForm,
 }

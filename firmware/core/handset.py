@@ -33,6 +33,19 @@ except ImportError:  # CPython
         return now - then
 
 
+def as_known(obj):
+    """A prompt of a kind this firmware does not know (a later protocol revision's) as an info screen of its
+    title and text: nothing to enter, but the player sees what the box asks (docs/protocol.md section 6)."""
+    kind = obj.get("kind") if isinstance(obj, dict) else None
+    if not isinstance(kind, str) or kind in protocol.PROMPT_KINDS:
+        return obj  # known, or malformed: parse_prompt decides
+    shown = {"kind": protocol.INFO}
+    for key in ("v", "id", "title", "text", "private"):
+        if key in obj:
+            shown[key] = obj[key]
+    return shown
+
+
 class Handset:
     def __init__(self, box, handset_id, transport, screen=None, layout="keypad", clock_ms=None, name=None, seq=0):
         if layout not in protocol.LAYOUTS:
@@ -120,7 +133,7 @@ class Handset:
         return True
 
     def _on_prompt(self, obj):
-        prompt = protocol.parse_prompt(obj)
+        prompt = protocol.parse_prompt(as_known(obj))
         same = self.prompt is not None and self.prompt.get("id") == prompt["id"]
         if same and self.prompt == prompt:
             return  # the same prompt again (after a reconnect): keep what is being typed

@@ -299,6 +299,8 @@ def context_lines(form, prompt, layout=protocol.LAYOUT_KEYPAD):
         return lines
     if isinstance(form, forms.SplitForm):
         return ["Split all " + str(form.total)]
+    if isinstance(form, forms.NumberForm):
+        return wrap("in " + form.unit)[:1] if form.unit else []  # the unit is shown, never typed
     if keypad and isinstance(form, forms.ChoiceForm) and isinstance(form.field, fields.PickField):
         return numbered(form.field)
     return []

@@ -1,5 +1,5 @@
 # Freezes the handset firmware into a custom MicroPython build for the ESP32, so its bytecode and constants
-# run from flash instead of being loaded into the heap (75 KB of RAM as .mpy files, bench/firmware_heap.py).
+# run from flash instead of being loaded into the heap (84 KB of RAM as .mpy files, bench/firmware_heap.py).
 # Build (docs/hardware.md, "A frozen build"), from a MicroPython 1.29 checkout with ESP-IDF set up:
 #
 #   cd ports/esp32

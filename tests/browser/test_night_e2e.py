@@ -1,7 +1,8 @@
 """A quiz night in chromium on the real box (the appliance as ``quizbox run`` assembles it): three phones
 join, the quizmaster plans a three-round night on the admin page (Confident?, a buzzer round, All In),
 plays it with the phones' own controls and the Live page (the buzzer by its keyboard shortcuts), finishes
-the All In round now, breaks the tie for first, and the A4 print view shows the night's standing.
+the All In round now, breaks the tie for first (one number from a phone's own tie-break prompt, one typed
+by the quizmaster; the night page follows by itself), and the A4 print view shows the night's standing.
 Screenshots go to artifacts/web-screens (web-night-*.png)."""
 
 from __future__ import annotations
@@ -124,8 +125,15 @@ def test_a_three_round_night_with_three_phones_to_the_podium(box: Box, browser: 
     admin.fill("input[name=answer]", "330")
     admin.click("button:has-text('Open the tie-break card')")
     expect(admin.locator(".flash")).to_contain_text("done")
-    admin.fill("input[aria-label=\"Ann's number\"]", "320")
-    admin.locator("form:has(input[value=Ann]) button:has-text('Enter')").click()
+    # Ann types hers on her phone (the number prompt); the night page follows by itself, no reload
+    expect(ann.locator("input[name=number]")).to_be_visible(timeout=10_000)
+    expect(cat.locator(".phone-panel")).not_to_contain_text("Your number")  # Cat is not tied
+    box.shot(ann, "night-tiebreak-phone")
+    ann.fill("input[name=number]", "320")
+    ann.click("button:has-text('Lock in')")
+    expect(ann.locator(".phone-panel")).to_contain_text("Your number: 320", timeout=10_000)
+    expect(admin.locator("input[aria-label=\"Ann's number\"]")).to_have_count(0, timeout=10_000)
+    # Bob's handset is away: he tells the quizmaster, who types it on the night page
     admin.fill("input[aria-label=\"Bob's number\"]", "345")
     admin.locator("form:has(input[value=Bob]) button:has-text('Enter')").click()
     expect(admin.locator(".winner")).to_contain_text("Winner of the night: Ann")

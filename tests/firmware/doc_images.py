@@ -30,6 +30,8 @@ SHOTS: dict[str, tuple[str, str, list[str], tuple[bool, str] | None]] = {
     "handset-keypad-locked": ("keypad", "r1", ["1", "next", "2", "0", "0", "ok", "ok"], (True, "range 1 - 200")),
     "handset-keypad-waiting": ("keypad", "w1", [], None),
     "handset-keypad-buzz": ("keypad", "z1", [], None),
+    "handset-keypad-number": ("keypad", "n2", ["3", "3", "0"], None),
+    "handset-five-number": ("five", "n1", ["up", "right"] + ["up"] * 9 + ["right"] + ["up"] * 8 + ["right"], None),
 }
 
 

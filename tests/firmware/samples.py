@@ -1,15 +1,22 @@
 # One prompt of every kind (several for bet/choice/info), as the appliance sends them. MicroPython-
-# compatible: the node runner writes this file into MicroPython's filesystem too.
+# compatible: the node runner writes this file into MicroPython's filesystem too. Built per kind, so
+# by_id (what the heap games call for every prompt) builds its own kind's prompts only, and the heap
+# figures do not grow with the number of samples.
 
 from firmware import protocol as P
 
 PLAYERS = ["Bob", "Cy", "Dee"]
 
 
-def prompts():
+def _info():
     return [
         P.make_prompt("i1", P.INFO, "Quizbox", "Look at the TV", lines=["Question 3 of 10"]),
         P.make_prompt("w1", P.INFO, "Confident?", "", wait=True, private={"range": "1.2k-3k", "score": 7}),
+    ]
+
+
+def _range():
+    return [
         P.make_prompt(
             "r1",
             P.RANGE,
@@ -20,6 +27,11 @@ def prompts():
             private={"score": 7},
         ),
         P.make_prompt("r2", P.RANGE, "Poker Q2", "Height of Everest in metres?"),
+    ]
+
+
+def _bet():
+    return [
         P.make_prompt(
             "b1",
             P.BET,
@@ -51,6 +63,11 @@ def prompts():
                 {"action": "allin"},
             ],
         ),
+    ]
+
+
+def _choice():
+    return [
         P.make_prompt(
             "c1",
             P.CHOICE,
@@ -81,6 +98,11 @@ def prompts():
                 },
             ],
         ),
+    ]
+
+
+def _split():
+    return [
         P.make_prompt(
             "s1",
             P.SPLIT,
@@ -90,6 +112,11 @@ def prompts():
             sides=[{"id": "true", "label": "True"}, {"id": "false", "label": "False"}],
             private={"chips": 15},
         ),
+    ]
+
+
+def _token():
+    return [
         P.make_prompt(
             "t1",
             P.TOKEN,
@@ -99,13 +126,48 @@ def prompts():
             tokens=[1, 2, 4],
             private={"tokens": [1, 2, 4]},
         ),
+    ]
+
+
+def _buzz():
+    return [
         P.make_prompt("z1", P.BUZZ, "Buzzer", "", armed=True),
         P.make_prompt("z2", P.BUZZ, "Buzzer", "", armed=False),
     ]
 
 
+def _number():
+    # protocol 1.2: a quiz night's tie-break (docs/protocol.md section 6)
+    return [
+        P.make_prompt("n1", P.NUMBER, "Tie-break!", "In which year did the Berlin Wall fall?", unit=""),
+        P.make_prompt("n2", P.NUMBER, "Tie-break!", "How tall is the Eiffel Tower?", unit="metres"),
+    ]
+
+
+KINDS = (_info, _range, _bet, _choice, _split, _token, _buzz, _number)
+# a sample's id starts with its kind's letter
+BY_LETTER = {
+    "i": _info,
+    "w": _info,
+    "r": _range,
+    "b": _bet,
+    "c": _choice,
+    "s": _split,
+    "t": _token,
+    "z": _buzz,
+    "n": _number,
+}
+
+
+def prompts():
+    out = []
+    for kind in KINDS:
+        out += kind()
+    return out
+
+
 def by_id(prompt_id):
-    for prompt in prompts():
+    for prompt in BY_LETTER[prompt_id[:1]]():
         if prompt["id"] == prompt_id:
             return prompt
     raise KeyError(prompt_id)

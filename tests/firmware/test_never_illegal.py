@@ -53,6 +53,8 @@ def legal(prompt: dict, data: dict) -> bool:
         return data["answer"] in prompt["answers"] and data["token"] in prompt["tokens"]
     if kind == P.BUZZ:
         return isinstance(data.get("pressed"), int)
+    if kind == P.NUMBER:
+        return set(data) == {"number"} and parse_number(data["number"]).is_finite()
     return False
 
 

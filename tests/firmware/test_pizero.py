@@ -323,6 +323,24 @@ def test_online_hello_and_lock_in_over_mqtt(pi: tuple[App, ApplianceSide, Keys])
     assert shows(screen, "Locked in")
 
 
+def test_tie_break_number_then_a_later_kind_over_mqtt(pi: tuple[App, ApplianceSide, Keys]) -> None:
+    """The Pi port runs protocol 1.2 through the core: the tie-break's number, then a kind it does not know
+    shown as info (nothing to enter)."""
+    app, appliance, keys = pi
+    appliance.prompt(samples.by_id("n2"))
+    wait(lambda: app.handset.prompt is not None and app.handset.prompt["id"] == "n2", what="number prompt")
+    for key in ["3", "3", "0", ".", "5", "ok", "ok"]:
+        keys.events.put(key)
+    wait(lambda: app.handset.view == "locked", what="locked in")
+    assert appliance.applied == [{"number": "330.5"}] and appliance.inputs[0]["kind"] == P.NUMBER
+    appliance.prompt({"v": 1, "id": "q9", "kind": "dartboard", "title": "Darts!", "text": "Throw at the TV"})
+    wait(lambda: app.handset.prompt["id"] == "q9", what="later kind")
+    keys.events.put("ok")
+    time.sleep(0.3)
+    assert app.handset.view == "info" and shows(app.handset.screen, "Throw at the TV")
+    assert len(appliance.inputs) == 1
+
+
 def test_dropped_mid_entry_delivers_exactly_once(pi: tuple[App, ApplianceSide, Keys]) -> None:
     app, appliance, keys = pi
     appliance.prompt(samples.by_id("r2"))

@@ -23,6 +23,8 @@ EXPECTED = {
     "t1": ["Which is the", ">Answer:", " Token: -", "tokens: 1,2,4"],
     "z1": ["BUZZ!", "any key"],
     "z2": ["not armed", "wait..."],
+    "n1": ["In which year", "did the Berlin", ">Number:"],
+    "n2": ["How tall is the", "in metres", ">Number:"],
 }
 
 # a few keys into each prompt, for the screenshots of a form being filled in
@@ -35,6 +37,7 @@ TYPING = {
         "c1": ["2", "next", "1"],
         "s1": ["9"],
         "t1": ["2", "next", "4"],
+        "n2": ["3", "3", "0", ".", "5"],
     },
     "five": {
         "r1": ["up", "right", "up", "up"],
@@ -44,6 +47,7 @@ TYPING = {
         "c1": ["up", "right", "down"],
         "s1": ["up"] * 4,
         "t1": ["up", "right", "down"],
+        "n2": ["up"] * 3 + ["right"] + ["up"] * 3,
     },
 }
 

@@ -11,11 +11,12 @@ import pytest
 
 from appliance.box.store import Store
 from appliance.edge.handsets import Handset
-from appliance.errors import IllegalAction
+from appliance.errors import IllegalAction, MalformedInput, QuizboxError
 from appliance.games.night import NightEngine
 from appliance.session.flow import Card
 from appliance.session.night import NightRunner, night_command
 from appliance.session.session import Session
+from firmware import protocol
 
 PLAYERS = ("Ann", "Bob", "Cat")
 SEATS = {p: p.lower() for p in PLAYERS}
@@ -164,6 +165,40 @@ def test_the_tiebreak_is_entered_for_the_tied_players(tmp_path: Path) -> None:
     assert runner.engine.finished and runner.engine.winners() == ["Bob"]
 
 
+def test_the_tied_players_type_their_numbers_on_their_own_handsets(tmp_path: Path) -> None:
+    """Issue 15: the tie-break's numbers came only from the quizmaster; now each tied handset gets a
+    ``number`` prompt, its input is stored with its origin (its handset's last acked input) before the ack."""
+    store = Store(tmp_path / "q.db")
+    session, runner = table(store)
+    runner.start(SEATS, [{"game": "buzzer", "seats": ["Ann", "Bob"]}])
+    runner.start_round()
+    runner.finish_round()
+    runner.tiebreak_card("Eiffel Tower, in metres?", "330")
+    hs = handsets()
+    ann, _ = session.prompt_for(hs["Ann"])
+    assert ann["kind"] == protocol.NUMBER and ann["text"] == "Eiffel Tower, in metres?"
+    assert protocol.parse_prompt(ann) is ann
+    assert session.prompt_for(hs["Cat"])[0]["kind"] == "info"  # not tied: the standing
+    cat, _ = session.prompt_for(hs["Cat"])
+    with pytest.raises(QuizboxError):  # a number from a screen that takes none
+        session.handle_input("cat", cat["id"], protocol.NUMBER, {"number": "330"})
+    with pytest.raises(MalformedInput):
+        session.handle_input("ann", ann["id"], protocol.NUMBER, {"number": "three hundred-ish"})
+    assert runner.engine is not None and runner.engine.card is not None
+    assert runner.engine.card.waiting_for == ["Ann", "Bob"]  # the bad number changed nothing
+    message = session.handle_input("ann", ann["id"], protocol.NUMBER, {"number": "300"}, origin=("ann", 7, ann["id"]))
+    assert "300" in message
+    assert store.last_acked("ann") == (7, ann["id"])
+    locked, _ = session.prompt_for(hs["Ann"])
+    assert locked["kind"] == "info" and locked["title"] == "Locked in" and "300" in locked["text"]
+    with pytest.raises(QuizboxError):  # the old screen again (a re-sent input is the hub's duplicate check)
+        session.handle_input("ann", ann["id"], protocol.NUMBER, {"number": "310"})
+    bob, _ = session.prompt_for(hs["Bob"])
+    session.handle_input("bob", bob["id"], protocol.NUMBER, {"number": "345"})
+    assert runner.engine.finished and runner.engine.winners() == ["Bob"]
+    assert rebuilt_from_store(store).winners() == ["Bob"]
+
+
 def test_night_commands_check_their_input() -> None:
     session, runner = table(None)
     accepted = {"ann", "bob"}.__contains__
@@ -272,3 +307,27 @@ def test_a_restart_between_rounds_and_during_the_tiebreak(tmp_path: Path) -> Non
     runner.enter_number("Bob", "88")
     assert runner.engine.winners() == ["Bob"]
     assert store.nights()[0].status == "finished"
+
+
+def test_a_rounds_plan_sets_its_flows_timing(tmp_path: Path) -> None:
+    """Issue 15 (planning): a round's answer time and poker's action time were refused by the night
+    ("unknown Confident option answer_seconds"): the night checked every option against the engine.
+    The flow's own options now go to the flow; a bad one is refused when the night is planned."""
+    session, runner = table(Store(tmp_path / "q.db"))
+    runner.start(SEATS, [{"game": "confident", "options": {"target": 3, "answer_seconds": 30}},
+                         {"game": "poker", "options": {"action_seconds": 20, "stack": 30}},
+                         {"game": "buzzer", "options": {"settle_ms": 300}, "cards": 1}])
+    runner.start_round()
+    assert session.flow is not None and session.flow.answer_seconds == 30
+    hs = handsets()
+    for player in PLAYERS:
+        confident_answer(session, hs, player, "1", "1000")
+    runner.finish_round(stopped=True)
+    assert runner.engine is not None and [r.status for r in runner.engine.rounds][0] == "stopped"
+    assert runner.engine.standing() == {"Ann": 1, "Bob": 1, "Cat": 1}  # the round scored with its timing kept
+    for bad, says in (({"answer_seconds": "soon"}, "answer_seconds must be a whole number"),
+                      ({"action_seconds": -1}, "action_seconds must be a whole number"),
+                      ({"answer_seconds": 30, "speed": 2}, "unknown")):
+        game = "poker" if "action_seconds" in bad else "confident"
+        with pytest.raises(QuizboxError, match=says):
+            table(None)[1].start(SEATS, [{"game": game, "options": bad}])

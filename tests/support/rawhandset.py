@@ -42,6 +42,8 @@ def answer(prompt: dict[str, Any]) -> dict[str, Any] | None:
         return {"answer": prompt["answers"][0], "token": prompt["tokens"][0]}
     if kind == "buzz":
         return {"pressed": ms()} if prompt.get("armed") else None
+    if kind == "number":  # a quiz night's tie-break: one exact number, as text
+        return {"number": "1"}
     return None
 
 
@@ -50,6 +52,7 @@ class RawHandset:
         self.box, self.id, self.name = box, handset_id, name
         self.base = f"quizbox/{box}/handset/{handset_id}/"
         self.seq = 0
+        self.number: str | None = None  # what this handset answers a tie-break's number prompt
         self.prompt: dict[str, Any] | None = None
         self.pending: dict[str, Any] | None = None
         self.sent_at = 0.0
@@ -96,7 +99,7 @@ class RawHandset:
         prompt = self.prompt
         if prompt is None or self.pending is not None:
             return
-        data = answer(prompt)
+        data = {"number": self.number} if prompt["kind"] == "number" and self.number else answer(prompt)
         if data is None:
             return
         self.seq = self.seq + 1 if self.seq < 2**31 - 1 else 1

@@ -166,3 +166,30 @@ def test_the_buzzer_round_has_its_own_live_controls_with_shortcuts(admin: FlaskC
     for cmd in ("arm", "right", "wrong", "close"):
         post(admin, "/live/command", {"cmd": cmd}, page="/live/")
     assert [c["cmd"] for c in link.commands] == ["arm", "right", "wrong", "close"]
+
+
+def test_the_night_page_knows_when_the_night_moved_on(admin: FlaskClient, link: FakeLink) -> None:
+    """The night page did not refresh itself: a number typed on a handset or a round ending showed only
+    after a reload. Its version (polled by night.js) changes with the night and only with it."""
+    session = Session(lambda: 100.0)
+    runner = NightRunner(session)
+    runner.start({"Ann": "hs-1", "Bob": "hs-2"}, [{"game": "buzzer", "seats": ["Ann", "Bob"]}], "Tied night")
+    link.board_state = session.board_state([], lambda _: "#fff")
+    page = admin.get("/night/").get_data(as_text=True)
+    first = admin.get("/night/version").get_json()["version"]
+    assert f'data-version="{first}"' in page and 'data-poll="/night/version"' in page
+    assert admin.get("/night/version").get_json()["version"] == first  # nothing changed: the same
+    runner.start_round()
+    runner.finish_round()
+    runner.tiebreak_card("Eiffel Tower?", "330")
+    link.board_state = session.board_state([], lambda _: "#fff")
+    card = admin.get("/night/version").get_json()["version"]
+    assert card != first
+    runner.enter_number("Ann", "320")  # as if from Ann's handset
+    link.board_state = session.board_state([], lambda _: "#fff")
+    after = admin.get("/night/version")
+    assert after.get_json()["version"] not in (first, card)
+    assert after.headers["Cache-Control"] == "no-store"
+    page = admin.get("/night/").get_data(as_text=True)
+    assert "Tie-break: <strong>Eiffel Tower?</strong>" in page
+    assert "Bob's number" in page and "Ann's number" not in page

@@ -111,6 +111,14 @@ KINDS: dict[str, Kind] = {
         ["Wait for the quizmaster"],
         [({}, {"pressed": -1})],  # -1: stamped by the handset core's clock (checked below)
     ),
+    "number": Kind(  # a quiz night's tie-break (protocol 1.2)
+        {"kind": "number", "title": "Tie-break!", "text": "How tall is the Eiffel Tower?", "unit": "m"},
+        ['name="number"', "in m", "The closest to the answer wins"],
+        ['name="bottom"'],
+        [({"number": "330"}, {"number": "330"}), ({"number": "3.3k"}, {"number": "3300"}),
+         ({"number": "-2.5"}, {"number": "-2.5"})],
+        [({"number": ""}, "Your number: type a number"),
+         ({"number": "tall"}, "Your number: not a number")]),
     "info": Kind(
         {"kind": "info", "title": "Locked in", "text": "8 to 8", "wait": True, "lines": ["Cat is still thinking"],
          "private": {"score": 3, "range": None}},

@@ -1,5 +1,7 @@
 // Quiz night pages: each round's deck list shows only decks of that round's game's kind (a buzzer round
-// needs none), and N starts the next round.
+// needs none), and N starts the next round. The night page follows the night by itself: it polls
+// /night/version every two seconds and reloads when the night moved on (a round ended, a tie-break number
+// came from a handset), unless the quizmaster is typing in one of its forms: then it says so and waits.
 (function () {
   "use strict";
   function filter(row) {
@@ -20,6 +22,29 @@
     var game = row.querySelector(".round-game");
     if (game) { game.addEventListener("change", function () { filter(row); }); filter(row); }
   });
+  var live = document.getElementById("night-live");
+  if (live) {
+    var typing = false;
+    document.addEventListener("input", function () { typing = true; });
+    document.addEventListener("change", function () { typing = true; });
+    var reload = document.getElementById("night-reload");
+    if (reload) { reload.addEventListener("click", function () { window.location.reload(); }); }
+    var poll = function () {
+      fetch(live.getAttribute("data-poll"), {credentials: "same-origin", cache: "no-store"})
+        .then(function (response) {
+          if (response.status === 401 || response.redirected) { window.location.reload(); return null; }
+          return response.ok ? response.json() : null;
+        })
+        .then(function (data) {
+          if (!data || data.version === live.getAttribute("data-version")) { return; }
+          var busy = document.activeElement && /^(INPUT|SELECT|TEXTAREA)$/.test(document.activeElement.tagName);
+          if (typing || busy) { live.hidden = false; } else { window.location.reload(); }
+        })
+        .catch(function () { /* the box or the Wi-Fi is away: try again at the next tick */ })
+        .finally(function () { window.setTimeout(poll, 2000); });
+    };
+    window.setTimeout(poll, 2000);
+  }
   document.addEventListener("keydown", function (event) {
     if (event.target && /^(INPUT|SELECT|TEXTAREA)$/.test(event.target.tagName)) { return; }
     if (event.altKey || event.ctrlKey || event.metaKey) { return; }

@@ -111,7 +111,8 @@ class NightEngine(Engine):
             raise ConfigError(f"{where}: unknown game {plan.game!r}; a round is one of {', '.join(KINDS)}")
         seats = check_seats(plan, self.players)
         try:
-            kind.engine(list(seats), plan.options)
+            kind.check_flow_options(plan.options)
+            kind.engine(list(seats), kind.engine_options(plan.options))
         except ConfigError as exc:
             raise ConfigError(f"{where} ({kind.title}): {exc}") from exc
         return seats
@@ -323,7 +324,8 @@ class NightEngine(Engine):
         self._require_phase(action, Phase.PLAYING)
         round_ = self.playing
         assert round_ is not None
-        return play_round(self.kind(round_), round_.seats, round_.plan.options, action.log, action.stopped)
+        kind = self.kind(round_)
+        return play_round(kind, round_.seats, kind.engine_options(round_.plan.options), action.log, action.stopped)
 
     def verify_finish_round(self, action: FinishRound) -> None:
         self._check_finish(action)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
+from appliance.errors import ConfigError
 from appliance.games import registry
 from appliance.games.allin.actions import EndGame as AllInEnd
 from appliance.games.base import HOST, Action, Engine
@@ -33,6 +35,25 @@ class RoundKind:
     closers: tuple[Callable[[], Action], ...]
     """Host actions that close a question in progress, keeping what it scored (tried before ``end``)."""
     keys: Callable[[Engine], dict[str, Key]]
+    flow_options: tuple[str, ...] = ()
+    """Options the round's flow takes, not its engine (timings: the registry's ``flow_options``)."""
+
+    def engine_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """A round's options as its engine takes them: without the flow's own (its timings)."""
+        return {k: v for k, v in options.items() if k not in self.flow_options}
+
+    def check_flow_options(self, options: Mapping[str, Any]) -> None:
+        """The flow's own options are whole numbers of at most :data:`MAX_FLOW_OPTION` (seconds, ms or a
+        count; the flow checks its own range when the round starts); ConfigError says which is not."""
+        for name in self.flow_options:
+            if name not in options:
+                continue
+            value = options[name]
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_FLOW_OPTION:
+                raise ConfigError(f"{name} must be a whole number from 0 to {MAX_FLOW_OPTION}, got {value!r}")
+
+
+MAX_FLOW_OPTION = 3600
 
 
 def _host(record: type[Action]) -> Callable[[], Action]:
@@ -49,7 +70,7 @@ _STOP: Mapping[str, tuple[Callable[[], Action], tuple[Callable[[], Action], ...]
 """Each game's end by its stopped rule, and what closes a question in play first (the buzzer's)."""
 
 KINDS: Mapping[str, RoundKind] = {
-    spec.id: RoundKind(spec.id, spec.title, spec.engine, *_STOP[spec.id], KEYS[spec.id])
+    spec.id: RoundKind(spec.id, spec.title, spec.engine, *_STOP[spec.id], KEYS[spec.id], spec.flow_options)
     for spec in registry.SPECS
 }
 """Every round kind a run-sheet may hold (every game of the registry), in the order the admin page offers

@@ -19,6 +19,7 @@ SCRIPT = (
     ("c1", ("2", "next", "1", "ok", "ok")),
     ("s1", ("9", "ok", "ok")),
     ("t1", ("2", "next", "4", "ok", "ok")),
+    ("n2", ("3", "3", "0", ".", "5", "ok", "ok")),
     ("z1", ("ok",)),
 )
 
@@ -85,8 +86,8 @@ class Game:
 
     def check(self):
         """The game went as a player's would: every input delivered once and acked."""
-        faults.eq(self.sent, self.rounds * 8, "inputs")
-        faults.eq(len(self.seqs), self.rounds * 8, "seqs")
+        faults.eq(self.sent, self.rounds * 9, "inputs")
+        faults.eq(len(self.seqs), self.rounds * 9, "seqs")
         faults.eq(self.world.connects, 1, "connections")
         faults.healthy(self.world, "game")
         return True

@@ -11,7 +11,7 @@ import network
 import samples
 
 from firmware import protocol as P
-from firmware.core import bot, fb, numtext
+from firmware.core import allowed, bot, fb, numtext
 from firmware.core.handset import Handset
 
 BOX = "box1"
@@ -140,6 +140,50 @@ def other_kinds():
 
 
 @test
+def number_prompt():
+    # the quiz night's tie-break: one exact number on both layouts, reviewed, sent as the appliance reads it
+    eq(typed("n1", ["1", "9", "8", "9", "ok", "ok"]), [{"number": "1989"}])
+    eq(typed("n2", ["-", "3", "3", "0", ".", "5", "0", "ok", "ok"]), [{"number": "-330.5"}])
+    eq(typed("n1", ["1"] + X10 + ["4", "5", "ok", "ok"]), [{"number": "1 x 10^45"}])
+    r = "right"
+    keys = ["up", r] + ["up"] * 9 + [r] + ["up"] * 8 + [r] + ["up"] * 9 + ["ok", "ok"]
+    eq(typed("n1", keys, "five"), [{"number": "1989"}])
+    eq(typed("n1", ["left", "up", r, "up", "up", "ok", "ok"], "five"), [{"number": "-2"}])
+    h, t = handset(screen=real_screen())
+    show(h, samples.by_id("n2"))
+    h.press("ok")  # nothing typed: a notice, nothing sent
+    eq(h.editor.notice, "enter Number")
+    for k in ["3", "3", "0", "ok"]:
+        h.press(k)
+    eq(h.editor.summary(h.editor.data), ["330", "metres"])
+    h.press("del")  # back from the review page, the number kept
+    h.press("ok")
+    h.press("ok")
+    eq([i["data"] for i in t.inputs], [{"number": "330"}])
+    for data, why in (({"number": "1,5"}, "bad number"), ({}, "enter a number"), ({"number": 7}, "number not text")):
+        try:
+            allowed.check(h.prompt, data)
+        except ValueError as err:
+            eq(str(err), why)
+        else:
+            raise AssertionError(repr(data))
+
+
+@test
+def unknown_kind_shows_as_info():
+    h, t = handset(screen=real_screen())
+    show(h, samples.by_id("r2"))
+    later = {"v": 1, "id": "q9", "kind": "dartboard", "title": "Darts!", "text": "Throw", "wait": True}
+    show(h, later)
+    eq(h.view, "info")
+    eq(h.editor, None)
+    eq(h.prompt, {"v": 1, "id": "q9", "kind": "info", "title": "Darts!", "text": "Throw"})
+    for k in ["1", "ok", "ok"]:
+        h.press(k)
+    eq(t.inputs, [])
+
+
+@test
 def exactly_once_after_reconnect():
     h, t = handset()
     show(h, samples.by_id("r2"))
@@ -205,7 +249,7 @@ def whole_game():
     g = game.Game()
     while g.step():
         pass
-    eq(g.sent, g.rounds * 8)
+    eq(g.sent, g.rounds * 9)
     eq(g.handset.view, "sent")  # the last buzz waits for its ack
 
 
