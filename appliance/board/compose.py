@@ -74,8 +74,8 @@ def compose(
         _draw(canvas, board, choice)
         return canvas, choice
     else:
-        canvas.live = [] if not still else None
-        _draw(canvas, board, choice, veil=still)
+        canvas.live = [] if not still else None  # paused: the pause veils the countdown, in the layer
+        _draw(canvas, board, choice)
         live, canvas.live = tuple(canvas.live or ()), None
         if board.remaining_reads and not still:
             LAYERS.mark_timed(key)
@@ -83,15 +83,13 @@ def compose(
         LAYERS.keep(key, canvas.surface, tuple(canvas.placements), live)
     for part in live:
         part(canvas, board)
-    if board.paused and not still:
-        pause.draw(canvas, board)
     return canvas, choice
 
 
-def _draw(canvas: Canvas, board: Board, choice: Choice, veil: bool = True) -> None:
+def _draw(canvas: Canvas, board: Board, choice: Choice) -> None:
     background(canvas)
     choice.draw(canvas, board)
-    if board.paused and veil:
+    if board.paused:
         pause.draw(canvas, board)
 
 
