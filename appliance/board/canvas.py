@@ -17,7 +17,7 @@ import pygame
 from appliance.board import memo
 from appliance.board import theme as look
 from appliance.board.textfit import Fit
-from appliance.board.theme import Colour, Theme
+from appliance.board.theme import Colour, Theme, line_step
 
 Rect = pygame.Rect
 
@@ -172,12 +172,6 @@ def _box(rect: Rect) -> tuple[int, int, int, int]:
     return (rect.left, rect.top, rect.width, rect.height)
 
 
-LINE_SPACING = 1.2
-"""Line step as a multiple of the font size: Open Sans's glyphs (accents included) stay inside it."""
-
-
-def line_step(px: int) -> int:
-    return round(px * LINE_SPACING)
 
 
 def new_canvas(size: tuple[int, int], now: float = 0.0, into: pygame.Surface | None = None) -> Canvas:

@@ -79,10 +79,8 @@ LINES = Lines()
 
 def measure(role: str) -> Callable[[int, str], tuple[int, int]]:
     """``measure(px, text)``: a line's width in the ``role``'s font and the board's line step."""
-    from appliance.board.canvas import line_step
-
     def width_and_step(px: int, text: str) -> tuple[int, int]:
-        return width(role, px, text), line_step(px)
+        return width(role, px, text), look.line_step(px)
 
     return width_and_step
 

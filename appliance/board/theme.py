@@ -115,3 +115,12 @@ def _font(role: str, px: int) -> pygame.font.Font:
     if path.is_file():
         return pygame.font.Font(str(path), px)
     return pygame.font.Font(None, px)
+
+
+LINE_SPACING = 1.2
+"""Line step as a multiple of the font size: Open Sans's glyphs (accents included) stay inside it."""
+
+
+def line_step(px: int) -> int:
+    """The distance from one line of text to the next at font size ``px``."""
+    return round(px * LINE_SPACING)

@@ -8,8 +8,9 @@ from functools import lru_cache
 import pygame
 
 from appliance.board import theme
-from appliance.board.canvas import Canvas, Rect, line_step
+from appliance.board.canvas import Canvas, Rect
 from appliance.board.state import Board
+from appliance.board.theme import line_step
 from appliance.games import registry
 
 GAME_TITLES: Mapping[str, str] = {spec.id: spec.title for spec in registry.SPECS}
