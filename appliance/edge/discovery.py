@@ -17,14 +17,14 @@ from __future__ import annotations
 import ipaddress
 import logging
 import threading
-import time
 from collections.abc import Callable, Sequence
 from types import TracebackType
 
 import ifaddr
-from zeroconf import InterfaceChoice, IPVersion, ServiceBrowser, ServiceInfo, ServiceListener, Zeroconf
+from zeroconf import InterfaceChoice, IPVersion, ServiceInfo, Zeroconf
 
 from firmware import protocol
+from firmware.pizero import discovery as pizero_discovery
 
 log = logging.getLogger(__name__)
 
@@ -189,40 +189,11 @@ def advertise(
 
 
 def broker_from_info(info: ServiceInfo, box: str | None = None) -> tuple[str, int] | None:
-    """``(host, port)`` of a resolved ``_mqtt._tcp`` service if it is a Quizbox broker (of ``box``).
-
-    The host is the first IPv4 address when the answer carried one, else the host name.
-    """
-    txt = info.decoded_properties
-    if txt.get("app") != APP or info.port is None:
-        return None
-    if box is not None and txt.get("box") != box:
-        return None
-    addresses = info.parsed_addresses(IPVersion.V4Only)
-    if addresses:
-        return addresses[0], info.port
-    if info.server:
-        return info.server.rstrip("."), info.port
-    return None
-
-
-class _Names(ServiceListener):
-    """Collects the service names a browser reports, for the thread that waits on them."""
-
-    def __init__(self) -> None:
-        self.names: list[str] = []
-        self.added = threading.Condition()
-
-    def add_service(self, zc: Zeroconf, type_: str, name: str) -> None:
-        with self.added:
-            self.names.append(name)
-            self.added.notify_all()
-
-    def update_service(self, zc: Zeroconf, type_: str, name: str) -> None:
-        self.add_service(zc, type_, name)
-
-    def remove_service(self, zc: Zeroconf, type_: str, name: str) -> None:
-        return None
+    """``(host, port)`` of a resolved ``_mqtt._tcp`` service if it is a Quizbox broker (of ``box``): the
+    first IPv4 address when the answer carried one, else the host name. The Pi Zero handset's reading
+    (firmware/pizero/discovery.py), the one both sides use."""
+    found: tuple[str, int] | None = pizero_discovery.broker_of(info, box)
+    return found
 
 
 def find_broker(
@@ -230,31 +201,7 @@ def find_broker(
     box: str | None = None,
     interfaces: Interfaces = InterfaceChoice.All,
 ) -> tuple[str, int] | None:
-    """The first Quizbox broker (of ``box``, if given) announced within ``timeout`` seconds, or None."""
-    deadline = time.monotonic() + timeout
-    names = _Names()
-    tried: set[str] = set()
-    zc = Zeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
-    browser = ServiceBrowser(zc, MQTT_SERVICE, listener=names)
-    try:
-        while True:
-            with names.added:
-                fresh = [n for n in names.names if n not in tried]
-                left = deadline - time.monotonic()
-                if not fresh:
-                    if left <= 0:
-                        log.info("no Quizbox broker announced on mDNS within %.0f s", timeout)
-                        return None
-                    names.added.wait(left)
-                    continue
-            for name in fresh:
-                tried.add(name)
-                info = zc.get_service_info(MQTT_SERVICE, name, timeout=max(int(left * 1000), 500))
-                found = broker_from_info(info, box) if info is not None else None
-                if found is not None:
-                    log.info("found Quizbox broker %s at %s:%s", name, *found)
-                    return found
-                log.debug("mDNS service %s is not a Quizbox broker%s", name, f" of box {box}" if box else "")
-    finally:
-        browser.cancel()
-        zc.close()
+    """The first Quizbox broker (of ``box``, if given) announced within ``timeout`` seconds, or None: the
+    Pi Zero handset's browse (firmware/pizero/discovery.py), which a handset on a Pi and this side share."""
+    found: tuple[str, int] | None = pizero_discovery.browse(box, timeout, interfaces)
+    return found

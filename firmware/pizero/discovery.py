@@ -8,8 +8,9 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Sequence
 
-from zeroconf import IPVersion, ServiceBrowser, ServiceInfo, ServiceListener, Zeroconf
+from zeroconf import InterfaceChoice, IPVersion, ServiceBrowser, ServiceInfo, ServiceListener, Zeroconf
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +49,12 @@ class _Names(ServiceListener):
         return None
 
 
-def browse(box: str | None = None, timeout: float = 5.0, interfaces: list[str] | None = None) -> tuple[str, int] | None:
-    """The first Quizbox broker (of ``box``) announced within ``timeout`` seconds, or None."""
+def browse(
+    box: str | None = None, timeout: float = 5.0, interfaces: InterfaceChoice | Sequence[str] | None = None
+) -> tuple[str, int] | None:
+    """The first Quizbox broker (of ``box``) announced within ``timeout`` seconds, or None. ``interfaces``:
+    zeroconf's (addresses to listen on, or an ``InterfaceChoice``); None for every interface. The appliance's
+    ``find_broker`` is this same browse."""
     deadline = time.monotonic() + timeout
     names = _Names()
     tried: set[str] = set()
@@ -77,6 +82,7 @@ def browse(box: str | None = None, timeout: float = 5.0, interfaces: list[str] |
                 if found is not None:
                     log.info("found Quizbox broker %s at %s:%s", name, *found)
                     return found
+                log.debug("mDNS service %s is not a Quizbox broker%s", name, f" of box {box}" if box else "")
     finally:
         browser.cancel()
         zc.close()
