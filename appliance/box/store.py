@@ -268,10 +268,7 @@ class Store:
                 [(game_id, first_seq + i, json.dumps(a), now) for i, a in enumerate(actions)],
             )
             if origin is not None:
-                handset, seq, prompt = origin
-                db.execute(
-                    "INSERT OR REPLACE INTO acked (handset, seq, prompt, game_id, entry, at) "
-                    "VALUES (?, ?, ?, ?, ?, ?)", (handset, seq, prompt, game_id, first_seq, now))
+                _record_acked(db, origin, game_id, first_seq, now)
 
     def update_seats(self, game_id: int, seats: dict[str, str]) -> None:
         """A seat moved to another handset mid-game (player -> handset id): a resume seats it there."""
@@ -343,10 +340,7 @@ class Store:
             now = self.clock()
             _insert_night_actions(db, night_id, first_seq, actions, now)
             if origin is not None:
-                handset, seq, prompt = origin
-                db.execute(
-                    "INSERT OR REPLACE INTO acked (handset, seq, prompt, game_id, entry, at) "
-                    "VALUES (?, ?, ?, 0, ?, ?)", (handset, seq, prompt, first_seq, now))
+                _record_acked(db, origin, 0, first_seq, now)
 
     def start_night_round(
         self, night_id: int, seq: int, action: JSON, round_number: int, game: str, setup: JSON, seats: dict[str, str]
@@ -487,6 +481,14 @@ class Store:
     def forget_used(self, prefix: str = "") -> None:
         with self._tx() as db:
             db.execute("DELETE FROM used_cards WHERE card LIKE ?", (prefix.replace("%", r"\%") + "%",))
+
+
+def _record_acked(db: sqlite3.Connection, origin: Origin, game_id: int, entry: int, now: float) -> None:
+    """``origin`` (handset, seq, prompt id) is that handset's last acked input: it became the actions from
+    seq ``entry`` of game ``game_id`` (0: of the night's log). In the transaction of those actions."""
+    handset, seq, prompt = origin
+    db.execute("INSERT OR REPLACE INTO acked (handset, seq, prompt, game_id, entry, at) VALUES (?, ?, ?, ?, ?, ?)",
+               (handset, seq, prompt, game_id, entry, now))
 
 
 def _insert_night_actions(

@@ -311,10 +311,14 @@ class NightRunner:
         self._apply(EnterNumber(player, parse_number(number)))
         self.session._changed()
 
+    def player_at(self, handset_id: str) -> str | None:
+        """The night's player whose handset ``handset_id`` is, if any."""
+        return next((p for p, hid in self.seats.items() if hid == handset_id), None)
+
     def number_from(self, handset_id: str, data: Mapping[str, Any], origin: Origin | None = None) -> str:
         """A tied player's number from their handset's ``number`` prompt (protocol 1.2); the ack's message.
         Refused (nothing changes) when the handset's player is not waiting for a number now."""
-        player = next((p for p, hid in self.seats.items() if hid == handset_id), None)
+        player = self.player_at(handset_id)
         card = self.engine.card if self.engine is not None else None
         if player is None or card is None or player not in card.waiting_for:
             raise IllegalAction("no tie-break number is wanted from you now")
@@ -424,7 +428,7 @@ class NightRunner:
     def prompt(self, handset_id: str) -> JSON | None:
         """Between rounds, every player's handset shows their night place (None while a round plays)."""
         engine = self.engine
-        player = next((p for p, hid in self.seats.items() if hid == handset_id), None)
+        player = self.player_at(handset_id)
         if engine is None or self.session.state == "playing" or player is None:
             return None
         standing, places = engine.standing(), engine.places()
