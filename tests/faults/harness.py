@@ -129,6 +129,15 @@ class ApplianceProcess:
         """Tracebacks the appliance logged: a handler, the session or the store failing on its own."""
         return [chunk[:400] for chunk in self.log().split("Traceback (most recent call last):")[1:]]
 
+    def health(self) -> dict[str, Any]:
+        """What the appliance says of its optional parts and its last recovery (``health.json``); {} while
+        there is none or it is being written."""
+        try:
+            data: dict[str, Any] = json.loads((self.data_dir / "health.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data
+
     def stored(self) -> Store:
         """The appliance's database, opened read-only by this process (SQLite WAL: safe while it runs)."""
         return Store(f"file:{self.db}?mode=ro")

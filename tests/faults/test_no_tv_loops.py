@@ -5,7 +5,6 @@ not happen (after a plain kill -9 the store holds everything acked: the handsets
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import time
@@ -21,14 +20,6 @@ from tests.faults.harness import GAMES, Table, wait_until
 SEED = 41
 APP_KILLS = 12
 BROKER_KILLS = 6
-
-
-def health(table: Table) -> dict[str, Any]:
-    try:
-        data: dict[str, Any] = json.loads((table.app.data_dir / "health.json").read_text())
-    except (OSError, ValueError):
-        return {}
-    return data
 
 
 @pytest.mark.slow
@@ -66,9 +57,9 @@ def test_kill_9_loops_of_box_and_broker_with_the_tv_failing_lose_nothing(
                         app_kills += 1
                     table.observer.wait_online(onlines, timeout=20)
                     wait_until(lambda: all(p.client.connected.is_set() for p in table.players), 20, "handsets back")
-                    wait_until(lambda: health(table).get("parts", {}).get("board", {}).get("ok") is False, 10,
+                    wait_until(lambda: table.app.health().get("parts", {}).get("board", {}).get("ok") is False, 10,
                                "the failing TV reported again")
-                    assert not health(table).get("recovery", {}).get("found"), health(table)["recovery"]
+                    assert not table.app.health().get("recovery", {}).get("found"), table.app.health()["recovery"]
                     next_kill = time.monotonic() + rng.uniform(0.3, 1.5)
                 table.drive()
                 time.sleep(0.05)
@@ -81,7 +72,7 @@ def test_kill_9_loops_of_box_and_broker_with_the_tv_failing_lose_nothing(
             finished[game] = finished.get(game, 0) + 1
         assert table.app.alive(), table.app.tail()
         assert table.app.crashes() == []
-        assert not health(table).get("recovery", {}).get("found")
+        assert not table.app.health().get("recovery", {}).get("found")
     finally:
         table.close()
     figures["no TV: kill -9 of the box"] = app_kills

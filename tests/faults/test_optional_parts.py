@@ -23,17 +23,8 @@ SEED = 17
 PASSWORD = "correct horse battery"
 
 
-def health_file(table: Table) -> dict[str, Any]:
-    path = table.app.data_dir / "health.json"
-    try:
-        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data
-
-
 def board_part(table: Table) -> dict[str, Any]:
-    part: dict[str, Any] = health_file(table).get("parts", {}).get("board", {})
+    part: dict[str, Any] = table.app.health().get("parts", {}).get("board", {})
     return part
 
 

@@ -65,14 +65,6 @@ def answered_and_acked(table: Table, count: int) -> bool:
     return True
 
 
-def health(table: Table) -> dict[str, Any]:
-    try:
-        data: dict[str, Any] = json.loads((table.app.data_dir / "health.json").read_text())
-    except (OSError, ValueError):
-        return {}
-    return data
-
-
 @pytest.mark.slow
 @pytest.mark.mqtt
 @pytest.mark.timeout(150)
@@ -102,9 +94,9 @@ def test_a_damaged_wal_is_said_in_plain_words_and_the_game_resumes_from_the_last
         table.observer.wait_online(onlines)
 
         # the plain words: health.json (the admin page, the doctor) and the TV's message line
-        wait_until(lambda: bool(health(table).get("recovery", {}).get("text")), 10, f"a report after: {what}")
-        wait_until(lambda: "lost" in health(table)["recovery"]["text"], 10, "the lost answers named")
-        text = health(table)["recovery"]["text"]
+        wait_until(lambda: bool(table.app.health().get("recovery", {}).get("text")), 10, f"a report after: {what}")
+        wait_until(lambda: "lost" in table.app.health()["recovery"]["text"], 10, "the lost answers named")
+        text = table.app.health()["recovery"]["text"]
         wait_until(lambda: table.observer.board.get("message") == text, 10, "the report on the TV")
         assert "power cut lost" in text and "the game goes on from question" in text, text
         finding = doctor.check_recovery(load_config(str(table.app.config)), doctor.Probes())
