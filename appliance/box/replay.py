@@ -154,6 +154,16 @@ def _keys(data: Mapping[str, Any], where: str, required: Sequence[str], optional
         _fail(where, f"unknown key(s) {', '.join(unknown)} (known: {', '.join([*required, *optional])})")
 
 
+def _players(top: Mapping[str, Any]) -> list[str]:
+    """A file's ``players``: different, non-empty names (game and night files alike)."""
+    players = _list(top["players"], "players", "players")
+    if not players or not all(isinstance(p, str) and p for p in players):
+        _fail("players", f"players must be a non-empty list of non-empty names, got {json.dumps(players)}")
+    if len(set(players)) != len(players):
+        _fail("players", f"player names must be different, got {json.dumps(players)}")
+    return players
+
+
 def load(data: Any) -> Scenario:
     """Validate the common part of a scenario (README "Common keys"); ScenarioError says where."""
     top = _object(data, "", "a scenario file")
@@ -163,11 +173,7 @@ def load(data: Any) -> Scenario:
     game = top["game"]
     if game not in registry.GAMES:
         _fail("game", f"unknown game {game!r}; expected one of {', '.join(registry.IDS)} (or a night file)")
-    players = _list(top["players"], "players", "players")
-    if not players or not all(isinstance(p, str) and p for p in players):
-        _fail("players", f"players must be a non-empty list of non-empty names, got {json.dumps(players)}")
-    if len(set(players)) != len(players):
-        _fail("players", f"player names must be different, got {json.dumps(players)}")
+    players = _players(top)
     options = _object(top.get("options", {}), "options", "options")
     _reader_keys(top, "")
     expect = None if "expect" not in top else _object(top["expect"], "expect", "expect")

@@ -41,6 +41,7 @@ from appliance.box.replay import (
     _keys,
     _list,
     _object,
+    _players,
     _question,
     adapter_for,
     differences,
@@ -114,11 +115,7 @@ def load(data: Any) -> Night:
     _keys(top, "the night file", TOP_REQUIRED, TOP_OPTIONAL)
     if top.get("game", NIGHT) != NIGHT:
         _fail("game", f"a night file's game is {NIGHT!r}, got {json.dumps(top['game'])}")
-    players = _list(top["players"], "players", "players")
-    if not players or not all(isinstance(p, str) and p for p in players):
-        _fail("players", f"players must be a non-empty list of non-empty names, got {json.dumps(players)}")
-    if len(set(players)) != len(players):
-        _fail("players", f"player names must be different, got {json.dumps(players)}")
+    players = _players(top)
     _free_text(top, "")
     rounds = tuple(_round(item, f"rounds[{i}]") for i, item in enumerate(_list(top["rounds"], "rounds", "rounds")))
     cards = tuple(
