@@ -30,6 +30,10 @@ def test_the_setup_form_offers_accepted_handsets_in_join_order(admin: FlaskClien
     assert 'name="player-0" value="Ann"' in page and 'name="player-2" value="Cat"' in page
     assert "hs-9" not in page  # not accepted yet: not offered
     assert "Final Hurdle" in page and "Starting chips" in page
+    # each seat row: its handset list, and the buttons that move it (a game's seats are clockwise)
+    assert page.count('<li class="seat">') == page.count('aria-label="Move up"') > 0
+    night = admin.get("/night/plan").get_data(as_text=True)  # the night's players: the same rows, not moved
+    assert night.count('<li class="seat">') > 0 and 'aria-label="Move up"' not in night
 
 
 def test_start_sends_game_options_seats_deck_and_filters(admin: FlaskClient, link: FakeLink, store: Store) -> None:
