@@ -33,6 +33,7 @@ from appliance.games.base import HOST, JSON, Action, Engine
 from appliance.games.buzzer.actions import Arm, Close, Declare, EndGame, Judge, Press, StartQuestion
 from appliance.games.buzzer.engine import BuzzerEngine
 from appliance.games.buzzer.state import Phase
+from appliance.games.fields import whole
 from appliance.session.engine_flow import EngineFlow
 from appliance.session.flow import Card, GameSetup, info
 from firmware import protocol
@@ -208,7 +209,6 @@ def _ms(seconds: float) -> int:
 
 
 def _whole(value: object, name: str, low: int, high: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ConfigError(f"buzzer option {name} must be a whole number from {low} to {high}, got {value!r}")
-    return value
+    return whole(value, f"buzzer option {name} must be a whole number from {low} to {high}", low=low, high=high,
+                 error=ConfigError)
 

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from appliance.errors import ConfigError, IllegalAction, MalformedInput
 from appliance.games.base import HOST, JSON, Action, Engine
+from appliance.games.fields import whole
 from appliance.session.flow import Card, GameSetup
 
 SKIP = "flow:skip"
@@ -41,10 +42,8 @@ class EngineFlow:
         options = dict(setup.options)
         self.timing: dict[str, int] = {}
         for name in self.flow_options:
-            seconds = options.pop(name, 0)
-            if not isinstance(seconds, int) or isinstance(seconds, bool) or not 0 <= seconds <= MAX_SECONDS:
-                raise ConfigError(f"{name} must be a whole number of seconds from 0 to {MAX_SECONDS}, got {seconds!r}")
-            self.timing[name] = seconds
+            self.timing[name] = whole(options.pop(name, 0), f"{name} must be a whole number of seconds from 0 to "
+                                      f"{MAX_SECONDS}", low=0, high=MAX_SECONDS, error=ConfigError)
         self.answer_seconds = self.timing["answer_seconds"]
         self.started_at = now  # session time when the game was set up (the poker ante clock)
         self.now = now  # session time of the step being applied (deal() may read it)

@@ -19,6 +19,7 @@ from appliance.games.base import HOST, Action, Engine
 from appliance.games.buzzer.actions import Close as BuzzerClose
 from appliance.games.buzzer.actions import EndGame as BuzzerEnd
 from appliance.games.confident.actions import EndGame as ConfidentEnd
+from appliance.games.fields import whole
 from appliance.games.night.placement import KEYS, Key
 from appliance.games.poker.actions import EndGame as PokerEnd
 from appliance.games.squizz.actions import EndGame as SquizzEnd
@@ -46,11 +47,9 @@ class RoundKind:
         """The flow's own options are whole numbers of at most :data:`MAX_FLOW_OPTION` (seconds, ms or a
         count; the flow checks its own range when the round starts); ConfigError says which is not."""
         for name in self.flow_options:
-            if name not in options:
-                continue
-            value = options[name]
-            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_FLOW_OPTION:
-                raise ConfigError(f"{name} must be a whole number from 0 to {MAX_FLOW_OPTION}, got {value!r}")
+            if name in options:
+                whole(options[name], f"{name} must be a whole number from 0 to {MAX_FLOW_OPTION}", low=0,
+                      high=MAX_FLOW_OPTION, error=ConfigError)
 
 
 MAX_FLOW_OPTION = 3600
