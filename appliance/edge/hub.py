@@ -46,6 +46,11 @@ thread acks inputs while the publisher thread rebuilds prompts and the ticker pi
 default an ack can wait 5 ms for the interpreter; the hub's process switches every 1 ms (issue 22)."""
 TELEMETRY_STATE_EVERY = 0.25
 """Seconds: the admin state is republished for telemetry (battery, signal) at most this often."""
+STATE_EVERY = 0.02
+"""Seconds: while inputs keep coming, the board and the admin state go out at most this often, the first
+at once (the prompts and acks never wait). With 256 handsets a board is 45 KB and the admin state 34 KB:
+256 buzzes in a second made 20 MB of them for the TV and the admin page, and their building held up the
+next buzzes' acks (issue 22). 50 states a second is more than a TV shows a buzz order at."""
 
 
 class Hub:
@@ -113,8 +118,11 @@ class Hub:
             box, pairing, connection.host, connection.port, connection.username, connection.password,
             on_change=self._pairing_changed, tls=connection.tls, ca_file=connection.ca_file)
         self._state_at = 0.0
+        self._state_sent = -STATE_EVERY  # time.monotonic() of the last board and admin state (STATE_EVERY)
+        self._state_due: float | None = None  # when the publisher sends a state it held back
         self._ticker = threading.Thread(target=self._tick_loop, name="hub-ticker", daemon=True)
         self._changes_due = threading.Event()  # inputs applied whose prompts and board are not out yet
+        self._rebuild_due = False  # an input was applied: wake the publisher once its ack is handed over
         self._publisher = threading.Thread(target=self._publish_loop, name="hub-publisher", daemon=True)
 
     # -- lifecycle -------------------------------------------------------------------------------------
@@ -186,23 +194,28 @@ class Hub:
         to the next message; this thread rebuilds what the inputs changed, all of those that came
         meanwhile in one pass (session.pending gathers whose prompt may have changed)."""
         while not self._stop.is_set():
-            if not self._changes_due.wait(1.0):
+            due = self._state_due
+            woken = self._changes_due.wait(1.0 if due is None else max(0.0, due - time.monotonic()))
+            if not woken and self._state_due is None:
                 continue
             self._changes_due.clear()
             self._acks_written()
             try:
                 with self.lock:
-                    self._publish_changes(narrowed=True)
+                    # the prompts at once; the board and the admin state at most every STATE_EVERY s
+                    send_state = time.monotonic() - self._state_sent >= STATE_EVERY
+                    self._publish_changes(narrowed=True, state=send_state)
+                    if not send_state:
+                        self._state_due = self._state_sent + STATE_EVERY
             except Exception:
                 log.exception("publishing the changes of an input failed")
 
     def _acks_written(self, most: float = 0.005) -> None:
-        """Wait (at most ``most`` s, sleeping: MQTT's thread gets the interpreter) until the client has
+        """Wait (at most ``most`` s, asleep: MQTT's thread gets the interpreter) until the client has
         written what is queued, the acks first: the rebuild after them must not hold them up."""
-        paho = getattr(self.client, "paho", None)  # a test's stand-in client writes at once
-        deadline = time.monotonic() + most
-        while paho is not None and paho.want_write() and time.monotonic() < deadline:
-            time.sleep(0.0002)
+        wait = getattr(self.client, "wait_written", None)  # a test's stand-in client writes at once
+        if wait is not None:
+            wait(most)
 
     # -- inbound ---------------------------------------------------------------------------------------
 
@@ -210,32 +223,41 @@ class Hub:
         """Entry point for every MQTT message (paho's thread); never raises."""
         received = self._ms()  # before waiting for the lock: a clock reply's arrival time
         try:
-            with self.lock:
-                if topic == protocol.admin_command_topic(self.box):
-                    self._admin(payload)
-                    return
-                handset_id, leaf = protocol.parse_handset_topic(self.box, topic)
-                if leaf == "clock":
-                    known = self.registry.get(handset_id)
-                    if known is not None and self._may_speak(handset_id):
-                        reply = protocol.parse_clock(handset_id, protocol.decode(payload))
-                        self.clocks.on_reply(handset_id, reply, received)
-                        liveness.heard(self, known)
-                    return
-                handler = {
-                    "hello": self._hello,
-                    "status": self._status,
-                    "telemetry": self._telemetry,
-                    "input": self._input,
-                }.get(leaf)
-                if handler is not None:
-                    handler(handset_id, payload)
+            with self.lock:  # what the message makes the hub publish (an ack) is handed to MQTT on leaving it
+                self._route(topic, payload, received)
         except protocol.ProtocolError as exc:
             self.refused += 1
             log.warning("ignored message on %s: %s", topic[:120], exc)
         except Exception:
             self.refused += 1
             log.exception("hub failed on a message on %s", topic[:120])
+        if self._rebuild_due:
+            # Woken only now, with the ack in MQTT's queue: woken under the lock, the publisher took the
+            # interpreter while MQTT's thread handed the ack over and rebuilt first, holding up the ack by
+            # up to a switch interval (issue 22); now its first step is to wait for the ack to be written.
+            self._rebuild_due = False
+            self._changes_due.set()
+
+    def _route(self, topic: str, payload: bytes, received: int) -> None:
+        if topic == protocol.admin_command_topic(self.box):
+            self._admin(payload)
+            return
+        handset_id, leaf = protocol.parse_handset_topic(self.box, topic)
+        if leaf == "clock":
+            known = self.registry.get(handset_id)
+            if known is not None and self._may_speak(handset_id):
+                reply = protocol.parse_clock(handset_id, protocol.decode(payload))
+                self.clocks.on_reply(handset_id, reply, received)
+                liveness.heard(self, known)
+            return
+        handler = {
+            "hello": self._hello,
+            "status": self._status,
+            "telemetry": self._telemetry,
+            "input": self._input,
+        }.get(leaf)
+        if handler is not None:
+            handler(handset_id, payload)
 
     def _hello(self, handset_id: str, payload: bytes) -> None:
         try:
@@ -343,7 +365,7 @@ class Hub:
         handset.remember_ack(msg["seq"], msg["prompt"], ack)
         self.lock.post(protocol.ack_topic(self.box, handset_id), ack)
         if self._publisher.is_alive():  # the ack goes out now; the prompts and the board right after it
-            self._changes_due.set()
+            self._rebuild_due = True  # on_message wakes the publisher once the ack is handed to MQTT
         else:
             self._publish_changes(narrowed=True)  # the input changed the game only: the prompts it touched
 
@@ -410,12 +432,14 @@ class Hub:
         if changed or fresh:
             self._publish_prompt(handset, prompt)
 
-    def _publish_changes(self, narrowed: bool = False) -> None:
+    def _publish_changes(self, narrowed: bool = False, state: bool = True) -> None:
         """The prompts that changed, then the board: every prompt rebuilt, or with ``narrowed`` (right
-        after an input, when nothing else can have changed) only those the session says the input touched."""
+        after an input, when nothing else can have changed) only those the session says the input touched.
+        ``state`` False: the prompts only (the publisher sends the state a little later, STATE_EVERY)."""
         for handset, prompt in self.session.changed_prompts(list(self.registry), narrowed=narrowed):
             self._publish_prompt(handset, prompt)
-        self._publish_state()
+        if state:
+            self._publish_state()
 
     def _publish_prompt(self, handset: Handset, prompt: dict[str, Any]) -> None:
         """One handset's prompt; a prompt that cannot be sent is logged and never stops the others or
@@ -434,6 +458,7 @@ class Hub:
 
     def _publish_state(self) -> None:
         self._state_at = self.clock()
+        self._state_sent, self._state_due = time.monotonic(), None
         self._telemetry_due = False  # what telemetry changed goes out with this state
         board = self.session.board_state(list(self.registry), self.registry.colour)
         text = self._board_text(board)

@@ -78,6 +78,12 @@ class Client:
         paho.on_subscribe = self._subscribed
         paho.on_disconnect = self._disconnected
         paho.on_message = self._message
+        # paho says when its queue of packets to write fills and when it is written out (the callbacks meant
+        # for an outside event loop; under loop_start they only tell): ``written`` is set while nothing waits
+        self.written = threading.Event()
+        self.written.set()
+        paho.on_socket_register_write = lambda client, userdata, sock: self.written.clear()
+        paho.on_socket_unregister_write = lambda client, userdata, sock: self.written.set()
         paho.reconnect_delay_set(min_delay=1, max_delay=8)
         paho.max_queued_messages_set(0)
         paho.max_inflight_messages_set(100)
@@ -120,6 +126,12 @@ class Client:
 
     def publish(self, topic: str, payload: bytes | str, retain: bool = False, qos: int | None = None) -> None:
         self.paho.publish(topic, payload, qos=self.qos if qos is None else qos, retain=retain)
+
+    def wait_written(self, timeout: float) -> bool:
+        """Block until paho's network thread has written everything queued to the socket (False after
+        ``timeout`` s). Sleeping on an event, not polling: a thread polling would take the interpreter from
+        the network thread in the middle of the write it waits for."""
+        return self.written.wait(timeout)
 
     def _connected(
         self,
