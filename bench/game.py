@@ -188,8 +188,8 @@ def confident(tv: Tv, handsets: Sequence[TimedHandset], rounds: int, spread: flo
         sent = []
         for i in _schedule(len(seated), spread, rng):
             low = rng.randrange(1, 1000)
-            at = time.perf_counter()
-            sent.append((seated[i], seated[i].submit({"bottom": str(low), "top": str(low + 500)}), at))
+            seq = seated[i].submit({"bottom": str(low), "top": str(low + 500)})
+            sent.append((seated[i], seq, seated[i].sent[seq]))
         deadline = time.monotonic() + TIMEOUT
         while time.monotonic() < deadline and not all(seq in h.acked for h, seq, _ in sent):
             time.sleep(0.001)
@@ -235,11 +235,10 @@ def poker(tv: Tv, handsets: Sequence[TimedHandset], bets: int) -> tuple[list[flo
         answered[actor.id] = prompt["id"]
         offered = [a["action"] for a in prompt["actions"]]
         version = tv.state.get("version", 0)
-        at = time.perf_counter()
         seq = actor.submit({"action": "check" if "check" in offered else "call"})
         try:
             actor.wait_for(lambda h, seq=seq: seq in h.acked, TIMEOUT)
-            times.append(actor.acked[seq] - at)
+            times.append(actor.acked[seq] - actor.sent[seq])
         except TimeoutError:
             lost += 1
         tv.wait(lambda t, v=version: t.state.get("version", 0) > v, "the board after the bet")

@@ -104,11 +104,24 @@ class Appliance:
 
 
 class TimedHandset(SimHandset):
-    """A simulated handset that notes when each ack arrives."""
+    """A simulated handset that notes when each input goes to MQTT and when its ack arrives.
+
+    An input is timed from the moment the handset hands it to its MQTT client, as the raw baseline times
+    its message: the handset's own work before that (checking the input, drawing "sending") is not the
+    appliance's."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.acked: dict[int, float] = {}
+        self.sent: dict[int, float] = {}
         super().__init__(*args, **kwargs)
+        publish = self._transport.publish
+
+        def timed(topic: str, payload: bytes, retain: bool = False) -> None:
+            if topic.endswith("/input") and self.core.pending is not None:
+                self.sent.setdefault(self.core.pending["seq"], time.perf_counter())  # a resend keeps the first
+            publish(topic, payload, retain)
+
+        self._transport.publish = timed  # type: ignore[method-assign]
 
     def _message(self, topic: str, payload: bytes) -> None:
         now = time.perf_counter()
@@ -119,8 +132,8 @@ class TimedHandset(SimHandset):
 
     def buzz(self) -> tuple[int, float]:
         """Press now: the input's seq and when it was sent."""
-        sent = time.perf_counter()
-        return self.submit({"pressed": self.core.clock_ms()}), sent
+        seq = self.submit({"pressed": self.core.clock_ms()})
+        return seq, self.sent[seq]
 
 
 class Tv:
