@@ -13,7 +13,10 @@ plays two real games:
 
 A game seats at most its players (Confident? 12, poker 8): the other handsets are in the room, accepted
 and online, with their own prompt and clock pings, as at a pub where not every handset plays. Each timed
-input is input -> ack on the handset.
+input is input -> ack on the handset. The handsets that can be seated (the first 12) are clients in this
+process; the rest of the room runs in a process of its own (``--room``): on a night they are devices
+of their own, and in this process their threads (a network loop and a clock each, 500 at 256 handsets)
+would take the interpreter from the handset noting its ack.
 
 The baseline is a raw round trip through the same broker with the same schedule: a bare echo client in
 its own process (as the appliance is) republishing each message to its sender, N clients connected.
@@ -66,24 +69,42 @@ def echo_serve(host: str, port: int, tag: str) -> None:
     client.stop()
 
 
-class Echo:
-    """``python bench/game.py --echo``: the raw baseline's echo client in a process of its own."""
+def room_serve(host: str, port: int, box: str, first: int, count: int) -> None:
+    """Handsets h<first>.. in the room, online and answering clock pings, until stdin closes."""
+    handsets = start_handsets(Connection(host, port), box, count, first=first)
+    print("ready", flush=True)
+    sys.stdin.read()
+    for handset in handsets:
+        handset.stop()
 
-    def __init__(self, conn: Connection, tag: str) -> None:
+
+class Child:
+    """``python bench/game.py <flag> ...`` in a process of its own, ready once it printed "ready"."""
+
+    def __init__(self, what: str, *args: str) -> None:
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (open until stop())
-        self.proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--echo", conn.host,
-                                      str(conn.port), tag], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=self.log, text=True)
+        self.proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), *args],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True)
         assert self.proc.stdout is not None
         if self.proc.stdout.readline().strip() != "ready":
             self.log.seek(0)
-            raise SystemExit(f"the echo did not start: {self.log.read().decode()[-2000:]}")
+            raise SystemExit(f"the {what} did not start: {self.log.read().decode()[-2000:]}")
 
     def stop(self) -> None:
         assert self.proc.stdin is not None
         self.proc.stdin.close()
-        self.proc.wait(10)
+        self.proc.wait(30)
         self.log.close()
+
+
+def Echo(conn: Connection, tag: str) -> Child:  # noqa: N802 (a constructor)
+    """The raw baseline's echo client."""
+    return Child("echo", "--echo", conn.host, str(conn.port), tag)
+
+
+def Room(conn: Connection, box: str, first: int, count: int) -> Child:  # noqa: N802 (a constructor)
+    """The handsets of the room that no game here seats."""
+    return Child("room", "--room", conn.host, str(conn.port), box, str(first), str(count))
 
 
 class RawTable:
@@ -264,7 +285,8 @@ def run(conn: Connection, n: int, samples: int, spread: float, rng: random.Rando
     box = f"game{os.getpid()}n{n}"
     appliance = Appliance(conn, box)
     tv = Tv(conn, box)
-    handsets = start_handsets(conn, box, n)
+    handsets = start_handsets(conn, box, min(n, max(SEATS.values())))
+    room = Room(conn, box, len(handsets), n - len(handsets)) if n > len(handsets) else None
     try:
         tv.wait(lambda t: len(t.state.get("players") or []) == n, f"{n} handsets in the lobby")
         time.sleep(1.0)  # the join bursts of clock pings settle
@@ -273,6 +295,8 @@ def run(conn: Connection, n: int, samples: int, spread: float, rng: random.Rando
     finally:
         for handset in handsets:
             handset.stop()
+        if room is not None:
+            room.stop()
         tv.stop()
         appliance.stop()
     del handsets
@@ -301,9 +325,13 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--echo", nargs=3, metavar=("HOST", "PORT", "TAG"), help=argparse.SUPPRESS)
+    parser.add_argument("--room", nargs=5, metavar=("HOST", "PORT", "BOX", "FIRST", "COUNT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.echo:
         echo_serve(args.echo[0], int(args.echo[1]), args.echo[2])
+        return 0
+    if args.room:
+        room_serve(args.room[0], int(args.room[1]), args.room[2], int(args.room[3]), int(args.room[4]))
         return 0
     broker = start_broker(prefer="mosquitto")
     conn = Connection(broker.address.host, broker.address.port)

@@ -176,9 +176,10 @@ class Tv:
         self.client.stop()
 
 
-def start_handsets(conn: Connection, box: str, n: int) -> list[TimedHandset]:
+def start_handsets(conn: Connection, box: str, n: int, first: int = 0) -> list[TimedHandset]:
+    """Handsets h<first> to h<first + n - 1>, each connected and saying hello."""
     handsets = []
-    for i in range(n):
+    for i in range(first, first + n):
         handset = TimedHandset(box, f"h{i:03d}", conn, name=f"H{i:03d}")  # its core answers clock pings
         handset.start(wait=30)
         handsets.append(handset)
