@@ -348,3 +348,34 @@ def test_the_client_says_when_what_it_queued_is_written(any_broker: RunningBroke
         assert not client.paho.want_write()
     finally:
         client.stop()
+
+
+def test_an_ack_is_written_from_the_handler_itself(any_broker: RunningBroker, box_id: str) -> None:
+    """Client.write_now, called in a message handler, puts what is queued on the wire before the handler
+    returns (the hub does it for an ack); elsewhere it does nothing, and never after stop() began."""
+    seen: list[bool] = []
+    client: Client
+
+    def handler(topic: str, payload: bytes) -> None:
+        client.publish(f"quizbox/{box_id}/echoed", payload)
+        queued = client.paho.want_write()
+        client.write_now()
+        seen.append(queued and not client.paho.want_write())
+
+    client = Client(f"writer-{box_id}", connection_of(any_broker), handler,
+                    subscriptions=[f"quizbox/{box_id}/ask"]).start()
+    asker = Client(f"asker-{box_id}", connection_of(any_broker), lambda t, p: None).start()
+    try:
+        for _ in range(20):  # from another client: nothing but the handler queues on the writer meanwhile
+            asker.publish(f"quizbox/{box_id}/ask", b"x")
+        deadline = time.monotonic() + 5
+        while len(seen) < 20 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert len(seen) == 20 and all(seen), seen  # queued in the handler, written before it returned
+        client.paho.publish(f"quizbox/{box_id}/elsewhere", b"y")
+        client.write_now()  # not paho's network thread: nothing happens here, the loop writes it
+        assert client.wait_written(5)
+    finally:
+        asker.stop()
+        client.stop()
+    assert client._closing

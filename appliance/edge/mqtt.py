@@ -66,6 +66,9 @@ class Client:
 
     def __post_init__(self) -> None:
         self.connected = threading.Event()
+        self._network: threading.Thread | None = None  # paho's network thread, known from its first message
+        self._writing = threading.Lock()  # write_now against stop()
+        self._closing = False
         self._subscribe_mid: int | None = None
         paho = mqtt.Client(
             CallbackAPIVersion.VERSION2,
@@ -113,6 +116,8 @@ class Client:
         if clean and self.availability is not None and self.connected.is_set():
             info = self.paho.publish(self.availability.topic, self.availability.offline, qos=1, retain=True)
             info.wait_for_publish(timeout=2)
+        with self._writing:  # no write_now after this: disconnect() queues a DISCONNECT
+            self._closing = True
         self.paho.disconnect()
         self.paho.loop_stop()
 
@@ -126,6 +131,28 @@ class Client:
 
     def publish(self, topic: str, payload: bytes | str, retain: bool = False, qos: int | None = None) -> None:
         self.paho.publish(topic, payload, qos=self.qos if qos is None else qos, retain=retain)
+
+    def write_now(self) -> None:
+        """In a message handler (paho's network thread): write what is queued to the socket now.
+
+        paho's loop writes only after the handler returns and the loop has been round select() again; the
+        hub calls this once an input's ack is queued, so the ack is on the wire before the hub's other
+        threads run (issue 22). It uses paho's own writer, ``_packet_write``, on the thread that alone
+        writes, and never when that could call back into paho's callbacks (their lock is held in a
+        handler): not once ``stop`` has begun (a DISCONNECT may be queued, whose writing calls
+        on_disconnect) nor with an ``on_publish`` set. An error is left to paho's loop, which meets it on
+        its next write. Anywhere else, or with a paho that has no such writer, it does nothing."""
+        paho = self.paho
+        write = getattr(paho, "_packet_write", None)
+        if write is None or paho.on_publish is not None or threading.current_thread() is not self._network:
+            return
+        with self._writing:
+            if self._closing:
+                return
+            try:
+                write()
+            except Exception:  # never into the handler: the loop writes what is left
+                log.exception("%s: writing from a handler failed", self.client_id)
 
     def wait_written(self, timeout: float) -> bool:
         """Block until paho's network thread has written everything queued to the socket (False after
@@ -173,6 +200,7 @@ class Client:
         log.info("%s: disconnected (%s)", self.client_id, reason)
 
     def _message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
+        self._network = threading.current_thread()
         try:
             self.on_message(message.topic, bytes(message.payload))
         except Exception:  # a handler bug must not kill paho's network thread
