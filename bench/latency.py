@@ -9,9 +9,10 @@ per press the time until the handset gets its ack (input -> ack) and until the T
 lists the buzz (input -> board). The appliance (hub, session, buzzer flow, clock pings to every handset)
 runs in its own process, as on the box; the handsets and the TV are clients in this one.
 
-The settle window is 0 here, so each buzz shows on the board as soon as the appliance has applied it; in
-play the first buzz of a question shows ``settle_ms`` (150 ms) plus up to one hub tick (100 ms) later,
-by design.
+The settle window is 0 here, so each buzz shows on the board as soon as the appliance has applied it and
+sent the board again: at once after a quiet spell, else at most ``STATE_EVERY`` (20 ms) after the last
+board (appliance/edge/hub.py); in play the first buzz of a question shows ``settle_ms`` (150 ms) plus up
+to one hub tick (100 ms) later, by design.
 
 The raw baseline is the same N clients and the same schedule against a bare echo client (publish, get it
 back: the same two broker hops without the appliance), in the same run, so the ratio survives a noisy

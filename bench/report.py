@@ -95,8 +95,10 @@ def game_section(f: dict[str, Any]) -> list[str]:
     return [f"**Input to ack in a real game** (`python bench/game.py`, median of {f['runs']} runs): Confident? "
             f"ranges coming within {f['spread']:g} s of the question, poker bets one at a time (the player to "
             "act bets as soon as the prompt is there). A game seats at most 12 (Confident?) or 8 (poker); the "
-            "other handsets are in the room, online, pinged for their clocks. Baseline: a raw round trip "
-            "through the same broker on the same schedule, to an echo client in its own process.", "",
+            "other handsets are in the room, online, pinged for their clocks (in a process of their own, as "
+            "they are devices of their own on a night). An input is timed from its hand-over to MQTT to its "
+            "ack. Baseline: a raw round trip through the same broker on the same schedule, to an echo client "
+            "in its own process.", "",
             *table(["game", "handsets", "seated", "inputs/run", "raw p50 / p99 ms", "ack p50 / p99 ms",
                     "ratio p50 / p99", "lost", "goal"], rows)]
 
@@ -109,7 +111,7 @@ def scale_section(f: dict[str, Any]) -> list[str]:
              ok(r["met"]) if r["handsets"] >= 256 else ""] for r in f["rows"]]
     return [f"**Everyone buzzes at once** (`python bench/scale.py`, {f['questions']} questions): every handset "
             "presses once at a random moment within one second of the arming; \"all acked\" runs from the first "
-            "press to the last ack, the drain from the last press to its ack. Goal at 256 handsets: all acked "
+            "press to the last ack, the drain from the last press to the last ack. Goal at 256 handsets: all acked "
             f"within {goal['acked_s']:g} s, drain <= {goal['drain_s'] * 1000:.0f} ms, nothing lost.", "",
             *table(["handsets", "all acked (median / worst)", "drain (worst)", "raw: all acked / drain",
                     "ratio all acked", "lost", "appliance CPU busy / idle", "RSS", "goal"], rows)]

@@ -47,10 +47,12 @@ default an ack can wait 5 ms for the interpreter; the hub's process switches eve
 TELEMETRY_STATE_EVERY = 0.25
 """Seconds: the admin state is republished for telemetry (battery, signal) at most this often."""
 STATE_EVERY = 0.02
-"""Seconds: while inputs keep coming, the board and the admin state go out at most this often, the first
-at once (the prompts and acks never wait). With 256 handsets a board is 45 KB and the admin state 34 KB:
-256 buzzes in a second made 20 MB of them for the TV and the admin page, and their building held up the
-next buzzes' acks (issue 22). 50 states a second is more than a TV shows a buzz order at."""
+STATE_BURST = 4
+"""The board and the admin state after inputs: the first STATE_BURST at once, then, while inputs keep
+coming, one every STATE_EVERY s (a token bucket; prompts and acks never wait). With 256 handsets a board
+is 45 KB and the admin state 34 KB: 256 buzzes in a second made 20 MB of them for the TV and the admin
+page, and their building held up the next buzzes' acks (issue 22). A few inputs still show on the board
+the moment they are applied; 50 states a second is more than a TV shows a buzz order at."""
 
 
 class Hub:
@@ -118,7 +120,7 @@ class Hub:
             box, pairing, connection.host, connection.port, connection.username, connection.password,
             on_change=self._pairing_changed, tls=connection.tls, ca_file=connection.ca_file)
         self._state_at = 0.0
-        self._state_sent = -STATE_EVERY  # time.monotonic() of the last board and admin state (STATE_EVERY)
+        self._state_tokens, self._tokens_at = float(STATE_BURST), time.monotonic()  # STATE_BURST's bucket
         self._state_due: float | None = None  # when the publisher sends a state it held back
         self._ticker = threading.Thread(target=self._tick_loop, name="hub-ticker", daemon=True)
         self._changes_due = threading.Event()  # inputs applied whose prompts and board are not out yet
@@ -202,13 +204,23 @@ class Hub:
             self._acks_written()
             try:
                 with self.lock:
-                    # the prompts at once; the board and the admin state at most every STATE_EVERY s
-                    send_state = time.monotonic() - self._state_sent >= STATE_EVERY
-                    self._publish_changes(narrowed=True, state=send_state)
-                    if not send_state:
-                        self._state_due = self._state_sent + STATE_EVERY
+                    # the prompts at once; the board and the admin state as STATE_BURST allows
+                    wait = self._state_wait()
+                    self._publish_changes(narrowed=True, state=wait == 0)
+                    if wait:
+                        self._state_due = time.monotonic() + wait
             except Exception:
                 log.exception("publishing the changes of an input failed")
+
+    def _state_wait(self) -> float:
+        """0: the publisher may send the state now (taking a token); else the seconds until it may."""
+        now = time.monotonic()
+        self._state_tokens = min(float(STATE_BURST), self._state_tokens + (now - self._tokens_at) / STATE_EVERY)
+        self._tokens_at = now
+        if self._state_tokens >= 1:
+            self._state_tokens -= 1
+            return 0.0
+        return (1 - self._state_tokens) * STATE_EVERY
 
     def _acks_written(self, most: float = 0.005) -> None:
         """Wait (at most ``most`` s, asleep: MQTT's thread gets the interpreter) until the client has
@@ -437,7 +449,7 @@ class Hub:
     def _publish_changes(self, narrowed: bool = False, state: bool = True) -> None:
         """The prompts that changed, then the board: every prompt rebuilt, or with ``narrowed`` (right
         after an input, when nothing else can have changed) only those the session says the input touched.
-        ``state`` False: the prompts only (the publisher sends the state a little later, STATE_EVERY)."""
+        ``state`` False: the prompts only (the publisher sends the state a little later, STATE_BURST)."""
         for handset, prompt in self.session.changed_prompts(list(self.registry), narrowed=narrowed):
             self._publish_prompt(handset, prompt)
         if state:
@@ -460,7 +472,7 @@ class Hub:
 
     def _publish_state(self) -> None:
         self._state_at = self.clock()
-        self._state_sent, self._state_due = time.monotonic(), None
+        self._state_due = None  # a state held back goes out with this one
         self._telemetry_due = False  # what telemetry changed goes out with this state
         board = self.session.board_state(list(self.registry), self.registry.colour)
         text = self._board_text(board)

@@ -12,6 +12,7 @@ import logging
 import socket
 import ssl
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -85,8 +86,9 @@ class Client:
         # for an outside event loop; under loop_start they only tell): ``written`` is set while nothing waits
         self.written = threading.Event()
         self.written.set()
-        paho.on_socket_register_write = lambda client, userdata, sock: self.written.clear()
-        paho.on_socket_unregister_write = lambda client, userdata, sock: self.written.set()
+        self._written_lock = threading.Lock()
+        paho.on_socket_register_write = self._queued
+        paho.on_socket_unregister_write = self._drained
         paho.reconnect_delay_set(min_delay=1, max_delay=8)
         paho.max_queued_messages_set(0)
         paho.max_inflight_messages_set(100)
@@ -144,21 +146,47 @@ class Client:
         its next write. Anywhere else, or with a paho that has no such writer, it does nothing."""
         paho = self.paho
         write = getattr(paho, "_packet_write", None)
-        if write is None or paho.on_publish is not None or threading.current_thread() is not self._network:
+        done = getattr(paho, "_call_socket_unregister_write", None)
+        if (write is None or done is None or paho.on_publish is not None
+                or threading.current_thread() is not self._network):
             return
         with self._writing:
             if self._closing:
                 return
             try:
                 write()
+                if not paho.want_write():  # as paho's loop_write ends: all written (sets ``written``)
+                    done()
             except Exception:  # never into the handler: the loop writes what is left
                 log.exception("%s: writing from a handler failed", self.client_id)
 
+    def _queued(self, client: mqtt.Client, userdata: object, sock: object) -> None:
+        # paho calls this on the publishing thread outside its locks, so it can come after the network
+        # thread has already written the packet and said so: cleared only while something is queued
+        with self._written_lock:
+            if client.want_write():
+                self.written.clear()
+
+    def _drained(self, client: mqtt.Client, userdata: object, sock: object) -> None:
+        with self._written_lock:
+            self.written.set()
+
     def wait_written(self, timeout: float) -> bool:
         """Block until paho's network thread has written everything queued to the socket (False after
-        ``timeout`` s). Sleeping on an event, not polling: a thread polling would take the interpreter from
-        the network thread in the middle of the write it waits for."""
-        return self.written.wait(timeout)
+        ``timeout`` s). Asleep on an event, not polling: a thread polling would take the interpreter from
+        the network thread in the middle of the write it waits for. paho's write callbacks can race its
+        writer (a packet being sent is out of the queue), so the queue itself is looked at too; while the
+        two disagree it is looked at every 0.2 ms."""
+        deadline = time.monotonic() + timeout
+        while self.paho.want_write():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            if self.written.is_set():
+                time.sleep(min(left, 0.0002))
+            else:
+                self.written.wait(left)
+        return True
 
     def _connected(
         self,
