@@ -66,8 +66,6 @@ class SimHandset:
         self.acks: list[dict[str, Any]] = []
         self._transport = _Transport()
         self.core = Handset(box, handset_id, self._transport, layout=layout, clock_ms=_ms, name=name)
-        self.box_boot: str | None = None  # the appliance's start, from its heartbeat
-        self.box_heard: int | None = None  # when its last heartbeat arrived (ms)
         # with an account: the client id a real handset derives from its password (the broker binds the
         # account to it); else one nobody can guess (docs/security.md)
         own = connection.username and connection.password
@@ -76,7 +74,6 @@ class SimHandset:
             else private_client_id(f"sim-{box}-{handset_id}"),
             connection=connection,
             on_message=self._message,
-            subscriptions=[protocol.appliance_heartbeat_topic(box)],
             availability=Availability(protocol.status_topic(box, handset_id)),
             on_connect=self._connected,
         )
@@ -121,27 +118,13 @@ class SimHandset:
         self.core.connected()
 
     def box_answering(self) -> bool:
-        """What a handset shows as "the box is not answering" when False: no heartbeat for a while."""
-        return protocol.box_answering(self.box_heard, _ms())
-
-    def _heartbeat(self, payload: bytes) -> None:
-        """A new boot of the appliance: say hello again (with the last acked input), as a handset does
-        when it sees the box start again, so that what a power cut took is found."""
-        try:
-            beat = protocol.parse_heartbeat(protocol.decode(payload))
-        except protocol.ProtocolError:
-            return
-        self.box_heard = _ms()
-        previous, self.box_boot = self.box_boot, beat["boot"]
-        if previous is not None and previous != beat["boot"]:
-            self.core.connected()
+        """What a handset shows as "the box is not answering" when False: no heartbeat for a while (the
+        firmware core's own watch, firmware/core/handset.py; False before the first heartbeat)."""
+        with self.changed:
+            return bool(self.core.box_answering())
 
     def _message(self, topic: str, payload: bytes) -> None:
         with self.changed:
-            if topic == protocol.appliance_heartbeat_topic(self.box):
-                self._heartbeat(payload)
-                self.changed.notify_all()
-                return
             self.core.on_message(topic, payload)
             try:
                 obj = protocol.decode(payload)

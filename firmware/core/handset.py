@@ -72,10 +72,18 @@ class Handset:
         self.message = ""  # the ack's message (locked in / refused)
         self.status = ""  # what the link is doing while offline ("joining Wi-Fi", "box not found"), or ""
         self.render_errors = 0
+        # the appliance's heartbeat (docs/protocol.md, "The box's heartbeat"): when it was last heard on
+        # clock_ms's clock (None: never), its boot and its period; box_silent is what the screen shows
+        self.box_heard = None
+        self.box_boot = None
+        self.box_every = protocol.HEARTBEAT_MS
+        self.box_silent = False  # online and not heard for the stale time: "box not answering"
+        self._box_since = 0  # the later of the last heartbeat and the last connect
         self._topics = {
             protocol.prompt_topic(box, handset_id): self._on_prompt,
             protocol.ack_topic(box, handset_id): self._on_ack,
             protocol.time_topic(box, handset_id): self._on_time,
+            protocol.appliance_heartbeat_topic(box): self._on_heartbeat,
         }
         self.render()
 
@@ -85,9 +93,10 @@ class Handset:
         try:
             for topic in self._topics:
                 self.transport.subscribe(topic)
-            hello = protocol.make_hello(self.id, self.name, FIRMWARE, self.layout, self.clock_ms(), acked=self.acked)
-            self.transport.publish(protocol.hello_topic(self.box, self.id), protocol.encode(hello))
+            self._hello()
             self.online = True
+            self._box_since = self.clock_ms()  # the box gets the stale time to be heard from again
+            self._box_changed()
             if self.pending is not None:
                 self._send_pending()
         except OSError:
@@ -96,8 +105,14 @@ class Handset:
         finally:
             self.render()
 
+    def _hello(self):
+        """Say hello, with the last acked input (the appliance finds what it lost from it)."""
+        hello = protocol.make_hello(self.id, self.name, FIRMWARE, self.layout, self.clock_ms(), acked=self.acked)
+        self.transport.publish(protocol.hello_topic(self.box, self.id), protocol.encode(hello))
+
     def disconnected(self):
         self.online = False
+        self._box_changed()
         self.render()
 
     def set_status(self, text):
@@ -107,10 +122,52 @@ class Handset:
             self.render()
 
     def tick(self):
-        """Call now and then: re-sends an unacked input after RESEND_MS on a live connection."""
+        """Call now and then: re-sends an unacked input after RESEND_MS on a live connection, and redraws
+        once when the box has gone quiet (no heartbeat for the stale time)."""
         due = self.pending is not None and _elapsed(self.clock_ms(), self.pending_sent) >= RESEND_MS
         if due and self.online:
             self._send_pending()
+        if self._box_changed():
+            self.render()
+
+    # -- the box's heartbeat ---------------------------------------------------------------------------
+    def _stale_ms(self):
+        return max(protocol.STALE_MS, 3 * self.box_every)
+
+    def box_answering(self):
+        """Whether a heartbeat came within the stale time (three of its periods, at least STALE_MS).
+        False before the first one: a box never heard from is not known to answer."""
+        heard = self.box_heard
+        return heard is not None and _elapsed(self.clock_ms(), heard) < self._stale_ms()
+
+    def _box_changed(self):
+        """Update box_silent (what the footer shows); True when it changed. Silent means online and
+        nothing heard for the stale time since the later of the last heartbeat and the connect, so a
+        connect does not flash the warning before the retained heartbeat arrives."""
+        silent = self.online and _elapsed(self.clock_ms(), self._box_since) >= self._stale_ms()
+        if silent == self.box_silent:
+            return False
+        self.box_silent = silent
+        return True
+
+    def _on_heartbeat(self, obj):
+        """The appliance is alive. Quiet (no redraw) unless the box was shown silent. A new boot (the box
+        restarted while we stayed connected to the broker): say hello again with the last acked input and
+        re-send the unacked one, as on a reconnect."""
+        beat = protocol.parse_heartbeat(obj)
+        now = self.clock_ms()
+        self.box_heard = self._box_since = now
+        self.box_every = beat["every"]
+        previous, self.box_boot = self.box_boot, beat["boot"]
+        online = self.online
+        if previous is not None and previous != beat["boot"] and online:
+            try:
+                self._hello()
+                if self.pending is not None:
+                    self._send_pending()
+            except OSError:
+                self.online = False
+        return not self._box_changed() and self.online == online
 
     def telemetry(self):
         msg = protocol.make_telemetry(self.battery, self.rssi, FIRMWARE, self.layout)

@@ -11,6 +11,7 @@ from firmware.core import editor as forms
 COLS = 16
 ROWS = 8
 BODY = 6  # rows 1..6
+BOX_SILENT = "box: no answer"  # the footer while the box's heartbeat is stale ("box not answering" is 17)
 
 
 def clean(text):
@@ -128,8 +129,12 @@ def draw(fb, handset):
     elif handset.editor is not None:
         edit(fb, handset)
     editing = view == "edit" and handset.editor is not None and handset.editor.notice
-    if not handset.online and view not in ("idle", "sent") and not editing:
-        why = handset.status or "no connection"  # a notice about the entry goes first
+    why = ""  # a notice about the entry goes first
+    if not handset.online and view not in ("idle", "sent"):  # those two say "connecting", "offline"
+        why = handset.status or "no connection"
+    elif handset.online and handset.box_silent:  # connected, but no heartbeat for the stale time
+        why = BOX_SILENT
+    if why and not editing:
         text_row(fb, 7, ("  " + why) if len(why) <= 14 else why, True)
 
 

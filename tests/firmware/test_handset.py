@@ -7,9 +7,11 @@ from typing import Any
 import pytest
 
 from firmware import protocol as P
+from firmware.core import handset as core
+from firmware.core import ui
 from firmware.core.handset import FIRMWARE, RESEND_MS, Handset
 from tests.firmware import samples
-from tests.firmware.support import BOX, HID, Transport, ack, make, press, show
+from tests.firmware.support import BOX, HID, Transport, ack, make, press, show, shows
 
 
 class Appliance:
@@ -39,7 +41,7 @@ def test_connected_subscribes_and_says_hello() -> None:
     handset, transport, _ = make("five")
     handset.connected()
     assert sorted(transport.subscribed) == sorted(
-        [P.prompt_topic(BOX, HID), P.ack_topic(BOX, HID), P.time_topic(BOX, HID)]
+        [P.prompt_topic(BOX, HID), P.ack_topic(BOX, HID), P.time_topic(BOX, HID), P.appliance_heartbeat_topic(BOX)]
     )
     [hello] = transport.on("hello")
     assert P.parse_hello(HID, hello) == {"id": HID, "name": "Ann", "layout": "five", "fw": FIRMWARE, "clock": 1000}
@@ -240,3 +242,158 @@ def test_seq_wraps_at_the_protocol_limit() -> None:
     handset.connected()
     show(handset, samples.by_id("z1"))
     assert handset.submit({}) == 1
+
+
+# -- the box's heartbeat (docs/protocol.md, "The box's heartbeat") -------------------------------------------
+
+
+def beat(handset: Handset, boot: str, every: int = P.HEARTBEAT_MS) -> bool:
+    return handset.on_message(
+        P.appliance_heartbeat_topic(BOX), P.encode(P.make_heartbeat(1_764_583_200_000, boot, every))
+    )
+
+
+def counting_renders(handset: Handset) -> list[int]:
+    drawn: list[int] = []
+    real = handset.render
+    handset.render = lambda: (drawn.append(1), real())[1]  # type: ignore[method-assign]
+    return drawn
+
+
+def test_a_new_boot_says_hello_again_with_acked_and_resends_the_pending_input() -> None:
+    """The appliance restarted while the broker stayed up: no reconnect, so only its heartbeat tells."""
+    handset, transport, _ = make()
+    handset.connected()
+    assert beat(handset, "boot-1")
+    show(handset, samples.by_id("t1"))
+    [first] = press(handset, ["1", "next", "1", "ok", "ok"])
+    handset.on_message(P.ack_topic(BOX, HID), P.encode(P.make_ack(first, True, "locked in", "t1")))
+    show(handset, samples.by_id("z1"))
+    [second] = press(handset, ["ok"])  # sent; the box dies before acking it
+    assert beat(handset, "boot-1")  # the same boot again: nothing said
+    assert len(transport.on("hello")) == 1 and [i["seq"] for i in transport.inputs()] == [first, second]
+    assert beat(handset, "boot-2")
+    hellos = transport.on("hello")
+    assert len(hellos) == 2 and P.parse_hello(HID, hellos[1])["acked"] == {"seq": first, "prompt": "t1"}
+    assert [i["seq"] for i in transport.inputs()] == [first, second, second]  # the same seq: applied once
+    assert handset.box_boot == "boot-2" and handset.online
+    assert beat(handset, "boot-2")
+    assert len(transport.on("hello")) == 2 and len(transport.inputs()) == 3
+
+
+def test_the_first_heartbeat_and_the_same_boot_are_quiet() -> None:
+    handset, transport, _ = make()
+    handset.connected()
+    drawn = counting_renders(handset)
+    for _ in range(3):
+        assert beat(handset, "boot-1")
+        handset.clock_ms.now += P.HEARTBEAT_MS
+        handset.tick()
+    assert drawn == [] and len(transport.on("hello")) == 1 and handset.box_answering()
+
+
+def test_a_malformed_heartbeat_is_dropped() -> None:
+    handset, transport, _ = make()
+    handset.connected()
+    assert beat(handset, "boot-1")
+    heard = handset.box_heard
+    handset.clock_ms.now += 1000
+    topic = P.appliance_heartbeat_topic(BOX)
+    for bad in (
+        b"{nope",
+        P.encode({"v": 1, "at": 1, "every": 0, "boot": "boot-2"}),
+        P.encode({"v": 1, "at": 1, "every": 2000, "boot": ""}),
+        P.encode({"v": 1, "at": 1, "every": 2000}),
+    ):
+        assert not handset.on_message(topic, bad)
+    assert (handset.box_heard, handset.box_boot) == (heard, "boot-1") and len(transport.on("hello")) == 1
+
+
+def test_box_answering_is_false_before_any_heartbeat() -> None:
+    handset, _, fb = make()
+    handset.connected()
+    assert not handset.box_answering()
+    handset.tick()
+    assert not handset.box_silent and not shows(fb, ui.BOX_SILENT)  # no flash before the retained one arrives
+    assert beat(handset, "boot-1") and handset.box_answering()
+
+
+def test_the_box_going_quiet_is_shown_on_the_footer_once() -> None:
+    handset, _, fb = make()
+    handset.connected()
+    show(handset, samples.by_id("r1"))
+    assert beat(handset, "boot-1") and shows(fb, "score: 7")
+    drawn = counting_renders(handset)
+    handset.clock_ms.now += P.STALE_MS - 1
+    handset.tick()
+    assert handset.box_answering() and drawn == []
+    handset.clock_ms.now += 1
+    handset.tick()
+    assert not handset.box_answering() and handset.box_silent and drawn == [1]
+    assert shows(fb, ui.BOX_SILENT) and not shows(fb, "score: 7")  # row 7, instead of the private line
+    assert shows(fb, "Bones in an")  # the question stays
+    handset.clock_ms.now += 10_000
+    handset.tick()
+    assert drawn == [1]  # once, not on every tick
+    assert beat(handset, "boot-1")  # back: redrawn once, the footer is the player's again
+    assert drawn == [1, 1] and handset.box_answering() and not shows(fb, ui.BOX_SILENT) and shows(fb, "score: 7")
+    assert beat(handset, "boot-1") and drawn == [1, 1]
+
+
+def test_box_silence_on_the_idle_screen_and_a_notice_goes_first() -> None:
+    handset, _, fb = make()
+    handset.connected()
+    handset.clock_ms.now += P.STALE_MS
+    handset.tick()  # never heard since the connect, for the stale time
+    assert handset.box_silent and shows(fb, ui.BOX_SILENT) and shows(fb, "waiting for game")
+    show(handset, samples.by_id("r2"))
+    assert shows(fb, ui.BOX_SILENT)
+    press(handset, ["5", "ok"])  # no top yet: the entry's notice takes the footer
+    assert handset.editor.notice == "enter To" and shows(fb, "enter To") and not shows(fb, ui.BOX_SILENT)
+
+
+def test_offline_shows_the_link_not_the_box() -> None:
+    handset, _, fb = make()
+    handset.connected()
+    show(handset, samples.by_id("i1"))
+    handset.clock_ms.now += P.STALE_MS
+    handset.tick()
+    assert shows(fb, ui.BOX_SILENT)
+    handset.disconnected()
+    assert not handset.box_silent and shows(fb, "no connection") and not shows(fb, ui.BOX_SILENT)
+    handset.clock_ms.now += P.STALE_MS
+    handset.connected()  # a reconnect gives the box the stale time again to be heard from
+    assert not handset.box_silent and not shows(fb, ui.BOX_SILENT)
+
+
+def test_a_slow_heartbeat_counts_three_of_its_periods() -> None:
+    handset, _, _ = make()
+    handset.connected()
+    assert beat(handset, "boot-1", every=5000)
+    handset.clock_ms.now += 3 * 5000 - 1
+    handset.tick()
+    assert handset.box_answering() and not handset.box_silent
+    handset.clock_ms.now += 1
+    handset.tick()
+    assert not handset.box_answering() and handset.box_silent
+
+
+PERIOD = 1 << 30  # MicroPython's ticks_ms wraps here (time.ticks_diff)
+
+
+def ticks_diff(now: int, then: int) -> int:
+    return ((now - then + PERIOD // 2) & (PERIOD - 1)) - PERIOD // 2
+
+
+def test_box_silence_across_a_ticks_wrap(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(core, "_elapsed", ticks_diff)
+    handset, _, _ = make()
+    handset.clock_ms.now = PERIOD - 1000
+    handset.connected()
+    assert beat(handset, "boot-1")
+    handset.clock_ms.now = (PERIOD - 1000 + P.STALE_MS - 1) % PERIOD  # wrapped past zero
+    handset.tick()
+    assert handset.box_answering() and not handset.box_silent
+    handset.clock_ms.now += 1
+    handset.tick()
+    assert not handset.box_answering() and handset.box_silent

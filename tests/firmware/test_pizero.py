@@ -249,6 +249,7 @@ class ApplianceSide:
         self.applied: list[dict[str, Any]] = []
         self.status: list[str] = []
         self.hellos = 0
+        self.said: list[dict[str, Any]] = []  # the hellos, parsed
         self.seen: set[tuple[int, str]] = set()
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"appliance-{box}")
         self.client.on_connect = self._connected
@@ -265,6 +266,7 @@ class ApplianceSide:
         if leaf == "status":
             self.status.append(msg.payload.decode())
         elif leaf == "hello":
+            self.said.append(P.parse_hello(self.handset, P.decode(msg.payload)))
             self.hellos += 1
         elif leaf == "input":
             parsed = P.parse_input(self.handset, P.decode(msg.payload))
@@ -279,7 +281,12 @@ class ApplianceSide:
     def prompt(self, prompt: dict[str, Any]) -> None:
         self.client.publish(P.prompt_topic(self.box, self.handset), P.encode(prompt), qos=1)
 
+    def heartbeat(self, boot: str) -> None:
+        beat = P.make_heartbeat(round(time.time() * 1000), boot)
+        self.client.publish(P.appliance_heartbeat_topic(self.box), P.encode(beat), qos=1, retain=True)
+
     def close(self) -> None:
+        self.client.publish(P.appliance_heartbeat_topic(self.box), b"", qos=1, retain=True).wait_for_publish(5)
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -360,6 +367,27 @@ def test_dropped_mid_entry_delivers_exactly_once(pi: tuple[App, ApplianceSide, K
     assert appliance.applied == [{"bottom": "10", "top": "20"}]
     assert len(appliance.inputs) == 1 and appliance.hellos >= 2
     assert "offline" in appliance.status  # the last will told the appliance
+
+
+def test_a_box_restart_behind_a_live_broker_gets_the_acked_hello(pi: tuple[App, ApplianceSide, Keys]) -> None:
+    """The appliance process restarts, the broker (and the handset's connection) stays up: its heartbeat's
+    new boot is all the handset sees, and it says hello again with its last acked input."""
+    app, appliance, keys = pi
+    appliance.heartbeat("boot-1")
+    wait(lambda: app.handset.box_answering(), what="heartbeat heard")
+    appliance.prompt(samples.by_id("t1"))
+    wait(lambda: app.handset.prompt is not None, what="prompt")
+    for key in ["2", "next", "4", "ok", "ok"]:
+        keys.events.put(key)
+    wait(lambda: app.handset.view == "locked", what="locked in")
+    hellos = appliance.hellos
+    appliance.heartbeat("boot-1")  # the same box again: nothing to say
+    time.sleep(0.5)
+    assert appliance.hellos == hellos
+    appliance.heartbeat("boot-2")
+    wait(lambda: appliance.hellos > hellos, what="hello after the box's restart")
+    assert appliance.said[-1]["acked"] == {"seq": 101, "prompt": "t1"}
+    assert app.handset.online and app.handset.box_boot == "boot-2"
 
 
 # -- the process: memory figure ------------------------------------------------------------------------------------

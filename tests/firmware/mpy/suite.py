@@ -27,6 +27,7 @@ def test(fn):
 class Transport:
     def __init__(self):
         self.inputs = []
+        self.hellos = []
         self.up = True
 
     def publish(self, topic, payload, retain=False):
@@ -34,6 +35,8 @@ class Transport:
             raise OSError("down")
         if topic.endswith("/input"):
             self.inputs.append(P.parse_input(HID, P.decode(payload)))
+        elif topic.endswith("/hello"):
+            self.hellos.append(P.parse_hello(HID, P.decode(payload)))
 
     def subscribe(self, topic):
         pass
@@ -534,6 +537,71 @@ def a_clock_ping_does_not_redraw():
     ping = P.encode(P.make_ping(7, 1000))
     h.on_message(P.time_topic(BOX, HID), ping)
     eq(drawn, [])
+
+
+def beat(h, boot):
+    return h.on_message(P.appliance_heartbeat_topic(BOX), P.encode(P.make_heartbeat(1764583200000, boot)))
+
+
+@test
+def box_restart_says_hello_again():
+    # the appliance restarts, the broker stays up: only the heartbeat's new boot tells the handset
+    h, t = handset(screen=real_screen())
+    eq(beat(h, "boot-1"), True)
+    show(h, samples.by_id("t1"))
+    for k in ["1", "next", "1", "ok", "ok"]:
+        h.press(k)
+    seq = t.inputs[0]["seq"]
+    h.on_message(P.ack_topic(BOX, HID), P.encode(P.make_ack(seq, True, "locked in", "t1")))
+    show(h, samples.by_id("z1"))
+    h.press("ok")
+    drawn = []
+    h.render = lambda: drawn.append(1)
+    beat(h, "boot-1")
+    eq(len(t.hellos), 1)
+    beat(h, "boot-2")
+    eq(len(t.hellos), 2)
+    eq(t.hellos[1]["acked"], {"seq": seq, "prompt": "t1"})
+    eq([i["seq"] for i in t.inputs], [seq, seq + 1, seq + 1])
+    eq(drawn, [])  # heartbeats never redraw while the box answers
+    eq(h.on_message(P.appliance_heartbeat_topic(BOX), b"{bad"), False)
+    eq(h.box_boot, "boot-2")
+
+
+@test
+def box_silence_across_a_ticks_wrap():
+    import time
+
+    h, t = handset(screen=real_screen())
+    start = time.ticks_add(0, -1000)  # a second before MicroPython's ticks wrap to 0
+    h.clock_ms.now = start
+    beat(h, "boot-1")
+    show(h, samples.by_id("r1"))
+    drawn = []
+    h.render = lambda: drawn.append(1)
+    h.clock_ms.now = time.ticks_add(start, P.STALE_MS - 1)
+    h.tick()
+    eq((h.box_answering(), h.box_silent, drawn), (True, False, []))
+    h.clock_ms.now = time.ticks_add(start, P.STALE_MS)
+    h.tick()
+    h.tick()
+    eq((h.box_answering(), h.box_silent, drawn), (False, True, [1]))
+    Handset.render(h)
+    eq(footer_lit(h.screen) > 128 * 8 // 2, True)  # the footer inverted: "box: no answer" on lit pixels
+    beat(h, "boot-1")
+    eq((h.box_answering(), h.box_silent), (True, False))
+    Handset.render(h)
+    eq(footer_lit(h.screen) < 128 * 8 // 4, True)  # the player's own line again ("score: 7")
+
+
+def footer_lit(screen):
+    """The lit pixels of row 7 (the last page of MONO_VLSB)."""
+    n = 0
+    for b in screen.buf[7 * 128 :]:
+        while b:
+            n += b & 1
+            b >>= 1
+    return n
 
 
 def main():
