@@ -11,8 +11,8 @@ runs in its own process, as on the box; the handsets and the TV are clients in t
 
 The settle window is 0 here, so each buzz shows on the board as soon as the appliance has applied it and
 sent the board again: at once for the first few (``STATE_BURST``), then one board every ``STATE_EVERY``
-(20 ms) while buzzes keep coming (appliance/edge/hub.py); in play the first buzz of a question shows ``settle_ms`` (150 ms) plus up
-to one hub tick (100 ms) later, by design.
+(20 ms) while buzzes keep coming (appliance/edge/hub.py); in play the first buzz of a question shows
+``settle_ms`` (150 ms) plus up to one hub tick (100 ms) later, by design.
 
 The raw baseline is the same N clients and the same schedule against a bare echo client (publish, get it
 back: the same two broker hops without the appliance), in the same run, so the ratio survives a noisy
