@@ -127,7 +127,15 @@ class ServerThread:
                                     connection_limit=int(app.config["CONNECTION_LIMIT"]), ident="quizbox")
         self.port: int = self.server.effective_port
         self.url = f"http://{host}:{self.port}"
-        self._thread = threading.Thread(target=self.server.run, name="waitress", daemon=True)
+        self._stopping = False
+        self._thread = threading.Thread(target=self._run, name="waitress", daemon=True)
+
+    def _run(self) -> None:
+        try:
+            self.server.run()
+        except OSError:  # stop() closed a socket the loop's select() was watching (as webtest's server allows)
+            if not self._stopping:
+                raise
 
     def start(self) -> ServerThread:
         self._thread.start()
@@ -136,6 +144,7 @@ class ServerThread:
     def stop(self) -> None:
         # close every channel and the listener from here: the loop ends when its map is empty (as
         # webtest's StopableWSGIServer does), then the worker threads stop
+        self._stopping = True
         while self.server._map:
             for channel in list(self.server._map.values()):
                 channel.handle_close()
