@@ -307,8 +307,9 @@ class NightRunner:
         self._apply(TiebreakCard.deal(question, parse_number(answer)))
         self.session._changed()
 
-    def enter_number(self, player: str, number: str) -> None:
-        self._apply(EnterNumber(player, parse_number(number)))
+    def enter_number(self, player: str, number: str, origin: Origin | None = None) -> None:
+        """A tied player's number (typed by the quizmaster, or from their handset with ``origin``)."""
+        self._apply(EnterNumber(player, parse_number(number)), origin)
         self.session._changed()
 
     def player_at(self, handset_id: str) -> str | None:
@@ -325,8 +326,7 @@ class NightRunner:
         number = data.get("number")
         if not isinstance(number, str):
             raise MalformedInput(f"a tie-break number is text, got {number!r}")
-        self._apply(EnterNumber(player, parse_number(number)), origin)
-        self.session._changed()
+        self.enter_number(player, number, origin)
         return f"number {number} in"
 
     def close_card(self) -> None:
