@@ -172,8 +172,6 @@ def _box(rect: Rect) -> tuple[int, int, int, int]:
     return (rect.left, rect.top, rect.width, rect.height)
 
 
-
-
 def new_canvas(size: tuple[int, int], now: float = 0.0, into: pygame.Surface | None = None) -> Canvas:
     """A canvas of ``size``; drawn on ``into`` (a surface of that size, overwritten whole: the scene's
     background covers it) when given, else on a new surface. A display loop hands the same two surfaces
