@@ -229,16 +229,23 @@ def _counting(table: Table) -> list[str]:
     return built
 
 
-def test_a_poker_bet_rebuilds_only_the_bettor_and_the_next_to_act() -> None:
-    """A bet moves the turn; the waiting players' screens do not name whose turn it is (the TV does), so
-    a bet rebuilds the bettor's prompt and the next player's alone (issue 22: every seat's before, 3.5x
-    the raw round trip at 64 handsets); no handset with no seat either."""
+def _one_bet(action: str) -> tuple[Table, Handset, list[str]]:
+    """A five-seat poker table in its betting, the player to act making ``action`` and the narrowed
+    rebuild after it: (the table, that player's handset, the handsets whose prompts were rebuilt)."""
     table = _betting_table(5)
     actor = next(h for h in table.players.values() if table.shown[h.id]["kind"] == protocol.BET)
     built = _counting(table)
     prompt = table.shown[actor.id]
-    table.session.handle_input(actor.id, prompt["id"], prompt["kind"], {"action": "check"})
+    table.session.handle_input(actor.id, prompt["id"], prompt["kind"], {"action": action})
     table.publish(narrowed=True)
+    return table, actor, built
+
+
+def test_a_poker_bet_rebuilds_only_the_bettor_and_the_next_to_act() -> None:
+    """A bet moves the turn; the waiting players' screens do not name whose turn it is (the TV does), so
+    a bet rebuilds the bettor's prompt and the next player's alone (issue 22: every seat's before, 3.5x
+    the raw round trip at 64 handsets); no handset with no seat either."""
+    table, actor, built = _one_bet("check")
     after = next(h for h in table.players.values() if table.shown[h.id]["kind"] == protocol.BET)
     assert after.id != actor.id
     assert sorted(built) == sorted([actor.id, after.id])
@@ -248,12 +255,7 @@ def test_a_poker_bet_rebuilds_only_the_bettor_and_the_next_to_act() -> None:
 
 
 def test_a_poker_fold_shows_the_folded_screen_and_rebuilds_two_prompts() -> None:
-    table = _betting_table(5)
-    actor = next(h for h in table.players.values() if table.shown[h.id]["kind"] == protocol.BET)
-    built = _counting(table)
-    prompt = table.shown[actor.id]
-    table.session.handle_input(actor.id, prompt["id"], prompt["kind"], {"action": "fold"})
-    table.publish(narrowed=True)
+    table, actor, built = _one_bet("fold")
     assert len(built) == 2 and actor.id in built
     assert table.shown[actor.id]["title"] in ("Folded", "Show your range?")
     table.check("a fold")
