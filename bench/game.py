@@ -97,13 +97,13 @@ class Child:
         self.log.close()
 
 
-def Echo(conn: Connection, tag: str) -> Child:  # noqa: N802 (a constructor)
-    """The raw baseline's echo client."""
+def start_echo(conn: Connection, tag: str) -> Child:
+    """The raw baseline's echo client, in its own process."""
     return Child("echo", "--echo", conn.host, str(conn.port), tag)
 
 
-def Room(conn: Connection, box: str, first: int, count: int) -> Child:  # noqa: N802 (a constructor)
-    """The handsets of the room that no game here seats."""
+def start_room(conn: Connection, box: str, first: int, count: int) -> Child:
+    """The handsets of the room that no game here seats, in their own process."""
     return Child("room", "--room", conn.host, str(conn.port), box, str(first), str(count))
 
 
@@ -112,7 +112,7 @@ class RawTable:
 
     def __init__(self, conn: Connection, n: int) -> None:
         self.tag = f"rawgame{os.getpid()}n{n}"
-        self.echo = Echo(conn, self.tag)
+        self.echo = start_echo(conn, self.tag)
         self.got: list[dict[int, float]] = [{} for _ in range(n)]
         self.clients = [Client(f"{self.tag}-{i}", conn, self._on(i), subscriptions=[f"{self.tag}/{i}/pong"])
                         .start(wait=30) for i in range(n)]
@@ -286,7 +286,7 @@ def run(conn: Connection, n: int, samples: int, spread: float, rng: random.Rando
     appliance = Appliance(conn, box)
     tv = Tv(conn, box)
     handsets = start_handsets(conn, box, min(n, max(SEATS.values())))
-    room = Room(conn, box, len(handsets), n - len(handsets)) if n > len(handsets) else None
+    room = start_room(conn, box, len(handsets), n - len(handsets)) if n > len(handsets) else None
     try:
         tv.wait(lambda t: len(t.state.get("players") or []) == n, f"{n} handsets in the lobby")
         time.sleep(1.0)  # the join bursts of clock pings settle
