@@ -17,9 +17,15 @@ error is at most half its width when the path's fastest delays are the same both
 samples win when old ones disagree (a handset's clock jumped, or drifted over the window).
 
 :class:`ClockSync` is the hub's side: which handsets to ping now (a burst at join, then one every
-``period_ms``, at most ``rate`` pings a second over the whole table), the samples from their answers,
-and a buzz's press time on the appliance clock. It is pure: every method takes the time, so tests drive
-it with simulated clocks and delays.
+``period_ms`` while presses are timed and every ``idle_period_ms`` otherwise, at most ``rate`` pings a
+second over the whole table), the samples from their answers, and a buzz's press time on the appliance
+clock. It is pure: every method takes the time, so tests drive it with simulated clocks and delays.
+
+Only the buzzer times presses. Pinging a table of 64 every second through a poker game made 128
+messages a second the hub handled between the bets, and every bet that met a batch of them waited
+behind it: a bet's ack at the 99th percentile was 3x the raw round trip (issue 22). So outside a buzzer
+round the pings are ten times rarer, which keeps a few samples in the window; when a buzzer round
+starts (:meth:`ClockSync.pace`) every handset is pinged at once, in a burst if it has few samples.
 """
 
 from __future__ import annotations
@@ -109,6 +115,7 @@ class ClockSync:
     def __init__(
         self,
         period_ms: int = 1000,
+        idle_period_ms: int = 10_000,
         burst: int = 6,
         burst_gap_ms: int = 200,
         window_ms: int = 60_000,
@@ -117,14 +124,18 @@ class ClockSync:
         rate: int = 100,
         max_age_ms: int = 30_000,
     ) -> None:
-        """``period_ms`` between pings after the ``burst`` at join (``burst_gap_ms`` apart); samples are
+        """``period_ms`` between pings after the ``burst`` at join (``burst_gap_ms`` apart) while presses are
+        timed (:meth:`pace`; from the start), ``idle_period_ms`` while they are not; samples are
         kept for ``window_ms`` (ESP32 crystals drift some 10-50 ppm: 60 s of drift is a few ms at most),
         at most ``max_samples`` of them; an answer later than ``timeout_ms`` is dropped; at most ``rate``
         pings a second in all (a big table is pinged less often each: 256 handsets every 2.6 s); a press
         is never placed more than ``max_age_ms`` before it arrived."""
-        if min(period_ms, burst_gap_ms, window_ms, max_samples, timeout_ms, rate, max_age_ms) <= 0 or burst < 0:
+        if min(period_ms, idle_period_ms, burst_gap_ms, window_ms, max_samples, timeout_ms, rate, max_age_ms) <= 0 \
+                or burst < 0:
             raise ValueError("clock sync periods, window, limits and rate must be positive")
         self.period_ms, self.burst, self.burst_gap_ms = period_ms, burst, burst_gap_ms
+        self.idle_period_ms = idle_period_ms
+        self.timed = True  # presses are timed now (pace): pings every period_ms
         self.window_ms, self.max_samples, self.timeout_ms = window_ms, max_samples, timeout_ms
         self.rate, self.max_age_ms = rate, max_age_ms
         self._peers: dict[str, _Peer] = {}
@@ -141,6 +152,20 @@ class ClockSync:
 
     def forget(self, handset: str) -> None:
         self._peers.pop(handset, None)
+
+    def pace(self, timed: bool, now_ms: int) -> None:
+        """Whether presses are timed from now (a buzzer round in play). Turned on: every handset is due
+        at once, and one with fewer than ``burst`` samples in the window gets the join's burst again, so
+        the first buzz of the round is placed by fresh samples; turned off: pings every ``idle_period_ms``
+        after the next."""
+        if timed == self.timed:
+            return
+        self.timed = timed
+        if timed:
+            for peer in self._peers.values():
+                recent = sum(1 for s in peer.samples if now_ms - s.t3 <= self.window_ms)
+                peer.burst_left = max(peer.burst_left, self.burst - recent)
+                peer.next_ping = min(peer.next_ping, now_ms)
 
     # -- pings -------------------------------------------------------------------------------------------
 
@@ -163,15 +188,16 @@ class ClockSync:
                 candidates.append((peer.next_ping, handset, peer))
         candidates.sort(key=lambda c: c[0])
         pings = []
+        period = self.period_ms if self.timed else self.idle_period_ms
         for _, handset, peer in candidates[: int(self._allowance)]:
             self._allowance -= 1
             self._next_ping = self._next_ping + 1 if self._next_ping < protocol.MAX_SEQ else 1
             peer.pending[self._next_ping] = now_ms
             if peer.burst_left > 0:
                 peer.burst_left -= 1
-                peer.next_ping = now_ms + (self.burst_gap_ms if peer.burst_left else self.period_ms)
+                peer.next_ping = now_ms + (self.burst_gap_ms if peer.burst_left else period)
             else:
-                peer.next_ping = now_ms + self.period_ms
+                peer.next_ping = now_ms + period
             pings.append((handset, protocol.make_ping(self._next_ping, now_ms)))
         return pings
 

@@ -180,7 +180,9 @@ class Hub:
             try:
                 with self.lock:
                     online = [h.id for h in self.registry if h.online]
-                    for handset_id, ping in self.clocks.due(self._ms(), online):  # clock offsets (buzzer)
+                    now_ms = self._ms()
+                    self.clocks.pace(self.session.times_presses, now_ms)  # pings every 1 s only for a buzzer
+                    for handset_id, ping in self.clocks.due(now_ms, online):  # clock offsets (buzzer)
                         self.lock.post(protocol.time_topic(self.box, handset_id), protocol.encode(ping), qos=0)
                     liveness.sweep(self)  # handsets silent too long are shown offline
                     since = self.clock() - self._state_at

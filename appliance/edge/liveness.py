@@ -4,8 +4,8 @@ The broker publishes a handset's last will (``offline``) when its connection die
 handset says ``offline`` itself before a clean disconnect; one that disconnects cleanly without it, or
 whose broker session lingers, would stay ``online`` for ever. So the hub also watches what it hears:
 every hello, telemetry, input and clock answer counts. A handset publishes telemetry at least every
-``TELEMETRY_EVERY`` s (and answers the hub's clock pings every few seconds), so one silent for more
-than ``SILENT_AFTER`` s (90; or three of its keepalives, from its hello, if that is longer) is shown
+``TELEMETRY_EVERY`` s (and answers the hub's clock pings, every 10 s outside a buzzer round), so one
+silent for more than ``SILENT_AFTER`` s (90; or three of its keepalives, from its hello, if that is longer) is shown
 offline on the admin page and the TV, and back online the moment it is heard again (its current prompt
 is re-sent then).
 """

@@ -50,6 +50,7 @@ COMMANDS = ("arm", "right", "wrong", "close")
 
 class BuzzerFlow(EngineFlow):
     game = "buzzer"
+    times_presses = True  # its presses are placed by the handsets' clocks (Session.times_presses)
     engine: BuzzerEngine
 
     def __init__(self, setup: GameSetup, rng: random.Random, now: float) -> None:

@@ -341,6 +341,12 @@ class Session:
         self._changed()
         return self.message
 
+    @property
+    def times_presses(self) -> bool:
+        """Whether the game in play orders presses by when they happened (the buzzer, rules.md Buzzer
+        round 2): the hub keeps the handsets' clock offsets fresh then (appliance/edge/clocksync.py)."""
+        return self.state == PLAYING and bool(getattr(self.flow, "times_presses", False))
+
     def current_card(self) -> int | None:
         """The index (in the set-up's cards) of the card on the table, or None."""
         if self.flow is None or self.state != PLAYING or self.flow.cards_dealt == 0:

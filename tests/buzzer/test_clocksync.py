@@ -95,6 +95,43 @@ def test_pings_go_out_in_a_burst_at_join_then_every_period() -> None:
     assert sent == [0, 100, 200, 2200, 4200]
 
 
+def test_outside_a_buzzer_round_pings_are_idle_period_apart_and_a_round_pings_everyone_at_once() -> None:
+    sync = ClockSync(period_ms=1000, idle_period_ms=10_000, burst=3, burst_gap_ms=100)
+    sync.pace(False, 0)  # the lobby, or Confident? or poker: no press is timed
+    sent: dict[str, list[int]] = {"old": [], "new": []}
+
+    def run(start: int, stop: int, table: list[str]) -> None:
+        for now in range(start, stop, 50):
+            for handset, ping in sync.due(now, table):
+                sent[handset].append(now)
+                answer(sync, handset, ping, 5, 5)
+
+    run(0, 30_001, ["old"])
+    assert sent["old"] == [0, 100, 200, 10_200, 20_200]  # the join's burst, then every idle period
+    run(30_050, 30_101, ["old", "new"])  # "new" joins just before the round
+    assert sent["new"] == [30_050]
+    sync.pace(True, 30_150)  # a buzzer round starts
+    run(30_150, 33_001, ["old", "new"])
+    assert sent["old"][5:] == [30_150, 31_150, 32_150]  # at once (it has its samples), then every second
+    assert sent["new"] == [30_050, 30_150, 30_250, 31_250, 32_250]  # its burst goes on, then every second
+    sync.pace(False, 33_000)
+    run(33_050, 60_001, ["old"])
+    assert sent["old"][8:] == [33_150, 43_150, 53_150]
+
+
+def test_a_buzzer_round_gives_a_handset_with_few_samples_the_burst_again() -> None:
+    sync = ClockSync(period_ms=1000, idle_period_ms=10_000, burst=4, burst_gap_ms=100, window_ms=20_000)
+    sync.pace(False, 0)
+    pinged = []
+    for now in range(0, 100_001, 50):
+        if now == 90_000:
+            sync.pace(True, now)  # samples from 70 s on are in the window: 70.3, 80.3 (two of four)
+        for _, ping in sync.due(now, ["h1"]):
+            pinged.append(now)
+            answer(sync, "h1", ping, 5, 5)
+    assert [t for t in pinged if t >= 90_000][:4] == [90_000, 90_100, 91_100, 92_100]  # two more, then 1 s
+
+
 def test_a_hello_starts_the_burst_again_and_forgets_the_old_clock() -> None:
     sync = ClockSync(burst=2, burst_gap_ms=100)
     [(_, ping)] = sync.due(0, ["h1"])

@@ -16,6 +16,9 @@ import time
 
 from appliance.box.sim import SimHandset
 from appliance.edge.broker import MosquittoBroker
+from appliance.edge.clocksync import ClockSync
+from appliance.edge.mqtt import Client
+from firmware import protocol
 from tests.buzzer.wiring import CommandSession, SyncedHub, answer_pings, wait_until
 from tests.conftest import connection_of
 
@@ -71,3 +74,31 @@ def test_presses_are_declared_in_the_order_they_happened(mosquitto: MosquittoBro
         finally:
             for sim in handsets:
                 sim.stop()
+
+
+def test_clock_pings_are_rare_until_a_buzzer_round_starts(mosquitto: MosquittoBroker, box_id: str) -> None:
+    # Issue 22: pings every second to every handset through a poker game were messages the hub handled
+    # between the bets; only the buzzer needs them that often.
+    conn = connection_of(mosquitto)
+    clocks = ClockSync(period_ms=100, idle_period_ms=1000, burst=1)
+    hub = SyncedHub(box_id, CommandSession(time.monotonic, random.Random(1)), conn, tick_interval=0.02,
+                    clocks=clocks)
+    pings: list[float] = []
+    with hub, SimHandset(box_id, "b0", conn, name="Ann") as sim, SimHandset(box_id, "b1", conn, name="Bob") as bob:
+        sim.wait_prompt("info")
+        bob.wait_prompt("info")
+        listener = Client(f"pings-{box_id}", conn, lambda _t, _p: pings.append(time.monotonic()),
+                          subscriptions=[protocol.time_topic(box_id, "b0")]).start()
+        try:
+            time.sleep(2.0)  # the lobby
+            in_lobby = len(pings)
+            hub.command({"cmd": "start", "game": "buzzer", "cards": [{"id": "c1", "question": "Moons of Mars?"}],
+                         "seats": [{"player": "Ann", "handset": "b0"}, {"player": "Bob", "handset": "b1"}]})
+            sim.wait_prompt("buzz")
+            started = len(pings)
+            time.sleep(1.0)
+            in_round = len(pings) - started
+        finally:
+            listener.stop()
+    assert in_lobby <= 3, f"{in_lobby} pings in 2 s of lobby (one every idle period: 1 s)"
+    assert in_round >= 7, f"{in_round} pings in 1 s of a buzzer round (one every 100 ms)"
