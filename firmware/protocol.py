@@ -106,11 +106,9 @@ ID_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_"
 
 def _check_id(value, what):
     """Ids go into topics: ASCII letters, digits, '-' and '_' only (no '/', '+', '#')."""
-    if not isinstance(value, str) or not value or len(value) > MAX_ID:
+    # strip() stops at the first character outside ID_CHARS from either end: anything left is one
+    if not isinstance(value, str) or not value or len(value) > MAX_ID or value.strip(ID_CHARS):
         raise ProtocolError("bad " + what)
-    for ch in value:
-        if ch not in ID_CHARS:
-            raise ProtocolError("bad " + what)
     return value
 
 
@@ -209,9 +207,17 @@ def parse_handset_topic(box, topic):
 # -- encoding ----------------------------------------------------------------------------------------------
 
 
+try:  # CPython: one encoder, not one built per call (json.dumps does that for non-default separators)
+    _dumps = json.JSONEncoder(separators=(",", ":")).encode
+except AttributeError:  # MicroPython's json has no JSONEncoder
+
+    def _dumps(payload):
+        return json.dumps(payload, separators=(",", ":"))
+
+
 def encode(payload):
     """Compact JSON bytes; ProtocolError if over :data:`MAX_PAYLOAD`."""
-    data = json.dumps(payload, separators=(",", ":")).encode()
+    data = _dumps(payload).encode()
     if len(data) > MAX_PAYLOAD:
         raise ProtocolError("payload too big")
     return data
@@ -526,11 +532,12 @@ def screen_message(text):
     makes it fit, else it is cut after a whole word and ends ".."; only a single word longer than the
     limit is ever cut inside."""
     text = " ".join(str(text).split())
-    if not _fits_screen(text):
-        head = text.partition("; ")[0]
-        if _fits_screen(head):
-            return head
-        text = head
+    if _fits_screen(text):
+        return text
+    head = text.partition("; ")[0]
+    if _fits_screen(head):
+        return head
+    text = head
     words = text.split()
     out = ""
     for word in words:
