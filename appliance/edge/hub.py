@@ -9,6 +9,7 @@ and one log line; nothing changes.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import secrets
@@ -70,6 +71,7 @@ class Hub:
     ) -> None:
         protocol.box_topic(box)  # validates the id
         self.box = box
+        self._admin_topic = protocol.admin_command_topic(box)  # looked at for every message
         self.session = session
         self.registry = Registry(open_join=open_join)
         self.store = store
@@ -255,7 +257,7 @@ class Hub:
             self._changes_due.set()
 
     def _route(self, topic: str, payload: bytes, received: int) -> None:
-        if topic == protocol.admin_command_topic(self.box):
+        if topic == self._admin_topic:
             self._admin(payload)
             return
         handset_id, leaf = protocol.parse_handset_topic(self.box, topic)
@@ -361,7 +363,7 @@ class Hub:
         liveness.heard(self, handset)
         key = (msg["seq"], msg["prompt"])
         if key in handset.acks:  # a QoS 1 duplicate or a retry after reconnect: ack again, apply once
-            self.lock.post(protocol.ack_topic(self.box, handset_id), handset.acks[key])
+            self.lock.post(_ack_topic(self.box, handset_id), handset.acks[key])
             return
         tag, local_id = protocol.split_prompt_id(msg["prompt"])
         if tag and tag != self.boot:  # answers a prompt sent before this appliance restarted
@@ -379,7 +381,7 @@ class Hub:
         self.accepted += 1
         ack = protocol.encode(protocol.make_ack(msg["seq"], True, message, msg["prompt"]))
         handset.remember_ack(msg["seq"], msg["prompt"], ack)
-        self.lock.post(protocol.ack_topic(self.box, handset_id), ack)
+        self.lock.post(_ack_topic(self.box, handset_id), ack)
         if self._publisher.is_alive():  # the ack goes out now; the prompts and the board right after it
             self._rebuild_due = True  # on_message wakes the publisher once the ack is handed to MQTT
         else:
@@ -517,6 +519,12 @@ class Hub:
         if self._admin_handsets is None or self._admin_handsets[0] != key:
             self._admin_handsets = (key, json.dumps([h.public() for h in self.registry], sort_keys=True))
         return self._admin_handsets[1]
+
+
+@functools.lru_cache(maxsize=1024)
+def _ack_topic(box: str, handset_id: str) -> str:
+    """A seated handset's ack topic, built (and its ids checked) once, not for every input it sends."""
+    return protocol.ack_topic(box, handset_id)
 
 
 def _with_list(rest: dict[str, Any], name: str, listed: str) -> str:
