@@ -22,6 +22,7 @@ import keyword
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
+from decimal import Decimal
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
@@ -142,8 +143,8 @@ class CloseInputs(Action):
 
 
 def _to_jsonable(value: Any) -> Any:
-    from decimal import Decimal
-
+    if isinstance(value, str | int | float) or value is None:  # most fields: names, amounts, flags
+        return value
     if isinstance(value, Decimal):
         return str(value)
     if isinstance(value, tuple | list):
@@ -255,7 +256,7 @@ class Engine(ABC):
     @property
     def phase(self) -> str:
         """The current phase's name (each engine has an explicit enum of them)."""
-        return self._phase.value
+        return self._phase._value_  # not .value, a descriptor call: phase is read ten times in a poker bet
 
     @property
     def finished(self) -> bool:

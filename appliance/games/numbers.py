@@ -119,6 +119,8 @@ def parse_number(text: str) -> Decimal:
         raise MalformedInput(f"a number must be given as text, got {type(text).__name__} {text!r}")
     if len(text) > MAX_INPUT_LENGTH:
         raise _refuse(text, f"too long ({len(text)} characters, at most {MAX_INPUT_LENGTH})")
+    if len(text) <= MAX_EXPONENT and text.isascii() and text.isdigit():  # most entries: "42", "1969"
+        return Decimal(int(text))
     folded = text.strip().translate(_FOLD)
     folded = _SUPERSCRIPT_RUN.sub(lambda m: "^" + m.group().translate(_SUPERSCRIPT), folded)
     if not folded:

@@ -11,6 +11,7 @@ fold-to-one (rules.md 8) and the showdown (rules.md 9-10). Chips are never creat
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -91,9 +92,10 @@ class PokerEngine(Questions[Question], Engine):
         schedule = parse_schedule(options.get("ante_every"), ante)
         return {"stack": stack, "ante": ante, "first": first, "ante_every": schedule.to_json()}
 
-    @property
+    @functools.cached_property
     def schedule(self) -> AnteSchedule:
-        """The ante schedule the session follows (it passes the ante in force to each question)."""
+        """The ante schedule the session follows (it passes the ante in force to each question); parsed
+        once (the options never change): the board asks for it after every bet."""
         return parse_schedule(self.options["ante_every"], self.options["ante"])
 
     def ante_for_next(self, elapsed_seconds: float) -> int:
