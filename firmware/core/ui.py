@@ -82,16 +82,19 @@ def centered(fb, y, text, c=1):
 def status_bar(fb, handset, title):
     fb.fill_rect(0, 0, 128, 8, 1)
     fb.text(clean(title)[:11], 0, 0, 0)
-    link(fb, 104, 0, handset.online)
+    link(fb, 104, 0, handset.online, handset.box_silent)
     battery(fb, 114, 0, handset.battery)
 
 
-def link(fb, x, y, online):
-    """An antenna: three rising bars when online, a cross when offline."""
+def link(fb, x, y, online, silent=False):
+    """An antenna: three rising bars when online, a cross when offline. Online but the box silent (the
+    footer's BOX_SILENT), the tallest bar is broken into a "!": the broker answers, the box does not."""
     if online:
         fb.fill_rect(x, y + 5, 2, 2, 0)
         fb.fill_rect(x + 3, y + 3, 2, 4, 0)
         fb.fill_rect(x + 6, y + 1, 2, 6, 0)
+        if silent:
+            fb.hline(x + 6, y + 5, 2, 1)
     else:
         for i in range(6):
             fb.pixel(x + 1 + i, y + 1 + i, 0)

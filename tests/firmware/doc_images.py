@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from firmware import protocol as P
 from tests.firmware import samples
 from tests.firmware.support import ack, make, press, show
 
@@ -32,7 +33,11 @@ SHOTS: dict[str, tuple[str, str, list[str], tuple[bool, str] | None]] = {
     "handset-keypad-buzz": ("keypad", "z1", [], None),
     "handset-keypad-number": ("keypad", "n2", ["3", "3", "0"], None),
     "handset-five-number": ("five", "n1", ["up", "right"] + ["up"] * 9 + ["right"] + ["up"] * 8 + ["right"], None),
+    "handset-keypad-box-silent": ("keypad", "r1", ["1", "next", "2", "0", "0"], None),
+    "handset-keypad-offline": ("keypad", "r1", ["1", "next", "2", "0", "0", "ok", "ok"], None),
 }
+# shots whose link is not the usual one: the box silent (connected, no heartbeat), or the handset offline
+LINK = {"handset-keypad-box-silent": "silent", "handset-keypad-offline": "offline"}
 
 
 def render_all() -> dict[str, bytes]:
@@ -45,6 +50,11 @@ def render_all() -> dict[str, bytes]:
         sent = press(handset, keys)
         if answer is not None:
             ack(handset, sent[-1], *answer)
+        if LINK.get(name) == "silent":
+            handset.clock_ms.now += P.STALE_MS  # nothing heard from the box since the connect
+            handset.tick()
+        elif LINK.get(name) == "offline":
+            handset.disconnected()
         out[name] = fb.png()
     return out
 

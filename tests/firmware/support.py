@@ -97,6 +97,19 @@ def shows(fb: FrameBuffer, text: str) -> bool:
     return False
 
 
+LINK_X = 104  # the status bar's link icon: 8x8 pixels from here, dark on the lit bar (ui.status_bar)
+
+
+def link_icon(fb: FrameBuffer) -> list[str]:
+    """The link icon's pixels, one string a row: "#" dark (drawn), "." lit (the bar)."""
+    return ["".join("." if fb.pixel(x, y) else "#" for x in range(LINK_X, LINK_X + 8)) for y in range(8)]
+
+
+def status_bar_outside_the_icon(fb: FrameBuffer) -> list[int]:
+    """The status bar's pixels left and right of the link icon (title, battery)."""
+    return [fb.pixel(x, y) for y in range(8) for x in range(128) if not LINK_X <= x < LINK_X + 8]
+
+
 def save_png(fb: FrameBuffer, name: str) -> Path:
     """Write a screenshot to the tests' output folder (artifacts/handset-screens, or $QUIZBOX_ARTIFACTS)."""
     root = Path(os.environ.get("QUIZBOX_ARTIFACTS", Path(__file__).resolve().parents[2] / "artifacts"))

@@ -11,7 +11,18 @@ from firmware.core import handset as core
 from firmware.core import ui
 from firmware.core.handset import FIRMWARE, RESEND_MS, Handset
 from tests.firmware import samples
-from tests.firmware.support import BOX, HID, Transport, ack, make, press, show, shows
+from tests.firmware.support import (
+    BOX,
+    HID,
+    Transport,
+    ack,
+    link_icon,
+    make,
+    press,
+    show,
+    shows,
+    status_bar_outside_the_icon,
+)
 
 
 class Appliance:
@@ -340,6 +351,84 @@ def test_the_box_going_quiet_is_shown_on_the_footer_once() -> None:
     assert beat(handset, "boot-1") and drawn == [1, 1]
 
 
+# the status bar's link icon, "#" dark on the lit bar: three rising bars, the tallest broken into a "!" while
+# the box is silent (connected to the broker, no heartbeat: as a phone shows "connected, no internet"), a cross
+LINK_ANSWERING = [
+    "........",
+    "......##",
+    "......##",
+    "...##.##",
+    "...##.##",
+    "##.##.##",
+    "##.##.##",
+    "........",
+]
+LINK_SILENT = [
+    "........",
+    "......##",
+    "......##",
+    "...##.##",
+    "...##.##",
+    "##.##...",
+    "##.##.##",
+    "........",
+]
+LINK_OFFLINE = [
+    "........",
+    ".#....#.",
+    "..#..#..",
+    "...##...",
+    "...##...",
+    "..#..#..",
+    ".#....#.",
+    "........",
+]
+
+
+def test_the_link_icon_says_offline_answering_and_box_silent() -> None:
+    handset, _, fb = make()
+    handset.battery = 82
+    assert link_icon(fb) == LINK_OFFLINE
+    handset.connected()
+    show(handset, samples.by_id("r1"))
+    assert beat(handset, "boot-1")
+    assert link_icon(fb) == LINK_ANSWERING
+    bar = status_bar_outside_the_icon(fb)
+    drawn = counting_renders(handset)
+    handset.clock_ms.now += P.STALE_MS
+    handset.tick()
+    assert drawn == [1] and shows(fb, ui.BOX_SILENT)
+    assert link_icon(fb) == LINK_SILENT  # with the footer, at the top too
+    assert status_bar_outside_the_icon(fb) == bar  # the title and the battery stay where they were
+    ui.error_screen(fb, handset)
+    assert link_icon(fb) == LINK_SILENT  # a screen that failed to draw keeps the status bar right
+    handset.disconnected()
+    assert link_icon(fb) == LINK_OFFLINE  # offline wins: the box cannot be heard without the broker
+
+
+def test_the_link_icon_is_back_on_the_next_heartbeat_and_beats_redraw_nothing() -> None:
+    handset, _, fb = make()
+    handset.connected()
+    show(handset, samples.by_id("i1"))
+    handset.clock_ms.now += P.STALE_MS - 1
+    handset.tick()
+    assert link_icon(fb) == LINK_ANSWERING  # no warning before the retained heartbeat had its time
+    drawn = counting_renders(handset)
+    handset.clock_ms.now += 1
+    handset.tick()  # never heard since the connect, for the stale time
+    assert drawn == [1] and link_icon(fb) == LINK_SILENT
+    handset.clock_ms.now += 60_000
+    handset.tick()
+    assert drawn == [1] and link_icon(fb) == LINK_SILENT
+    assert beat(handset, "boot-1")
+    assert drawn == [1, 1] and link_icon(fb) == LINK_ANSWERING and not shows(fb, ui.BOX_SILENT)
+    for _ in range(3):
+        handset.clock_ms.now += P.HEARTBEAT_MS
+        assert beat(handset, "boot-1")
+        handset.tick()
+    assert drawn == [1, 1] and link_icon(fb) == LINK_ANSWERING
+
+
 def test_box_silence_on_the_idle_screen_and_a_notice_goes_first() -> None:
     handset, _, fb = make()
     handset.connected()
@@ -350,6 +439,7 @@ def test_box_silence_on_the_idle_screen_and_a_notice_goes_first() -> None:
     assert shows(fb, ui.BOX_SILENT)
     press(handset, ["5", "ok"])  # no top yet: the entry's notice takes the footer
     assert handset.editor.notice == "enter To" and shows(fb, "enter To") and not shows(fb, ui.BOX_SILENT)
+    assert link_icon(fb) == LINK_SILENT  # the notice has the footer; the status bar still tells
 
 
 def test_offline_shows_the_link_not_the_box() -> None:

@@ -588,10 +588,25 @@ def box_silence_across_a_ticks_wrap():
     eq((h.box_answering(), h.box_silent, drawn), (False, True, [1]))
     Handset.render(h)
     eq(footer_lit(h.screen) > 128 * 8 // 2, True)  # the footer inverted: "box: no answer" on lit pixels
+    eq(link_icon(h.screen), LINK_SILENT)  # and the status bar's link icon says it too
     beat(h, "boot-1")
     eq((h.box_answering(), h.box_silent), (True, False))
     Handset.render(h)
     eq(footer_lit(h.screen) < 128 * 8 // 4, True)  # the player's own line again ("score: 7")
+    eq(link_icon(h.screen), LINK_ANSWERING)
+    h.disconnected()
+    Handset.render(h)
+    eq(link_icon(h.screen), LINK_OFFLINE)
+
+
+# the status bar's link icon on the real framebuf ("#" dark on the lit bar; test_handset.py has the same)
+LINK_ANSWERING = ["........", "......##", "......##", "...##.##", "...##.##", "##.##.##", "##.##.##", "........"]
+LINK_SILENT = ["........", "......##", "......##", "...##.##", "...##.##", "##.##...", "##.##.##", "........"]
+LINK_OFFLINE = ["........", ".#....#.", "..#..#..", "...##...", "...##...", "..#..#..", ".#....#.", "........"]
+
+
+def link_icon(screen):
+    return ["".join("." if screen.pixel(x, y) else "#" for x in range(104, 112)) for y in range(8)]
 
 
 def footer_lit(screen):
