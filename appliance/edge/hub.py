@@ -454,7 +454,8 @@ class Hub:
         """The prompts that changed, then the board: every prompt rebuilt, or with ``narrowed`` (right
         after an input, when nothing else can have changed) only those the session says the input touched.
         ``state`` False: the prompts only (the publisher sends the state a little later, STATE_BURST)."""
-        for handset, prompt in self.session.changed_prompts(list(self.registry), narrowed=narrowed):
+        changed = self.session.changed_prompts(list(self.registry), narrowed=narrowed, find=self.registry.get)
+        for handset, prompt in changed:
             self._publish_prompt(handset, prompt)
         if state:
             self._publish_state()

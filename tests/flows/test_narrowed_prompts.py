@@ -74,7 +74,10 @@ class Table:
         self.publish()
 
     def publish(self, narrowed: bool = False) -> None:
-        for handset, prompt in self.session.changed_prompts(self.handsets, narrowed=narrowed):
+        # the hub looks the touched players' handsets up by id (find); without find the room is filtered
+        by_id = {h.id: h for h in self.handsets}
+        find = by_id.get if self.rng.random() < 0.7 else None
+        for handset, prompt in self.session.changed_prompts(self.handsets, narrowed=narrowed, find=find):
             self.shown[handset.id] = prompt
         self.unpublished = False
 
@@ -190,6 +193,36 @@ def test_an_input_rebuilds_only_the_prompts_it_touched() -> None:
     assert built == ["ann"]
     assert table.shown["ann"]["title"] == "Locked in"
     table.check("Ann's range")
+
+
+class _Room(list[Handset]):
+    """A room of handsets that counts how often it is walked through."""
+
+    walks = 0
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        _Room.walks += 1
+        return super().__iter__()
+
+
+def test_after_an_input_the_room_is_not_walked_through_when_handsets_are_found_by_id() -> None:
+    """Issue 22: with 256 handsets in the room and 8 at the table, filtering the room for the touched
+    players after every bet was a tenth of the rebuild. Looking them up by id, the room is not walked."""
+    table = Table("poker", random.Random(5))
+    for handset in table.players.values():
+        assert table._input(handset, table.shown[handset.id], {"bottom": "1", "top": "9"}) is not None
+    actor = next(h for h in table.players.values() if table.shown[h.id]["kind"] == protocol.BET)
+    prompt = table.shown[actor.id]
+    table.session.handle_input(actor.id, prompt["id"], prompt["kind"], {"action": "check"})
+    room = _Room([*table.handsets, *(Handset(id=f"r{i}", name=f"R{i}", accepted=True) for i in range(250))])
+    by_id = {h.id: h for h in room}
+    _Room.walks = 0
+    changed = table.session.changed_prompts(room, narrowed=True, find=by_id.get)
+    assert _Room.walks == 0
+    assert actor.id in [h.id for h, _ in changed]  # its bet prompt became a waiting one
+    for handset, shown in changed:
+        table.shown[handset.id] = shown
+    table.check("a check")
 
 
 def test_an_input_against_a_prompt_not_yet_rebuilt_is_stale() -> None:
