@@ -56,10 +56,11 @@ def settlement_json(players: tuple[str, ...], result: Settlement) -> JSON:
     }
 
 
-def _revealed_boosts(engine: ConfidentEngine, player: str) -> list[str]:
-    """Boosts crossed off on the scoreboard: played on a question that has been settled."""
-    settled = {q.number for q in engine.questions if q.settlement is not None}
-    return [boost.value for boost, number in engine.boosts_used[player].items() if number in settled]
+def _revealed_boosts(engine: ConfidentEngine) -> dict[str, list[str]]:
+    """Each player's boosts crossed off on the scoreboard: played on a question that has been settled."""
+    settled = {q.number for q in engine.questions if q.settlement is not None}  # once, not once a player
+    return {player: [boost.value for boost, number in engine.boosts_used[player].items() if number in settled]
+            for player in engine.players}
 
 
 def _question_public(engine: ConfidentEngine, question: Question) -> JSON:
@@ -83,7 +84,7 @@ def public_view(engine: ConfidentEngine) -> JSON:
         "variants": list(engine.options["variants"]),
         "fast_play_seconds": engine.options["fast_play_seconds"],
         "scores": dict(engine.scores),
-        "boosts_used": {p: _revealed_boosts(engine, p) for p in engine.players},
+        "boosts_used": _revealed_boosts(engine),
         "question": None if question is None else _question_public(engine, question),
         "finished": engine.finished,
         "winners": engine.winners(),
