@@ -16,16 +16,17 @@ up seen, not by the single fastest round trip. The estimate is the middle of the
 error is at most half its width when the path's fastest delays are the same both ways. The newest
 samples win when old ones disagree (a handset's clock jumped, or drifted over the window).
 
-:class:`ClockSync` is the hub's side: which handsets to ping now (a burst at join, then one every
-``period_ms`` while presses are timed and every ``idle_period_ms`` otherwise, at most ``rate`` pings a
-second over the whole table), the samples from their answers, and a buzz's press time on the appliance
-clock. It is pure: every method takes the time, so tests drive it with simulated clocks and delays.
+:class:`ClockSync` is the hub's side: which handsets to ping now (while presses are timed a burst at
+join, then one every ``period_ms``; otherwise one at join, then one every ``idle_period_ms``; at most
+``rate`` pings a second over the whole table), the samples from their answers, and a buzz's press time
+on the appliance clock. It is pure: every method takes the time, so tests drive it with simulated
+clocks and delays.
 
-Only the buzzer times presses. Pinging a table of 64 every second through a poker game made 128
-messages a second the hub handled between the bets, and every bet that met a batch of them waited
-behind it: a bet's ack at the 99th percentile was 3x the raw round trip (issue 22). So outside a buzzer
-round the pings are ten times rarer, which keeps a few samples in the window; when a buzzer round
-starts (:meth:`ClockSync.pace`) every handset is pinged at once, in a burst if it has few samples.
+Only the buzzer times presses. Pinging a room of 64 every second through a poker game was 128 messages
+a second for the hub between the bets, and in a trace the slowest bets' acks were those that met a
+batch of them (issue 22). So outside a buzzer round the pings are ten times rarer, which keeps a few
+samples in the window; when a round starts (:meth:`ClockSync.pace`) every handset is pinged at once,
+in a burst if it has few samples.
 """
 
 from __future__ import annotations
@@ -147,8 +148,10 @@ class ClockSync:
     # -- who is at the table ---------------------------------------------------------------------------
 
     def joined(self, handset: str, now_ms: int) -> None:
-        """A handset said hello: its clock may have restarted, so start over with a burst of pings."""
-        self._peers[handset] = _Peer(deque(maxlen=self.max_samples), now_ms, self.burst)
+        """A handset said hello: its clock may have restarted, so start over: a ping now, the rest of a
+        burst after it while presses are timed (else the burst waits for a buzzer round, :meth:`pace`:
+        256 handsets saying hello at once after a restart were 15 s of pings at the rate limit)."""
+        self._peers[handset] = _Peer(deque(maxlen=self.max_samples), now_ms, self.burst if self.timed else 0)
 
     def forget(self, handset: str) -> None:
         self._peers.pop(handset, None)
@@ -183,7 +186,8 @@ class ClockSync:
             if peer is None:
                 self.joined(handset, now_ms)
                 peer = self._peers[handset]
-            self._expire(peer, now_ms)
+            if peer.pending:
+                self._expire(peer, now_ms)
             if peer.next_ping <= now_ms:
                 candidates.append((peer.next_ping, handset, peer))
         candidates.sort(key=lambda c: c[0])

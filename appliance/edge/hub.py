@@ -47,6 +47,9 @@ thread acks inputs while the publisher thread rebuilds prompts and the ticker pi
 default an ack can wait 5 ms for the interpreter; the hub's process switches every 1 ms (issue 22)."""
 TELEMETRY_STATE_EVERY = 0.25
 """Seconds: the admin state is republished for telemetry (battery, signal) at most this often."""
+SWEEP_EVERY = 1.0
+"""Seconds between looks for handsets silent too long (liveness.py: 90 s of silence). Each look is a walk
+through the room; ten a second at 256 handsets were a quarter of a millisecond a bet could wait behind."""
 STATE_EVERY = 0.02
 STATE_BURST = 4
 """The board and the admin state after inputs: the first STATE_BURST at once, then, while inputs keep
@@ -122,6 +125,7 @@ class Hub:
             box, pairing, connection.host, connection.port, connection.username, connection.password,
             on_change=self._pairing_changed, tls=connection.tls, ca_file=connection.ca_file)
         self._state_at = 0.0
+        self._swept_at = float("-inf")
         self._state_tokens, self._tokens_at = float(STATE_BURST), time.monotonic()  # STATE_BURST's bucket
         self._state_due: float | None = None  # when the publisher sends a state it held back
         self._ticker = threading.Thread(target=self._tick_loop, name="hub-ticker", daemon=True)
@@ -186,7 +190,9 @@ class Hub:
                     self.clocks.pace(self.session.times_presses, now_ms)  # pings every 1 s only for a buzzer
                     for handset_id, ping in self.clocks.due(now_ms, online):  # clock offsets (buzzer)
                         self.lock.post(protocol.time_topic(self.box, handset_id), protocol.encode(ping), qos=0)
-                    liveness.sweep(self)  # handsets silent too long are shown offline
+                    if self.clock() - self._swept_at >= SWEEP_EVERY:  # handsets silent too long: offline
+                        self._swept_at = self.clock()
+                        liveness.sweep(self)
                     since = self.clock() - self._state_at
                     if self.session.tick():
                         self._publish_changes()

@@ -107,16 +107,16 @@ def test_outside_a_buzzer_round_pings_are_idle_period_apart_and_a_round_pings_ev
                 answer(sync, handset, ping, 5, 5)
 
     run(0, 30_001, ["old"])
-    assert sent["old"] == [0, 100, 200, 10_200, 20_200]  # the join's burst, then every idle period
+    assert sent["old"] == [0, 10_000, 20_000, 30_000]  # one at join (no burst), then every idle period
     run(30_050, 30_101, ["old", "new"])  # "new" joins just before the round
     assert sent["new"] == [30_050]
     sync.pace(True, 30_150)  # a buzzer round starts
     run(30_150, 33_001, ["old", "new"])
-    assert sent["old"][5:] == [30_150, 31_150, 32_150]  # at once (it has its samples), then every second
-    assert sent["new"] == [30_050, 30_150, 30_250, 31_250, 32_250]  # its burst goes on, then every second
+    assert sent["old"][4:] == [30_150, 31_150, 32_150]  # at once (it has its samples), then every second
+    assert sent["new"] == [30_050, 30_150, 30_250, 31_250, 32_250]  # a burst to 3 samples, then every second
     sync.pace(False, 33_000)
     run(33_050, 60_001, ["old"])
-    assert sent["old"][8:] == [33_150, 43_150, 53_150]
+    assert sent["old"][7:] == [33_150, 43_150, 53_150]
 
 
 def test_a_buzzer_round_gives_a_handset_with_few_samples_the_burst_again() -> None:

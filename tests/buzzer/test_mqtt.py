@@ -40,11 +40,11 @@ def test_presses_are_declared_in_the_order_they_happened(mosquitto: MosquittoBro
         try:
             for sim in handsets:
                 sim.wait_prompt("info")
-            # the join burst: every handset's offset is measured before the question
-            wait_until(lambda: all((e := hub.clocks.estimate(s.id, hub._ms())) is not None and e.samples >= 5
-                                   for s in handsets), 15, "clock samples from every handset")
             hub.command({"cmd": "start", "game": "buzzer", "options": {"settle_ms": 300},
                          "cards": [{"id": "c1", "question": "Which planet has the most moons?"}]})
+            # the round's burst of pings: every handset's offset is measured before the buzzers are armed
+            wait_until(lambda: all((e := hub.clocks.estimate(s.id, hub._ms())) is not None and e.samples >= 5
+                                   for s in handsets), 15, "clock samples from every handset")
             early = handsets[3]
             early.wait_prompt("buzz")
             early.wait_ack(early.submit({"pressed": early.core.clock_ms()}))  # before arming: locked out
