@@ -489,7 +489,7 @@ class Hub:
         text = self._board_text(board)
         if text != self._board_sent:
             self._board_sent = text
-            self.lock.post(protocol.board_topic(self.box), text, retain=True, qos=0)
+            self.lock.post(protocol.board_topic(self.box), text, retain=True)
         admin = {
             "v": protocol.VERSION,
             "scene": self.session.state,
@@ -509,7 +509,7 @@ class Hub:
         text = _with_list(admin, "handsets", self._handsets_json())
         if text != self._admin_sent:
             self._admin_sent = text
-            self.lock.post(protocol.admin_state_topic(self.box), text, retain=True, qos=0)
+            self.lock.post(protocol.admin_state_topic(self.box), text, retain=True)
 
     # The board and the admin state are published after every input; their lists of handsets change only
     # when a handset does, so each list's JSON is kept and spliced into the rest, which is small.
