@@ -150,9 +150,10 @@ def token_numbers(prompt):
 
 
 def number_unit(prompt):
-    """The unit a number prompt shows beside the number ("" for none); never typed (protocol section 8)."""
+    """The unit a range or number prompt shows beside its numbers ("" for none); never typed (protocol
+    sections 6 and 8)."""
     unit = prompt.get("unit")
-    return unit if isinstance(unit, str) else ""
+    return unit.strip() if isinstance(unit, str) else ""
 
 
 # -- checks per kind ------------------------------------------------------------------------------------------

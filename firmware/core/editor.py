@@ -21,6 +21,8 @@ def make(prompt, layout):
 
 
 class Form:
+    unit = ""  # shown beside the numbers of a range or number form, never typed
+
     def __init__(self, prompt, layout):
         self.prompt = prompt
         self.layout = layout
@@ -43,7 +45,7 @@ class Form:
         return {}
 
     def summary(self, data):
-        """Review page lines (at most 4 of 16 characters)."""
+        """Review page lines (at most 5 of 16 characters)."""
         return []
 
     def press(self, key):
@@ -108,6 +110,7 @@ def _number_text(form, field):
 
 class RangeForm(Form):
     def build(self):
+        self.unit = allowed.number_unit(self.prompt)
         offer = allowed.boosts(self.prompt)
         self.bottom = NumberField("bottom", "From")
         self.top = NumberField("top", "To")
@@ -158,6 +161,11 @@ class RangeForm(Form):
             lines = ["Copy " + data["copy"]]
         else:
             lines = ["From " + _short(data["bottom"]), "To   " + _short(data["top"])]
+            unit = self.unit
+            if unit and len(lines[0]) + len(unit) < 16 and len(lines[1]) + len(unit) < 16:
+                lines = [lines[0] + " " + unit, lines[1] + " " + unit]  # "From 8800 m"
+            elif unit:
+                lines.append(("in " + unit)[:16])
         if "swap" in data:
             lines.append("Swap " + data["swap"][0] + "/" + data["swap"][1])
         if data.get("double"):

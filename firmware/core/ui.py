@@ -204,7 +204,7 @@ def refused(fb, handset):
 def review(fb, handset):
     form = handset.editor
     text_row(fb, 1, "Send this?")
-    body(fb, [clean(s) for s in form.summary(form.data)][:4], 2)
+    body(fb, [clean(s) for s in form.summary(form.data)][:5], 2)
     # the keypad's letter keys (docs/hardware.md): D is OK, B deletes
     keys = "D=send  B=back" if handset.layout == protocol.LAYOUT_KEYPAD else "OK=send  <=back"
     text_row(fb, 7, keys, True)
@@ -221,6 +221,8 @@ def edit(fb, handset):
     extra = context_lines(form, prompt, handset.layout)
     rows = field_rows(form, handset.layout)
     head_rows = min(len(head), 2)  # the question stays in sight; the fields scroll below it
+    if form.unit:  # the unit's line takes the question's second line rather than a field's row
+        head_rows = min(head_rows, max(1, BODY - len(extra) - len(rows)))
     lines = head[:head_rows] + extra
     body(fb, lines)
     first = 1 + len(lines)
@@ -307,8 +309,8 @@ def context_lines(form, prompt, layout=protocol.LAYOUT_KEYPAD):
         return lines
     if isinstance(form, forms.SplitForm):
         return ["Split all " + str(form.total)]
-    if isinstance(form, forms.NumberForm):
-        return wrap("in " + form.unit)[:1] if form.unit else []  # the unit is shown, never typed
+    if isinstance(form, (forms.NumberForm, forms.RangeForm)):
+        return [("in " + clean(form.unit))[:COLS]] if form.unit else []  # the unit is shown, never typed
     if keypad and isinstance(form, forms.ChoiceForm) and isinstance(form.field, fields.PickField):
         return numbered(form.field)
     return []

@@ -14,7 +14,7 @@ from tests.firmware.support import ack, make, press, save_png, show, shows
 EXPECTED = {
     "i1": ["Look at the TV", "Question 3 of 10"],
     "w1": ["Waiting for", "others...", "range: 1.2k-3k", "score: 7"],
-    "r1": ["Bones in an", ">From:", " To:", "score: 7"],
+    "r1": ["Bones in an", "in bones", ">From:", " To:", "score: 7"],
     "r2": ["Height of", "Everest in", ">From:", " To:"],
     "b1": ["Pot 60", "Stack 1000", ">Action:", "range: 8000-9000"],
     "b2": ["Pot 140 call 40", "Stack 950", ">Action:"],

@@ -173,6 +173,33 @@ def number_prompt():
 
 
 @test
+def range_unit_shown_never_typed():
+    # a range's unit: a line under the question (cut to the screen), on the review page, never sent
+    from firmware.core import ui
+
+    for layout in ("keypad", "five"):
+        h, _ = handset(layout, real_screen())
+        show(h, samples.by_id("r1"))
+        eq(ui.context_lines(h.editor, h.prompt, layout), ["in bones"])
+    unit = "cubic kilometres of water a year, roughly"
+    h, t = handset(screen=real_screen())
+    show(h, P.make_prompt("u", P.RANGE, "Confident?", LONG, unit=unit))
+    eq(ui.context_lines(h.editor, h.prompt), ["in cubic kilomet"])
+    for k in ["1", "next", "1", "0", "ok"]:
+        h.press(k)
+    eq(h.editor.summary(h.editor.data), ["From 1", "To   10", "in cubic kilomet"])
+    h, t = handset(screen=real_screen())
+    show(h, P.make_prompt("m", P.RANGE, "Confident?", "How far?", unit="m"))
+    for k in ["1", "next", "1", "0", "ok"]:
+        h.press(k)
+    eq(h.editor.summary(h.editor.data), ["From 1 m", "To   10 m"])
+    h.press("ok")
+    eq([i["data"] for i in t.inputs], [{"bottom": "1", "top": "10"}])
+    show(h, P.make_prompt("e", P.RANGE, "Confident?", "How far?", unit=""))
+    eq(ui.context_lines(h.editor, h.prompt), [])
+
+
+@test
 def unknown_kind_shows_as_info():
     h, t = handset(screen=real_screen())
     show(h, samples.by_id("r2"))
