@@ -95,10 +95,10 @@ def game_section(f: dict[str, Any]) -> list[str]:
     return [f"**Input to ack in a real game** (`python bench/game.py`, median of {f['runs']} runs): Confident? "
             f"ranges coming within {f['spread']:g} s of the question, poker bets one at a time (the player to "
             "act bets as soon as the prompt is there). A game seats at most 12 (Confident?) or 8 (poker); the "
-            "other handsets are in the room, online, pinged for their clocks (in a process of their own, as "
-            "they are devices of their own on a night). An input is timed from its hand-over to MQTT to its "
-            "ack. Baseline: a raw round trip through the same broker on the same schedule, to an echo client "
-            "in its own process.", "",
+            "other handsets are in the room, online, pinged for their clocks (every 10 s outside a buzzer "
+            "round; in a process of their own, as they are devices of their own on a night). An input is "
+            "timed from its hand-over to MQTT to its ack. Baseline: a raw round trip through the same broker "
+            "on the same schedule, to an echo client in its own process.", "",
             *table(["game", "handsets", "seated", "inputs/run", "raw p50 / p99 ms", "ack p50 / p99 ms",
                     "ratio p50 / p99", "lost", "goal"], rows)]
 
