@@ -276,6 +276,44 @@ def test_a_run_of_inputs_sends_the_board_a_few_times_and_the_last_one_whole(
         table.stop()
 
 
+def test_a_room_saying_hello_at_once_makes_a_few_states_each_listing_everyone_so_far(
+        hub: Hub, any_broker: RunningBroker, box_id: str) -> None:
+    """Issue 22: after a restart the whole room says hello at once. Each hello built and sent the board and
+    the admin state, each a walk through the room (256 hellos and statuses: 512 states, 1.4 s of MQTT's
+    thread). Every handset still gets its prompt at once; the states go out a few at a time, the last
+    listing all 60."""
+    ids = [f"r{i:02d}" for i in range(60)]
+    got: dict[str, list[tuple[str, Any, float]]] = {"prompt": [], "state": []}
+    cond = threading.Condition()
+
+    def on(topic: str, payload: bytes) -> None:
+        leaf = "state" if topic == protocol.admin_state_topic(box_id) else topic.rsplit("/", 1)[1]
+        with cond:
+            got[leaf].append((topic.split("/")[3], json.loads(payload), time.monotonic()))
+            cond.notify_all()
+
+    room = Client(f"room-{box_id}", connection_of(any_broker), on, subscriptions=[
+        protocol.handset_wildcard(box_id, "prompt"), protocol.admin_state_topic(box_id)]).start()
+    try:
+        time.sleep(0.3)  # the retained state of the empty lobby is in
+        with cond:
+            before = len(got["state"])
+        for hid in ids:
+            room.publish(protocol.hello_topic(box_id, hid), protocol.encode(protocol.make_hello(hid, hid.upper())))
+        with cond:
+            assert cond.wait_for(lambda: {who for who, _, _ in got["prompt"]} >= set(ids), 10), "a prompt each"
+            assert cond.wait_for(lambda: len(got["state"][-1][1]["handsets"]) == 60, 10), "the state with all"
+        time.sleep(0.2)  # nothing more is coming
+        with cond:
+            states = got["state"][before:]
+        spell = states[-1][2] - states[0][2]
+        assert len(states) <= STATE_BURST + spell / STATE_EVERY + 1, [round(t - states[0][2], 3) for *_, t in states]
+        assert len(states) < 30, len(states)
+        assert sorted(h["id"] for h in states[-1][1]["handsets"]) == ids
+    finally:
+        room.stop()
+
+
 class _SlowHandOver:
     """Stands in for the hub's MQTT client: handing an ack over takes 30 ms (a busy network thread);
     notes when each ack's hand-over ended."""

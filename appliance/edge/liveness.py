@@ -37,7 +37,7 @@ def heard(hub: Hub, handset: Handset) -> None:
         handset.online = True
         log.info("handset %s is heard again", handset.id)
         hub._send_prompt(handset, fresh=True)
-        hub._publish_state()
+        hub.state_soon()
 
 
 def sweep(hub: Hub) -> None:
