@@ -279,7 +279,7 @@ def test_a_run_of_inputs_sends_the_board_a_few_times_and_the_last_one_whole(
 def test_a_room_saying_hello_at_once_makes_a_few_states_each_listing_everyone_so_far(
         hub: Hub, any_broker: RunningBroker, box_id: str) -> None:
     """Issue 22: after a restart the whole room says hello at once. Each hello built and sent the board and
-    the admin state, each a walk through the room (256 hellos and statuses: 512 states, 1.4 s of MQTT's
+    the admin state, each a walk through the room (a trace of 256 joining: 567 states, 1.4 s of MQTT's
     thread). Every handset still gets its prompt at once; the states go out a few at a time, the last
     listing all 60."""
     ids = [f"r{i:02d}" for i in range(60)]
