@@ -18,8 +18,11 @@ process; the rest of the room runs in a process of its own (``--room``): on a ni
 of their own, and in this process their threads (a network loop and a clock each, 500 at 256 handsets)
 would take the interpreter from the handset noting its ack.
 
-The baseline is a raw round trip through the same broker with the same schedule: a bare echo client in
-its own process (as the appliance is) republishing each message to its sender, N clients connected.
+The baseline is a raw round trip through the same broker: a bare echo client in its own process (as the
+appliance is) republishing each message to its sender, N clients connected; Confident?'s pings on the same
+schedule as its ranges, poker's one after another as soon as the last echo is back (the bets wait for the
+board of the last bet too: an echo that also sent a board-sized message, waited for before the next
+ping, made poker's raw p50 0.69-0.76 ms instead of 0.59-0.67 at 64 handsets; not the baseline here).
 Each size is measured ``--runs`` times (appliance and clients started afresh); the median of the runs is
 printed, with ratios appliance / raw (bench/cpu.py measures the CPU an input costs).
 """

@@ -98,7 +98,8 @@ def game_section(f: dict[str, Any]) -> list[str]:
             "other handsets are in the room, online, pinged for their clocks (every 10 s outside a buzzer "
             "round; in a process of their own, as they are devices of their own on a night). An input is "
             "timed from its hand-over to MQTT to its ack. Baseline: a raw round trip through the same broker "
-            "on the same schedule, to an echo client in its own process.", "",
+            "to an echo client in its own process, the Confident? pings on the same schedule, the poker pings "
+            "one after another (a bet waits for the board of the one before too).", "",
             *table(["game", "handsets", "seated", "inputs/run", "raw p50 / p99 ms", "ack p50 / p99 ms",
                     "ratio p50 / p99", "lost", "goal"], rows)]
 
