@@ -69,7 +69,7 @@ class MqttLink:
         self._admin: JSON | None = None
         self._replies: OrderedDict[str, JSON] = OrderedDict()
         self._online = False
-        self._heard: float | None = None  # when the appliance's last fresh heartbeat arrived (self.clock)
+        self._heard: float | None = None  # when the appliance sent its last fresh heartbeat (self.clock)
         self._ever_heard = False
         self._was_answering = False
         self._version = 0
@@ -135,16 +135,20 @@ class MqttLink:
             return self._admin
 
     def _heartbeat(self, payload: bytes) -> None:
-        """A heartbeat counts when its time is recent by this machine's clock (the admin page runs on the
-        box): a retained one a restarted broker kept from a dead box is old, and is not a sign of life."""
+        """A heartbeat counts from its own time by this machine's clock (the admin page runs on the box), not
+        from when it arrived: a retained one a restarted broker hands over on reconnect is as old as the beat,
+        so every page of the box says "not answering" STALE_MS after the last beat, however late it
+        reconnected; one older than that is no sign of life."""
         try:
             beat = protocol.parse_heartbeat(protocol.decode(payload))
         except protocol.ProtocolError:
             return
         with self._cond:
             self._ever_heard = True  # this box has a heartbeat: from now on only a fresh one says it is alive
-            if abs(self.wall() * 1000 - beat["at"]) < protocol.STALE_MS:
-                self._heard = self.clock()
+            age_ms = self.wall() * 1000 - beat["at"]
+            if abs(age_ms) < protocol.STALE_MS:
+                sent = self.clock() - max(age_ms, 0) / 1000  # a clock a little ahead: heard now
+                self._heard = sent if self._heard is None else max(self._heard, sent)  # a late older copy: no
 
     def _answering(self) -> bool:
         if not (self._online and self.client.connected.is_set()):
