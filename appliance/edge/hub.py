@@ -186,12 +186,13 @@ class Hub:
             try:
                 with self.lock:
                     online = [h.id for h in self.registry if h.online]
-                    now_ms = self._ms()
+                    now = self.clock()
+                    now_ms = round(now * 1000)
                     self.clocks.pace(self.session.times_presses, now_ms)  # pings every 1 s only for a buzzer
                     for handset_id, ping in self.clocks.due(now_ms, online):  # clock offsets (buzzer)
                         self.lock.post(protocol.time_topic(self.box, handset_id), protocol.encode(ping), qos=0)
-                    if self.clock() - self._swept_at >= SWEEP_EVERY:  # handsets silent too long: offline
-                        self._swept_at = self.clock()
+                    if now - self._swept_at >= SWEEP_EVERY:  # handsets silent too long: offline
+                        self._swept_at = now
                         liveness.sweep(self)
                     since = self.clock() - self._state_at
                     if self.session.tick():
