@@ -281,7 +281,13 @@ def check(night: Night, replay: NightReplay) -> list[str]:
     for round_, result in zip(night.rounds, replay.rounds, strict=True):
         for question, question_result in zip(round_.questions, result["questions"], strict=True):
             found += _compare(question.expect, question_result, f"{question.where}.expect", "question")
-        found += _compare(round_.expect, result, f"{round_.where}.expect", "round")
+        expect = dict(round_.expect or {})
+        final = expect.pop("final", None)
+        found += _compare(expect, result, f"{round_.where}.expect", "round")
+        if isinstance(final, Mapping):  # "that game's final result, as in its own file": the keys it names
+            found += _compare(final, result["final"], f"{round_.where}.expect.final", "round's final")
+        elif final is not None:
+            found += differences(final, result["final"], f"{round_.where}.expect.final")
     found += _compare(night.expect, replay.final, "expect", "final")
     return found
 

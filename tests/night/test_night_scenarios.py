@@ -181,6 +181,22 @@ def test_a_wrong_final_expect_fails(tmp_path: Path) -> None:
     assert 'expect.tiebreak[0].ann: expected "17.50", got "17.5"' in out
 
 
+def test_a_rounds_final_is_compared_as_a_games_final_is_a_subset_of_keys(tmp_path: Path) -> None:
+    # the contract: a round's ``final`` is "that game's final result, as in its own file", where the
+    # expect names the keys it checks; an outside file names the contract's keys only (not ``ending``)
+    data = load(SCENARIOS / "night" / "night-three-rounds.json")
+    final = data["rounds"][0]["expect"]["final"]
+    final.pop("ending", None)
+    code, out, _ = replay("--check", write(tmp_path, data))
+    assert code == EXIT_AGREE, out
+    final["scores"] = {**final["scores"], "bob": final["scores"]["bob"] + 1}  # a named key still counts
+    code, out, _ = replay("--check", write(tmp_path, data))
+    assert code == EXIT_DISAGREE and "rounds[0].expect.final.scores.bob: expected" in out
+    final["ending"] = "deck"  # and so does a named extra key
+    code, out, _ = replay("--check", write(tmp_path, data))
+    assert code == EXIT_DISAGREE and "rounds[0].expect.final.ending: expected" in out
+
+
 def test_an_accepted_expect_error_tiebreak_step_fails(tmp_path: Path) -> None:
     data = load(SCENARIOS / "night" / "night-tiebreak-two-way.json")
     data["tiebreak"][0]["steps"][1]["expect_error"] = True
