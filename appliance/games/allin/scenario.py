@@ -33,6 +33,10 @@ class AllInAdapter(GameAdapter[AllInEngine]):
         card = question.get("card")
         if not isinstance(card, Mapping) or "statements" not in card:
             raise MalformedInput(f"an All In question needs a card with statements, got {card!r}")
+        unknown = sorted(set(card) - {"statements"})
+        if unknown:
+            raise MalformedInput(f"unknown All In card key(s) {', '.join(map(str, unknown))} in {dict(card)!r} "
+                                 "(a card has statements only: the reader's answer is a step)")
         self.engine(engine).apply(StartQuestion.deal(card["statements"]))
 
     def parse_step(self, step: Mapping[str, Any]) -> Action:

@@ -108,10 +108,17 @@ class PokerAdapter(GameAdapter[PokerEngine]):
         return {"stacks": dict(engine.stacks)}
 
 
+CARD_KEYS = frozenset({"question", "answer", "hints", "ante"})
+
+
 def parse_card(card: object, default_ante: int) -> StartQuestion:
     """The host's start-question action from a scenario card."""
     if not isinstance(card, Mapping):
         raise MalformedInput(f"a poker question needs a card object, got {card!r}")
+    unknown = sorted(set(card) - CARD_KEYS)
+    if unknown:
+        raise MalformedInput(f"unknown poker card key(s) {', '.join(map(str, unknown))} in {dict(card)!r} "
+                             f"(a card has {', '.join(sorted(CARD_KEYS))})")
     missing = [k for k in ("question", "answer", "hints") if k not in card]
     if missing:
         raise MalformedInput(f"a poker card needs {', '.join(missing)}, got {dict(card)!r}")

@@ -25,6 +25,7 @@ from appliance.games.numbers import check_number, format_plain, parse_number
 LETTERS = ("A", "B", "C")
 
 PROPOSITION_KEYS = frozenset({"label", "value"})
+CARD_KEYS = frozenset({"prompt", "propositions"})  # the scenario form of a card
 """Keys of a proposition in the scenario form: its text (``label``) and its value."""
 
 TARGETS = {1: "smallest", 2: "middle", 3: "largest"}
@@ -100,6 +101,10 @@ def card_from_scenario(data: object) -> Card:
     :func:`parse_number` reads. Anything else is a :class:`DeckError` naming the proposition."""
     if not isinstance(data, Mapping):
         raise DeckError(f"a sQuizz card is an object with prompt and propositions, got {data!r}")
+    unknown = sorted(set(data) - CARD_KEYS)
+    if unknown:
+        raise DeckError(f"unknown sQuizz card key(s) {', '.join(map(str, unknown))} in {dict(data)!r} (a card has "
+                        "prompt and propositions; which one is right follows from the question's die)")
     prompt = data.get("prompt")
     prompt = fields.text(prompt, "a sQuizz card needs a prompt (text)", blank=True, error=DeckError)
     propositions = data.get("propositions")

@@ -1,9 +1,10 @@
-"""Audit of ``quizbox replay`` against the scenario contract: unknown card keys.
+"""``quizbox replay`` against the scenario contract: unknown card keys (found by an audit written from the
+contract alone).
 
 The contract (docs/scenarios.md, "Common keys") says any key not listed makes the file malformed (exit 2),
-so that a misspelt key cannot pass silently. Confident? cards and night tie-break cards refuse unknown keys;
-poker, All In and sQuizz cards accept them and ignore them. The worst case is poker's optional card ``ante``:
-a misspelt ``"Ante": 40`` is dropped and the question is played at the option's ante, with exit 0.
+so that a misspelt key cannot pass silently. Poker, All In and sQuizz cards once ignored them (Confident?
+and tie-break cards did not): a misspelt poker ``"Ante": 40`` was dropped and the question played at the
+option's ante, with exit 0.
 """
 
 from __future__ import annotations
