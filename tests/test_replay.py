@@ -301,6 +301,7 @@ def test_a_missing_file_exits_2(tmp_path: Path) -> None:
     code, _, err = run("--check", str(tmp_path / "nope.json"))
     assert code == EXIT_MALFORMED
     assert "cannot read the file" in err
+    assert err.count(str(tmp_path / "nope.json")) == 1, err  # the path once (main names the file)
 
 
 def test_a_file_that_is_not_utf8_exits_2(tmp_path: Path) -> None:

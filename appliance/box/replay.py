@@ -117,15 +117,15 @@ def read_file(path: Path) -> Any:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        _fail(str(path), f"cannot read the file ({exc.strerror or exc})")
+        _fail("", f"cannot read the file ({exc.strerror or exc})")
     if len(raw) > MAX_FILE_BYTES:
-        _fail(str(path), f"the file is {len(raw)} bytes; a scenario is at most {MAX_FILE_BYTES}")
+        _fail("", f"the file is {len(raw)} bytes; a scenario is at most {MAX_FILE_BYTES}")
     try:
         return json.loads(raw.decode("utf-8"), object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
     except UnicodeDecodeError as exc:
-        _fail(str(path), f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})")
+        _fail("", f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})")
     except json.JSONDecodeError as exc:
-        _fail(str(path), f"not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")
+        _fail("", f"not JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}")
 
 
 def _object(value: Any, where: str, what: str) -> Mapping[str, Any]:
