@@ -9,7 +9,7 @@ import pytest
 from appliance.errors import ConfigError, IllegalAction, MalformedInput
 from appliance.games.base import HOST, Action, NotYourTurn, UnknownPlayer, WrongPhase
 from appliance.games.buzzer import Arm, BuzzerEngine, Close, Declare, EndGame, Judge, Press, StartQuestion
-from appliance.games.buzzer.engine import AlreadyBuzzed, LockedOut, NotArmed
+from appliance.games.buzzer.engine import EARLY_SLACK_MS, AlreadyBuzzed, LockedOut, NotArmed
 from tests.board.fixtures import buzzer_views
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan"]
@@ -77,11 +77,29 @@ def test_without_lockout_an_early_press_is_refused_and_costs_nothing() -> None:
     assert game.current is not None and game.current.buzzed("Dan") and not game.current.locked_out
 
 
-def test_a_press_stamped_before_arming_counts_as_pressed_at_arming() -> None:
-    # a press on the armed buzzers cannot predate them: clock-estimate error or a forged stamp
-    game = play(armed(engine(), at=1000), Press("Bob", 1004), Press("Ann", 400), Declare(HOST))
+def test_a_press_stamped_just_before_arming_counts_as_pressed_at_arming() -> None:
+    # within EARLY_SLACK_MS of the arming: the handset's clock estimate is off by that much, no earlier
+    game = play(armed(engine(), at=1000), Press("Bob", 1004), Press("Ann", 1000 - EARLY_SLACK_MS), Declare(HOST))
     assert game.public_view()["buzzes"] == ["Ann", "Bob"]
     assert game.public_view()["reaction_ms"] == {"Ann": 0, "Bob": 4}
+    assert game.public_view()["locked_out"] == []
+
+
+def test_a_press_that_happened_before_arming_is_locked_out_though_it_arrived_after() -> None:
+    # rules.md Buzzer 1-2: the press time decides, not the arrival; an early (or forged) stamp does not
+    # make the first press of the question (an audit found it answering first)
+    game = play(armed(engine(), at=1000), Press("Bob", 1004), Press("Ann", 1000 - EARLY_SLACK_MS - 1),
+                Declare(HOST))
+    assert game.current is not None and game.current.answering == "Bob"
+    assert game.public_view()["locked_out"] == ["Ann"] and game.public_view()["buzzes"] == ["Bob"]
+    refused(game, Press("Ann", 1500), LockedOut, "locked out")
+
+
+def test_with_the_lockout_off_a_press_stamped_before_arming_is_refused() -> None:
+    game = armed(engine(lockout=False), at=1000)
+    refused(game, Press("Ann", 400), NotArmed, "before the buzzers were armed")
+    play(game, Press("Ann", 1200), Declare(HOST))  # and may press again, now
+    assert game.public_view()["buzzes"] == ["Ann"] and game.public_view()["locked_out"] == []
 
 
 def test_equal_press_times_go_by_arrival() -> None:

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from appliance.errors import IllegalAction
 from appliance.games.base import HOST, Action
 from appliance.games.buzzer import Arm, BuzzerEngine, Close, Declare, EndGame, Judge, Press, StartQuestion
+from appliance.games.buzzer.engine import EARLY_SLACK_MS
 from appliance.games.buzzer.state import Buzz, Question
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan", "Eve"]
@@ -89,14 +90,17 @@ def test_wrong_after_wrong_walks_the_press_order(presses: list[tuple[str, int]])
     game.apply(Arm(HOST, 0))
     for player, at in presses:
         game.apply(Press(player, at))
-    game.apply(Declare(HOST))
+    if game.phase == "settling":  # someone pressed after the arming
+        game.apply(Declare(HOST))
     answered = []
     while game.phase == "answering":
         question = game.current
         assert question is not None and question.answering is not None
         answered.append(question.answering)
         game.apply(Judge(HOST, False))
-    # sorted by the press time (clamped to the arming), equal times by arrival
-    arrival = {p: i for i, (p, _) in enumerate(presses)}
+    # sorted by the press time (a stamp up to EARLY_SLACK_MS early: at the arming), equal times by arrival;
+    # an earlier stamp pressed before the arming: locked out (rules.md Buzzer 1)
+    arrival = {p: i for i, (p, at) in enumerate(presses) if at >= -EARLY_SLACK_MS}
     assert answered == sorted(arrival, key=lambda p: (max(dict(presses)[p], 0), arrival[p]))
     assert game.public_view()["buzzes"] == answered
+    assert game.public_view()["locked_out"] == [p for p, at in presses if at < -EARLY_SLACK_MS]

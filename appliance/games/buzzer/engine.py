@@ -31,6 +31,12 @@ MAX_POINTS = 100
 
 DEFAULTS: JSON = {"lockout": True, "points_right": 1, "points_wrong": 0}
 
+EARLY_SLACK_MS = 50
+"""A press stamped up to this long before the arming counts as pressed at the arming: the handset's clock
+estimate can be off by a few ms (a human needs far longer than this to answer the armed buzzer). A stamp
+earlier than that is a press before arming, however late it arrived (rules.md Buzzer 1-2): locked out,
+or refused with the lock-out off; a forged early stamp cannot make a handset first."""
+
 
 class LockedOut(IllegalAction):
     """The player pressed before the buzzers were armed and may not buzz on this question."""
@@ -145,19 +151,23 @@ class BuzzerEngine(Questions[Question], Engine):
                             f"{question.number} (rules.md Buzzer 1)")
         if question.buzzed(player):
             raise AlreadyBuzzed(f"{player} has already buzzed on question {question.number}")
-        if self._phase is Phase.WAITING and not self.options["lockout"]:
+        if not self.options["lockout"] and self._early(question, action.at):
             raise NotArmed(f"{player} pressed before the buzzers were armed on question {question.number}")
+
+    @staticmethod
+    def _early(question: Question, at: int) -> bool:
+        """A press at ``at`` happened before the buzzers of ``question`` were armed (EARLY_SLACK_MS)."""
+        return question.armed_at is None or at < question.armed_at - EARLY_SLACK_MS
 
     def press(self, action: Press) -> None:
         self.verify_press(action)
         self._record(action)
         question = self._open()
-        if question.armed_at is None:
+        if self._early(question, action.at):
             question.locked_out.append(action.player)  # rules.md Buzzer 1: too early, out for the question
         else:
-            # A press answering the armed buzzers cannot have happened before they were armed: an earlier
-            # stamp is clock-estimate error (or a forged stamp) and counts as pressed at the arming.
-            at = max(action.at, question.armed_at)
+            assert question.armed_at is not None
+            at = max(action.at, question.armed_at)  # a stamp within EARLY_SLACK_MS: pressed at the arming
             question.buzzes[action.player] = Buzz(action.player, at, len(question.buzzes))
         self._advance()
 
