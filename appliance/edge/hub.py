@@ -353,9 +353,10 @@ class Hub:
         try:
             msg = protocol.parse_input(handset_id, raw)
         except protocol.ProtocolError as exc:
-            seq = raw.get("seq")
+            seq, prompt = raw.get("seq"), raw.get("prompt")
             seq = seq if isinstance(seq, int) and not isinstance(seq, bool) else -1
-            self._refuse(handset_id, seq, str(exc), code=exc.code)
+            prompt = prompt if isinstance(prompt, str) and 0 < len(prompt) <= protocol.MAX_ID else None
+            self._refuse(handset_id, seq, str(exc), prompt, code=exc.code)  # the screen it was about, if readable
             return
         if not self._may_speak(handset_id):
             self._refuse(handset_id, msg["seq"], "not paired: ask the quizmaster", code="not_paired")
