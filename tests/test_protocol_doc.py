@@ -65,7 +65,10 @@ def test_every_topic_builder_is_in_the_doc(name: str, builder: Any) -> None:
 def test_every_prompt_kind_input_kind_command_and_code_is_in_the_doc() -> None:
     assert set(_table_keys(_section(6))) >= set(protocol.PROMPT_KINDS)
     assert set(_table_keys(_section(7))) >= set(protocol.INPUT_KINDS)
-    assert set(_table_keys(_section(15))) == set(protocol.ADMIN_COMMANDS)
+    from appliance.games.registry import IDS
+
+    # section 15's two tables: the commands, and the games `start` takes (with the header's `game`)
+    assert set(_table_keys(_section(15))) == set(protocol.ADMIN_COMMANDS) | set(IDS) | {"game"}
     assert set(_table_keys(_section(10))) == set(protocol.REFUSALS)
     for action in protocol.BET_ACTIONS:
         assert f"`{action}`" in _section(7), action
@@ -221,6 +224,83 @@ def test_the_walkthrough_handset_plays_and_says_goodbye(mosquitto: MosquittoBrok
                     handset.wait()
 
 
+@pytest.mark.mqtt
+@pytest.mark.timeout(60)
+def test_the_walkthrough_logs_in_with_its_account_and_says_hello_to_a_restarted_box(tmp_path: Path) -> None:
+    """On a box with accounts the listing, given its secret, logs in as its own account (the client id of
+    section 2) and plays; when the box restarts (a new heartbeat ``boot``) it says hello again, with
+    ``acked``. (An audit found the listing could not log in on such a box at all.)"""
+    from appliance.box.pulse import Pulse
+    from appliance.edge.mqtt import Client, Connection
+    from tests.security.dynsec_box import dynsec_box
+
+    box = "walkbox"
+    secrets_of = {"walk-ann": "9f86d081884c7d659a2feaa0c55ad015", "walk-bob": "0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e"}
+    script = tmp_path / "handset.py"
+    script.write_text(_walkthrough())
+    with dynsec_box(box) as dyn:
+        for hid, secret in secrets_of.items():
+            dyn.accounts.add_handset(hid, secret)  # what accepting its pair code on the admin page does
+        conn = Connection("127.0.0.1", dyn.broker.port, "appliance", dyn.passwords["appliance"])
+        hellos: list[dict[str, Any]] = []
+        spy = Client("walk-spy", conn, lambda t, p: hellos.append(json.loads(p)),
+                     subscriptions=[protocol.hello_topic(box, "walk-ann")]).start(wait=10)
+        handsets = [subprocess.Popen([sys.executable, str(script), "127.0.0.1", box, hid, hid[5:].title(),
+                                      str(dyn.broker.port), secret],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                    for hid, secret in secrets_of.items()]
+
+        def joined(hub: Hub) -> bool:
+            return all((h := hub.registry.get(hid)) is not None and h.online for hid in secrets_of)
+
+        try:
+            with Hub(box, Session(time.monotonic), conn) as hub:
+                pulse = Pulse(hub, every_ms=100).start()
+                try:
+                    deadline = time.monotonic() + 20
+                    while not joined(hub):
+                        assert time.monotonic() < deadline, "the listings never joined"
+                        time.sleep(0.05)
+                    seats = [{"player": hid[5:].title(), "handset": hid} for hid in secrets_of]
+                    result = hub.command({"cmd": "start", "game": "confident", "seats": seats,
+                                          "options": {"variants": ["two_players"]},
+                                          "cards": [{"id": "c1", "question": "Legs of a spider?", "answer": "8"}]})
+                    assert result["ok"], result
+                    while hub.accepted < 2:
+                        assert time.monotonic() < deadline, "the listings' ranges were not accepted"
+                        time.sleep(0.05)
+                finally:
+                    pulse.stop()
+            said = len(hellos)
+            with Hub(box, Session(time.monotonic), conn) as restarted:  # the box again, with a new boot
+                pulse = Pulse(restarted, every_ms=100).start()
+                try:
+                    deadline = time.monotonic() + 10
+                    while len(hellos) == said:
+                        assert time.monotonic() < deadline, "no hello after the box restarted"
+                        time.sleep(0.05)
+                finally:
+                    pulse.stop()
+            assert hellos[-1].get("acked", {}).get("seq") == 1, hellos[-1]
+            for handset in handsets:
+                handset.send_signal(signal.SIGTERM)
+            for handset in handsets:
+                output = handset.communicate(timeout=10)[0]
+                assert handset.returncode == 0 and "refused:" not in output and "ok: 1 to 1M" in output, output
+        except AssertionError as exc:  # say what the listings printed
+            for handset in handsets:
+                if handset.poll() is None:
+                    handset.kill()
+            said_by = [h.communicate(timeout=10)[0] if h.stdout and not h.stdout.closed else "" for h in handsets]
+            raise AssertionError(f"{exc}; the listings printed: {said_by}") from exc
+        finally:
+            for handset in handsets:
+                if handset.poll() is None:
+                    handset.kill()
+                    handset.wait()
+            spy.stop()
+
+
 def test_the_pairing_example_gives_the_code_and_client_id_the_doc_says() -> None:
     """The doc describes the pair code and the client id in words, with a worked example: the firmware's own
     functions (firmware/core/pairing.py, which the appliance's pairing agrees with) give the same."""
@@ -239,3 +319,17 @@ def test_the_pairing_example_gives_the_code_and_client_id_the_doc_says() -> None
     assert own.group(1) == handset + "-" + hashlib.sha256(("quizbox-client-id:" + secret).encode()).digest()[:8].hex()
     assert int(code.group(1)) == int.from_bytes(hashlib.sha256(secret.encode()).digest()[:4], "big") % 10000
     assert json.loads(request_payload(handset, secret, request["name"])) == request
+
+
+def test_section_15_lists_every_game_with_its_options() -> None:
+    """A maker starting a game over MQTT finds each game's id and options in section 15 (an audit had to
+    guess the ids); the registry is the truth: each engine's defaults and each flow's own options."""
+    from appliance.games.registry import SPECS
+
+    rows = {m.group(1): m.group(0) for m in re.finditer(r"^\| `([a-z]+)` \| [^|]+ \| .*$", _section(15), re.M)}
+    for spec in SPECS:
+        assert spec.id in rows, f"section 15 has no row for the game {spec.id!r}"
+        named = set(spec.engine.defaults) | set(spec.flow_options) | {
+            s.name for s in spec.settings if s.kind == "player"}  # first, first_reader
+        missing = [name for name in sorted(named) if f"`{name}`" not in rows[spec.id]]
+        assert not missing, f"section 15's {spec.id} row does not name the options {missing}"

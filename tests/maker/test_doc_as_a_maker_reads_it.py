@@ -1,8 +1,8 @@
 """An outsider's audit of docs/protocol.md (a maker writing a handset from the doc alone, paho-mqtt 2.x).
 
-Each test is one place where following the doc literally went wrong against the real appliance; each fails
-until the doc (or, where the doc states the intent, the appliance) is put right. The evidence is in the
-audit report: scratch/maker_handset.py played every game kind against `quizbox demo` / `quizbox run`.
+Each test is one place where following the doc literally went wrong against the real appliance (a handset
+written from the doc alone played every game kind against `quizbox demo` and `quizbox run`); each failed
+until the doc (or, where the doc states the intent, the appliance) was put right.
 """
 
 from __future__ import annotations
