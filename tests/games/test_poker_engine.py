@@ -462,13 +462,29 @@ def test_a_full_raise_reopens_the_betting_for_players_who_acted() -> None:
     assert offers(engine, "ann")["allin"] == (990, 990)
 
 
-def test_a_raise_nobody_can_answer_is_refused() -> None:
+def test_a_raise_nobody_can_answer_is_refused_but_an_allin_is_taken_and_its_excess_goes_back() -> None:
     engine = new(stacks={"bob": 300, "cat": 300})
     start(engine, three_way())
     act(engine, "ann bet 50", "bob allin", "cat allin")  # both all-in for 290
-    assert offers(engine, "ann") == {"fold": (50, 50), "call": (290, 290)}
+    assert offers(engine, "ann") == {"fold": (50, 50), "call": (290, 290), "allin": (990, 990)}
     refused(engine, "ann raise 600", NobodyToAnswer, "nobody left could call it")
-    refused(engine, "ann allin", NobodyToAnswer, "nobody left could call it")
+    # rules.md 5: all-in is any amount; rules.md 9: the part nobody could call goes back (a rules audit
+    # found the all-in refused); the chips end as after a call
+    act(engine, "ann allin")
+    question = engine.current
+    assert question is not None and question.outcome is not None
+    assert question.outcome.returned == {"ann": 700}
+    assert sum(engine.stacks.values()) == 1000 + 300 + 300
+
+
+def test_a_short_allin_facing_a_short_allin_heads_up_returns_the_uncalled_part() -> None:
+    engine = new(("ann", "bob"), stacks={"ann": 60})
+    start(engine, {"ann": ("100", "300"), "bob": ("150", "250")})
+    act(engine, "ann allin", "bob allin")  # ann 50 behind after the ante; bob's 990 can be called for 50 only
+    question = engine.current
+    assert question is not None and question.outcome is not None
+    assert question.outcome.returned == {"bob": 940}
+    assert sum(engine.stacks.values()) == 60 + 1000
 
 
 # -- round end, run-out and fold-to-one (rules.md 7, 8) -------------------------------------------

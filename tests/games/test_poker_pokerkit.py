@@ -133,7 +133,9 @@ def agreed_moves(engine: PokerEngine, state: State, player: str, rng: random.Ran
     betting = question.round
     total = betting.bet(player) + engine.stacks[player]
     ours = {o.kind: o for o in engine.legal_inputs(player)}
-    ours_raises = "bet" in ours or "raise" in ours or ("allin" in ours and total > betting.highest)
+    answerable = any(betting.bet(p) + engine.stacks[p] > betting.highest for p in question.live() if p != player)
+    # an all-in nobody could answer is taken as what it comes to, a call (the rest goes back uncalled)
+    ours_raises = "bet" in ours or "raise" in ours or ("allin" in ours and total > betting.highest and answerable)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         theirs_raise = state.can_complete_bet_or_raise_to()
@@ -144,7 +146,7 @@ def agreed_moves(engine: PokerEngine, state: State, player: str, rng: random.Ran
         moves: list[Action] = []
         for offer in ours.values():
             move = _move(offer, player, rng)
-            if _pokerkit_accepts(state, move, total, betting.highest):
+            if _pokerkit_accepts(state, move, total, betting.highest if answerable else total):
                 moves.append(move)
             else:
                 seen.counts[f"{offer.kind} refused by pokerkit"] += 1
@@ -219,6 +221,8 @@ def play_hand(engine: PokerEngine, rng: random.Random, seen: Differences) -> Non
             assert betting is not None
             total = betting.bet(actor) + engine.stacks[actor]
             highest = betting.highest
+            if not any(betting.bet(p) + engine.stacks[p] > highest for p in question.live() if p != actor):
+                highest = total  # nobody could answer a raise: an all-in is played on pokerkit as a call
             engine.apply(move)
             _play_on_pokerkit(state, move, total, highest)
         else:

@@ -64,6 +64,7 @@ RULES = (
     "poker-6-short-allins-add-up",
     "poker-6-full-raise-reopens",
     "poker-6-raise-nobody-can-answer-refused",
+    "poker-5-allin-nobody-can-answer-taken",
     "poker-7-round-end",
     "poker-7-run-out",
     "poker-8-fold-to-one",
@@ -103,7 +104,7 @@ REFUSALS = {
     "poker-next-active-player-opens.json": ["NotYourTurn"] * 2,
     "poker-one-player-left-runs-out.json": ["WrongPhase"],
     "poker-options-bet-raise-call.json": ["BelowMinimum"] * 3,
-    "poker-raise-nobody-can-answer.json": ["NobodyToAnswer"] * 2,
+    "poker-raise-nobody-can-answer.json": ["NobodyToAnswer"],
     "poker-ranges-lock-and-no-range-folds.json": ["ReversedRange", "RangesLocked", "RangesLocked", "NotInQuestion"],
     "poker-refused-betting-actions.json": [
         "NothingToCall",

@@ -98,7 +98,7 @@ class Round:
         if may_raise and total >= self.min_raise_to():
             kind = "raise" if self.highest else "bet"
             offers.append(Offer(kind, self.min_raise_to(), total))
-        if total <= self.highest or may_raise:
+        if total <= self.highest or self.reopened(player):
             offers.append(Offer("allin", total, total))
         return offers
 
@@ -119,7 +119,9 @@ class Round:
         if kind == "call" and owed == 0:
             raise NothingToCall(f"{player} has nothing to call ({state}): check instead")
         if kind == "allin" and total > self.highest:
-            self._verify_raising(kind, player, stack, answerable)
+            # all-in is any amount (rules.md Estimation poker 5): one nobody could call is taken, and the part
+            # above what the others have goes back uncalled (rules.md 9); only the re-opening rule holds it
+            self._verify_raising(kind, player, stack, answerable=True)
         if kind in ("bet", "raise"):
             self._verify_to(kind, player, to, stack, answerable)
 
