@@ -115,6 +115,13 @@ class PokerFlow(EngineFlow):
             return StartBetting.now()
         return self.timeout() if self.engine.phase == Phase.BETTING else None
 
+    def waiting_for(self) -> str:
+        question = self.engine.current
+        if self.engine.phase == Phase.RANGES and question is not None and not question.ranges:
+            # betting cannot start with everyone folded (NoRanges); a card nobody answered can be skipped
+            return "nobody has entered a range yet: wait for one, or skip the card (its antes go back)"
+        return super().waiting_for()
+
     def automatic(self) -> Action | None:
         question = self.engine.current
         if self.engine.phase == Phase.RANGES and question is not None and len(question.ranges) == len(question.dealt):

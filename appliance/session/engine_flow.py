@@ -30,6 +30,10 @@ end action scores the game by its stopped rule (most points or chips wins, ties 
 MAX_SECONDS = 3600
 
 
+WAITING = "nothing to move on to yet: waiting for players"
+"""Why the host's *next* is refused when a flow has nothing to do and does not say more."""
+
+
 class EngineFlow:
     game: ClassVar[str] = ""
     flow_options: ClassVar[tuple[str, ...]] = ("answer_seconds",)
@@ -175,6 +179,10 @@ class EngineFlow:
             return False
         return self.host_step() is not None or self._can_deal()
 
+    def waiting_for(self) -> str:
+        """Why the host's *next* has nothing to do now, in words that say what to do (the refusal)."""
+        return WAITING
+
     def advance(self, now: float) -> None:
         step = self.host_step()
         if step is not None:
@@ -182,7 +190,7 @@ class EngineFlow:
         elif self._can_deal():
             self.deal_next(now)
         else:
-            raise IllegalAction("nothing to move on to yet: waiting for players")
+            raise IllegalAction(self.waiting_for())
 
     def _can_deal(self) -> bool:
         """A card can go on the table, or the deck ran out and the game has a way to end for it."""

@@ -22,7 +22,7 @@ from appliance.edge.handsets import Handset
 from appliance.edge.handsets import revision as handsets_revision
 from appliance.errors import IllegalAction, MalformedInput, QuizboxError
 from appliance.flows import flow_factory
-from appliance.session.engine_flow import EngineFlow
+from appliance.session.engine_flow import WAITING, EngineFlow
 from appliance.session.flow import Card, GameFlow, GameSetup, info
 from firmware import protocol
 from firmware.protocol import MAX_PAYLOAD
@@ -305,7 +305,8 @@ class Session:
         if self.paused_at is not None:
             raise Paused("the game is paused: resume first")
         if not flow.can_advance():
-            raise IllegalAction("nothing to move on to yet: waiting for players")
+            waiting_for = getattr(flow, "waiting_for", None)  # a flow may say why, and what to do
+            raise IllegalAction(str(waiting_for()) if callable(waiting_for) else WAITING)
         flow.advance(self.game_time())
         if flow.finished:
             self.state = RESULTS

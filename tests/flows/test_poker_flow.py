@@ -140,3 +140,22 @@ def test_the_quizmaster_can_stop_waiting_for_a_player_to_act(tmp_path: Path) -> 
     session.advance()  # Bob's handset is dark: facing a bet, he folds
     assert "Bob" in session.flow.board()["question"]["folded"]
     assert session.flow.board()["to_act"] == "Cat"
+
+
+def test_with_no_range_at_all_next_says_what_to_do_and_skip_gives_the_antes_back(tmp_path: Path) -> None:
+    # every handset dark before a range is in: betting cannot start (everyone would be folded), and the time
+    # running out changes nothing; the quizmaster's next says why and what to do (a rules audit asked)
+    session, hs, clock = _table(tmp_path, {"stack": 100, "ante": 10, "answer_seconds": 30})
+    clock.now += 31
+    session.tick()
+    assert session.flow.board()["phase"] == "ranges"  # type: ignore[union-attr]
+    with pytest.raises(QuizboxError, match="nobody has entered a range yet.*skip the card"):
+        session.advance()
+    session.skip()
+    view = session.flow.board()  # type: ignore[union-attr]
+    assert view["phase"] == "ranges" and view["question"]["number"] == 1
+    assert view["stacks"] == {p: 90 for p in PLAYERS}  # the skipped card's antes came back; the next one's are in
+    _send(session, hs["Ann"], "range", {"bottom": "1", "top": "1000"})
+    _send(session, hs["Bob"], "range", {"bottom": "1", "top": "500"})
+    session.advance()  # ranges are in: betting starts without Cat's (folded)
+    assert session.flow.board()["phase"] == "betting"  # type: ignore[union-attr]
