@@ -102,8 +102,9 @@ def _seated(link: ApplianceLink, handset_id: str) -> bool:
 
 
 def serve(args: argparse.Namespace) -> None:
-    """``quizbox web``: the app under waitress (never Flask's development server)."""
-    from waitress import serve as waitress_serve  # type: ignore[import-untyped]
+    """``quizbox web``: the app under waitress (never Flask's development server), with the connection
+    bounds of web/connections.py."""
+    from web.connections import guarded_server
 
     config = load_config(getattr(args, "config", None))
     app = create_app({"QUIZBOX_CONFIG": config})
@@ -112,19 +113,20 @@ def serve(args: argparse.Namespace) -> None:
         print(f"quizbox web: first run: open http://<this box>:{config.web.port}/setup and type the setup code "
               f"{account.setup_code()} (also in {account.instance}/setup-code)", flush=True)
     print(f"quizbox web: admin page on http://{config.web.host}:{config.web.port}/", flush=True)
-    waitress_serve(app, host=config.web.host, port=config.web.port, threads=int(app.config["THREADS"]),
-                   connection_limit=int(app.config["CONNECTION_LIMIT"]), ident="quizbox")
+    server = guarded_server(app, config.web.host, config.web.port)
+    logging.basicConfig()  # as waitress.serve does, so its warnings and ours reach the journal
+    server.print_listen("quizbox web: serving on http://{}:{}")
+    server.run()
 
 
 class ServerThread:
     """waitress in a background thread on ``host:port`` (the demo and the browser tests)."""
 
     def __init__(self, app: Flask, host: str = "127.0.0.1", port: int = 0) -> None:
-        from waitress.server import create_server  # type: ignore[import-untyped]
+        from web.connections import guarded_server
 
         self.app = app
-        self.server = create_server(app, host=host, port=port, threads=int(app.config["THREADS"]),
-                                    connection_limit=int(app.config["CONNECTION_LIMIT"]), ident="quizbox")
+        self.server = guarded_server(app, host, port)
         self.port: int = self.server.effective_port
         self.url = f"http://{host}:{self.port}"
         self._stopping = False

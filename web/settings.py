@@ -20,7 +20,14 @@ from typing import Any
 DEFAULTS: dict[str, Any] = {
     # waitress: polling never holds a thread (see web/phone.py), so a few threads serve many phones
     "THREADS": 8,
-    "CONNECTION_LIMIT": 100,
+    # connections (web/connections.py, docs/security.md): a browser opens at most 6 to one site, so 16
+    # phones and the admin page and TV pages take about 16 x 6 + 2 x 6 = 108 at the very most; the total
+    # has room for twice that and stays far below the 1024 files select() and systemd's default allow
+    "CONNECTION_LIMIT": 250,
+    "CONNECTIONS_PER_ADDRESS": 16,  # more from one address are closed at once (2 phones behind one NAT: 12)
+    "HEADER_TIMEOUT": 10.0,  # seconds a request may take to send all its headers, from its first byte
+    "CHANNEL_TIMEOUT": 60,  # waitress: seconds a connection may stay silent (phones poll every second)
+    "CLEANUP_INTERVAL": 10,  # waitress: seconds between its sweeps for silent connections
     # phones: how many may be handsets at once, and when an unseen phone counts as gone
     "MAX_PHONES": 16,
     "PHONES_PER_ADDRESS": 2,  # phone places one network address may hold
