@@ -107,7 +107,8 @@ packages=(python3-venv python3-dev build-essential pkg-config fonts-dejavu-core)
 if [ "$MODE" = box ]; then
     # mosquitto is the broker; pygame is built against the system's SDL 2 because the pygame wheels
     # on PyPI have no kmsdrm driver, and without it the board cannot draw on a TV without a desktop.
-    packages+=(mosquitto mosquitto-clients libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev
+    # nftables: the per-address connection limits (deploy/limits.nft).
+    packages+=(mosquitto mosquitto-clients nftables libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev
                libsdl2-mixer-dev libfreetype-dev libportmidi-dev libjpeg-dev)
     groups=(gpio video input render audio)
 else
@@ -181,9 +182,19 @@ ln -sfn "$VENV/bin/quizbox" "$(at /usr/local/bin/quizbox)"
 
 # -- units, broker settings, config --------------------------------------------------------------------
 if [ "$MODE" = box ]; then
-    for unit in quizbox.service quizbox-web.service; do
+    for unit in quizbox.service quizbox-web.service quizbox-limits.service; do
         install -m 0644 "$SRC/systemd/$unit" "$(at "$UNITS/$unit")"
     done
+    # One guest on the Wi-Fi may not hold every connection: the broker's open files raised (a drop-in
+    # for Debian's own unit), and an nftables table of the box's own bounding connections per address
+    # to the broker and the admin page, loaded at every boot by quizbox-limits.service (docs/security.md)
+    install -d -m 0755 "$(at "$UNITS/mosquitto.service.d")"
+    install -m 0644 "$SRC/systemd/mosquitto.service.d/quizbox-limits.conf" \
+        "$(at "$UNITS/mosquitto.service.d/quizbox-limits.conf")"
+    install -m 0644 "$SRC/deploy/limits.nft" "$(at "$ETC/limits.nft")"
+    if [ "$DRY_RUN" = 0 ] && ! nft -c -f "$ETC/limits.nft"; then
+        say "warning: this kernel refuses $ETC/limits.nft (above): no per-address connection limits"
+    fi
     # before the broker kept its accounts itself: a path unit had it re-read files pairing rewrote
     for old in quizbox-mosquitto-reload.path quizbox-mosquitto-reload.service; do
         if [ -e "$(at "$UNITS/$old")" ]; then
@@ -204,8 +215,8 @@ if [ "$MODE" = box ]; then
     # Passwords: the configs for the quizbox user; the accounts for mosquitto, which changes them
     run chown "root:$APP_USER" "$(at "$ETC/quizbox.toml")" "$(at "$ETC/web.toml")"
     run chown mosquitto:mosquitto "$(at /var/lib/mosquitto/dynamic-security.json)"
-    enable=(mosquitto.service quizbox.service quizbox-web.service)
-    restart=(mosquitto.service)
+    enable=(quizbox-limits.service mosquitto.service quizbox.service quizbox-web.service)
+    restart=(quizbox-limits.service mosquitto.service)
     after_broker=(quizbox.service quizbox-web.service)
 else
     install -m 0644 "$SRC/systemd/quizbox-handset.service" "$(at "$UNITS/quizbox-handset.service")"

@@ -10,6 +10,7 @@ command -v shellcheck >/dev/null 2>&1 || need+=(shellcheck)  # the Pi install sc
 command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)  # unit files are verified
 command -v ip >/dev/null 2>&1 || need+=(iproute2)
 command -v unshare >/dev/null 2>&1 || need+=(util-linux)  # mDNS tests run in a private network namespace
+command -v nft >/dev/null 2>&1 || [ -x /usr/sbin/nft ] || need+=(nftables)  # the installer's connection limits are checked
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "system-deps: installing ${need[*]}"
 sudo=""

@@ -18,12 +18,17 @@ configure = load_configure()
 BOX_FILES = {
     "etc/systemd/system/quizbox.service": (0o644, "systemd/quizbox.service"),
     "etc/systemd/system/quizbox-web.service": (0o644, "systemd/quizbox-web.service"),
+    "etc/systemd/system/quizbox-limits.service": (0o644, "systemd/quizbox-limits.service"),
+    "etc/systemd/system/mosquitto.service.d/quizbox-limits.conf": (
+        0o644, "systemd/mosquitto.service.d/quizbox-limits.conf"),
+    "etc/quizbox/limits.nft": (0o644, "deploy/limits.nft"),
     "etc/mosquitto/conf.d/quizbox.conf": (0o644, None),  # the drop-in with this system's plugin path
     "etc/quizbox/quizbox.toml": (0o640, None),
     "etc/quizbox/web.toml": (0o640, None),
     "var/lib/mosquitto/dynamic-security.json": (0o600, None),  # the broker's accounts, kept by mosquitto
 }
-BOX_DIRS = {"etc/quizbox": 0o755, "var/lib/quizbox": 0o750, "opt/quizbox": 0o755, "var/lib/mosquitto": 0o755}
+BOX_DIRS = {"etc/quizbox": 0o755, "var/lib/quizbox": 0o750, "opt/quizbox": 0o755, "var/lib/mosquitto": 0o755,
+            "etc/systemd/system/mosquitto.service.d": 0o755}
 
 
 def install(root: Path, *args: str, fail: str = "") -> tuple[str, list[list[str]]]:
@@ -82,7 +87,7 @@ def test_every_file_lands_where_it_belongs(tmp_path: Path) -> None:
 def test_the_system_commands_are_printed_not_run(tmp_path: Path) -> None:
     out, commands = install(tmp_path)
     apt = next(c for c in commands if c[:2] == ["apt-get", "install"])
-    for package in ("mosquitto", "python3-venv", "libsdl2-dev", "libsdl2-ttf-dev", "fonts-dejavu-core"):
+    for package in ("mosquitto", "nftables", "python3-venv", "libsdl2-dev", "libsdl2-ttf-dev", "fonts-dejavu-core"):
         assert package in apt, package
     assert ["useradd", "--system", "--user-group", "--home-dir", "/var/lib/quizbox", "--no-create-home",
             "--shell", "/usr/sbin/nologin", "--comment", "Quizbox", "quizbox"] in commands
@@ -95,9 +100,10 @@ def test_the_system_commands_are_printed_not_run(tmp_path: Path) -> None:
     stage = str(tmp_path / "opt/quizbox/src")
     # built by the service user from a copy: the owner's checkout gets no root-owned build files
     assert [*as_app, f"{venv}/bin/pip", "install", "--upgrade", "--no-binary", "pygame", stage] in commands
-    assert ["systemctl", "enable", "mosquitto.service", "quizbox.service", "quizbox-web.service"] in commands
+    assert ["systemctl", "enable", "quizbox-limits.service", "mosquitto.service", "quizbox.service",
+            "quizbox-web.service"] in commands
     restarts = [c[2] for c in commands if c[:2] == ["systemctl", "restart"]]
-    assert restarts == ["mosquitto.service", "quizbox.service", "quizbox-web.service"]
+    assert restarts == ["quizbox-limits.service", "mosquitto.service", "quizbox.service", "quizbox-web.service"]
     sync = next(i for i, c in enumerate(commands) if "--sync-accounts" in c)
     assert commands.index(["systemctl", "restart", "mosquitto.service"]) < sync < commands.index(
         ["systemctl", "restart", "quizbox.service"]), "accounts once the broker runs, before the box starts"
@@ -134,7 +140,8 @@ def test_a_unit_that_fails_is_reported_and_the_install_goes_on(tmp_path: Path) -
     """Before: a failed unit aborted the installer before it printed the admin address (issue 17)."""
     out, commands = install(tmp_path, fail="systemctl restart quizbox.service")
     restarts = [c[2] for c in commands if c[:2] == ["systemctl", "restart"]]
-    assert restarts == ["mosquitto.service", "quizbox.service", "quizbox-web.service"], "it went on"
+    assert restarts == ["quizbox-limits.service", "mosquitto.service", "quizbox.service",
+                        "quizbox-web.service"], "it went on"
     assert "FAILED: quizbox.service is not running. See why: sudo journalctl -b -u quizbox.service" in out
     assert "http://quizbox.local/" in out
 

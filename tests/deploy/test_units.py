@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tests.deploy.tools import REPO, load_configure, need
 
-UNITS = ("quizbox.service", "quizbox-web.service", "quizbox-handset.service")
+UNITS = ("quizbox.service", "quizbox-web.service", "quizbox-handset.service", "quizbox-limits.service")
 configure = load_configure()
 
 
@@ -37,7 +37,7 @@ def installed_tree(root: Path) -> None:
         out = subprocess.run(["bash", str(Path(REPO, "deploy", "install.sh")), "--root", str(root), *args],
                              capture_output=True, text=True, timeout=120)
         assert out.returncode == 0, out.stderr
-    for exe in ("opt/quizbox/venv/bin/quizbox", "opt/quizbox/venv/bin/python", "bin/systemctl"):
+    for exe in ("opt/quizbox/venv/bin/quizbox", "opt/quizbox/venv/bin/python", "bin/systemctl", "usr/sbin/nft"):
         path = root / exe
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("#!/bin/sh\n")
