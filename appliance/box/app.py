@@ -121,13 +121,19 @@ class Appliance(contextlib.ExitStack):
         log.info("hub connected to %s broker at %s:%s", addr.kind, addr.host, addr.port)
         return self
 
-    def advertise(self, first_retry: float = 5.0) -> Retry:
+    def advertise(self, first_retry: float = 5.0) -> Retry | None:
         """Announce the box on mDNS, an optional part: a network without multicast (or no network yet)
-        is reported and tried again in the background; the game never waits for it."""
+        is reported and tried again in the background; the game never waits for it. A broker handsets
+        cannot reach is not announced at all (None), and the log says why."""
         from appliance.edge import discovery
 
         assert self.broker is not None
         cfg, port = self.config, self.broker.address.port
+        why = discovery.unreachable_from_lan(self.broker.address.kind)
+        if why is not None:
+            log.warning("not announced on mDNS: %s", why)
+            self.health.ok("mdns", f"not announced: {why}")
+            return None
 
         def attempt() -> str:
             advertised = discovery.advertise(cfg.box.id, port, cfg.web.port, box_name=cfg.box.name)

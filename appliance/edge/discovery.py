@@ -48,6 +48,20 @@ def host_name(box_id: str) -> str:
     return box_id.replace("_", "-").lower() + ".local."
 
 
+LOOPBACK_KINDS = ("mosquitto", "amqtt")  # appliance.edge.broker.start_broker's own: listener 127.0.0.1 only
+
+
+def unreachable_from_lan(broker_kind: str) -> str | None:
+    """Why handsets on the LAN could not reach a broker of this kind (``BrokerAddress.kind``), or None.
+
+    ``quizbox run`` with no ``[broker] host`` starts a broker of its own on a loopback port: announcing
+    it at the box's LAN addresses would send every handset to a port that refuses it."""
+    if broker_kind in LOOPBACK_KINDS:
+        return (f"the box's own {broker_kind} broker listens on 127.0.0.1 only, where handsets cannot reach it "
+                "(set [broker] host to the box's mosquitto, as the installer does, for handsets to find it)")
+    return None
+
+
 def lan_addresses() -> list[str]:
     """This machine's IPv4 addresses other than loopback, sorted (what handsets can reach)."""
     found: set[str] = set()

@@ -4,9 +4,12 @@ and (in a private network namespace, loopback only) a real advertise + find over
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import sys
+import time
+from pathlib import Path
 from typing import Any
 
 import ifaddr
@@ -146,3 +149,32 @@ def test_advertise_and_find_over_real_multicast_on_a_private_loopback() -> None:
     assert seen["refreshed"] is True
     assert seen["after_refresh"] == ["127.0.0.3", 1883], "a new address is announced again"
     assert seen["after_exit"] is None, "leaving the with block says goodbye"
+
+
+@pytest.mark.parametrize("kind", ["mosquitto", "amqtt"])
+def test_the_boxs_own_loopback_broker_is_not_announced_and_the_log_says_why(
+        kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """``quizbox run`` with no ``[broker] host`` starts its own broker on 127.0.0.1: announcing it at the
+    LAN address sent handsets to a port that refuses them."""
+    from appliance.box.app import Appliance
+    from appliance.box.config import BoxConfig, Config
+    from appliance.edge.broker import BrokerAddress
+
+    announced: list[int] = []
+    monkeypatch.setattr(discovery, "advertise", lambda *args, **kwargs: announced.append(1))
+    caplog.set_level(logging.WARNING, logger="appliance.box.app")
+    with Appliance(Config(box=BoxConfig(id="loopbox", data_dir=str(tmp_path)))) as app:
+        app.broker = type("B", (), {"address": BrokerAddress("127.0.0.1", 40123, kind)})()
+        assert app.advertise(first_retry=0.01) is None
+        time.sleep(0.05)
+        assert not announced, "a broker handsets cannot reach was announced"
+        assert "not announced" in app.health.parts["mdns"].text
+    said = " ".join(r.getMessage() for r in caplog.records)
+    assert "not announced on mDNS" in said and "127.0.0.1 only" in said, said
+
+
+def test_only_the_boxs_own_brokers_are_unreachable_from_the_lan() -> None:
+    assert discovery.unreachable_from_lan("external") is None  # the installer's mosquitto: every interface
+    for kind in ("mosquitto", "amqtt"):
+        why = discovery.unreachable_from_lan(kind)
+        assert why is not None and "127.0.0.1" in why and "[broker] host" in why
