@@ -1,0 +1,52 @@
+"""Security audit (guest on the pub's Wi-Fi): a player name a guest chooses reaches the night's CSV export.
+
+A phone's name is the guest's own text (web/phone.py allows any printable text up to 24 characters, so
+``=HYPERLINK(...)`` or ``=cmd|...`` is a name), the night plan offers each handset's name as the player's
+name, and ``/night/<id>.csv`` writes the names as they are. The games' CSV (web/results.py ``safe_cell``)
+and the deck export (appliance/decks/io.py) neutralise a formula-looking cell with a leading apostrophe;
+the night's CSV does not, so the quizmaster's spreadsheet runs the guest's formula when the file is opened.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from flask.testing import FlaskClient
+
+from appliance.box.store import Store
+from appliance.edge.handsets import Handset
+from appliance.session.night import NightRunner
+from appliance.session.session import Session
+from web.phone import _clean_name
+
+FORMULA = '=HYPERLINK("//x.io/a")'  # 22 characters: a name a phone may take
+
+
+def _night_with(store: Store, names: dict[str, str]) -> int:
+    """A night the real session and runner played and stored: one buzzer round, the first name buzzes."""
+    session = Session(lambda: 100.0, store=store)
+    runner = NightRunner(session, store)
+    runner.start(names, [{"game": "buzzer", "title": "Warm-up"}], "Friday night")
+    runner.start_round()
+    session.flow_command("arm", {})
+    first, handset_id = next(iter(names.items()))
+    handset = Handset(id=handset_id, name=first, accepted=True, online=True)
+    prompt, _ = session.prompt_for(handset)
+    session.handle_input(handset_id, prompt["id"], "buzz", {"age_ms": 0})
+    session.advance()
+    session.flow_command("right", {})
+    runner.finish_round()
+    assert runner.night_id is not None
+    return runner.night_id
+
+
+def test_a_formula_as_a_player_name_is_neutralised_in_the_night_csv(admin: FlaskClient, store: Store) -> None:
+    assert _clean_name(FORMULA) == FORMULA  # a phone may join under this name
+    night_id = _night_with(store, {FORMULA: "hs-1", "@SUM(1+1)*cmd": "hs-2", "Bob": "hs-3"})
+    response = admin.get(f"/night/{night_id}.csv")
+    assert response.status_code == 200
+    rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
+    players = sorted(row[1] for row in rows[1:])
+    # as the games' CSV does (tests/web/test_games.py): a leading apostrophe, so the cell is text
+    assert players == sorted(["'" + FORMULA, "'@SUM(1+1)*cmd", "Bob"]), players
