@@ -1,16 +1,18 @@
-"""Security audit (guest on the pub's Wi-Fi): a player name a guest chooses reaches the night's CSV export.
+"""The night's CSV export (``/night/<id>.csv``) writes a cell a spreadsheet would run as a formula as text.
 
 A phone's name is the guest's own text (web/phone.py allows any printable text up to 24 characters, so
-``=HYPERLINK(...)`` or ``=cmd|...`` is a name), the night plan offers each handset's name as the player's
-name, and ``/night/<id>.csv`` writes the names as they are. The games' CSV (web/results.py ``safe_cell``)
-and the deck export (appliance/decks/io.py) neutralise a formula-looking cell with a leading apostrophe;
-the night's CSV does not, so the quizmaster's spreadsheet runs the guest's formula when the file is opened.
+``=HYPERLINK(...)`` or ``=cmd|...`` is a name), and the night plan offers each handset's name as the
+player's name. The night's CSV neutralises such a cell with a leading apostrophe, with the games' own
+helper (web/results.py ``safe_cell``, as the deck export does in appliance/decks/io.py), so the
+quizmaster's spreadsheet shows the name instead of running it; scores stay numbers. Its Content-Type
+names the charset once. (Before: the names were written raw, and the charset was named twice.)
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 
 from flask.testing import FlaskClient
 
@@ -46,7 +48,11 @@ def test_a_formula_as_a_player_name_is_neutralised_in_the_night_csv(admin: Flask
     night_id = _night_with(store, {FORMULA: "hs-1", "@SUM(1+1)*cmd": "hs-2", "Bob": "hs-3"})
     response = admin.get(f"/night/{night_id}.csv")
     assert response.status_code == 200
+    assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
     rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
     players = sorted(row[1] for row in rows[1:])
     # as the games' CSV does (tests/web/test_games.py): a leading apostrophe, so the cell is text
     assert players == sorted(["'" + FORMULA, "'@SUM(1+1)*cmd", "Bob"]), players
+    # the places, points and totals are still numbers to a spreadsheet (no apostrophe before a score)
+    numbers = [cell for row in rows[1:] for cell in (row[0], *row[2:])]
+    assert numbers and all(re.fullmatch(r"-?\d+(\.\d+)?", cell) for cell in numbers), rows
