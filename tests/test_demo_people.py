@@ -49,7 +49,7 @@ def test_people_enter_ranges_around_the_answer_and_some_are_wrong() -> None:
 
 class _Hub:
     def __init__(self) -> None:
-        self.session = SimpleNamespace(state="lobby", game_id=None, auto_advance=None)
+        self.session = SimpleNamespace(state="lobby", game_id=None, auto_advance=None, night=None)
         self.registry = [SimpleNamespace(online=True, accepted=True) for _ in range(3)]
         self.commands: list[dict[str, Any]] = []
 

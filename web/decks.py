@@ -188,7 +188,7 @@ def export(deck_id: str, fmt: str) -> Response:
     deck = _deck_or_404(deck_id)
     text = dump_deck(deck, "csv" if fmt == "csv" else "json")
     mimetype = "text/csv" if fmt == "csv" else "application/json"
-    return Response(text.encode("utf-8"), mimetype=f"{mimetype}; charset=utf-8",
+    return Response(text.encode("utf-8"), mimetype=mimetype,  # werkzeug adds text/csv's charset itself
                     headers={"Content-Disposition": f'attachment; filename="{deck.id}.{fmt}"'})
 
 

@@ -139,7 +139,7 @@ def result(game_id: int) -> str:
 
 
 def _csv(text: str, name: str) -> Response:
-    return Response(text.encode("utf-8"), mimetype="text/csv; charset=utf-8",
+    return Response(text.encode("utf-8"), mimetype="text/csv",  # werkzeug adds the charset itself
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 

@@ -25,6 +25,7 @@ from appliance.games.night import KINDS, NightEngine, RoundPlan
 from appliance.games.registry import GAMES as SPECS
 from web.games import MAX_SEATS, SetupProblem, _handsets, _seats
 from web.link import LinkError
+from web.results import safe_cell
 from web.services import services
 
 bp = Blueprint("night", __name__, url_prefix="/night")
@@ -301,11 +302,15 @@ def result_csv(night_id: int) -> Response:
     table = _table(engine)
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["place", "player", *(f"round {r['number']}: {r['title']}" for r in table["rounds"]), "total"])
+    # every cell as the games' CSV writes it: a name like =HYPERLINK(...) (a phone's name is the guest's own
+    # text) or a round title starting with = is shown by a spreadsheet as text, never run as a formula
+    writer.writerow([safe_cell(c) for c in (
+        "place", "player", *(f"round {r['number']}: {r['title']}" for r in table["rounds"]), "total")])
     places = table["view"]["places"]
     standing = table["view"]["standing"]
     for player in table["order"]:
-        writer.writerow([places[player], player, *(r["points"].get(player, 0) for r in table["rounds"]),
-                         standing[player]])
-    return Response(out.getvalue().encode("utf-8"), mimetype="text/csv; charset=utf-8",
+        writer.writerow([safe_cell(c) for c in (
+            places[player], player, *(r["points"].get(player, 0) for r in table["rounds"]), standing[player])])
+    # mimetype text/csv: werkzeug adds the charset itself (a "; charset=utf-8" here was sent twice)
+    return Response(out.getvalue().encode("utf-8"), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="quizbox-night-{night_id}.csv"'})

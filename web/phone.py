@@ -17,7 +17,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from firmware import protocol
 from web.link import LinkError
 from web.phoneforms import data_from_form, player_words
-from web.phones import PhoneHandset, PhoneRefused, PhoneRemoved, PhonesFull
+from web.phones import AddressFull, PhoneHandset, PhoneRefused, PhoneRemoved, PhonesFull
 from web.phoneview import controls, private_lines
 from web.services import services
 
@@ -25,16 +25,28 @@ bp = Blueprint("phone", __name__)
 
 
 def _phone() -> PhoneHandset | None:
-    """This browser's phone handset (its id is in the signed session cookie), or None."""
+    """This browser's phone handset (its id is in the signed session cookie), or None. A phone whose
+    place lapsed and finds no place again is told why on the join page, as a join is."""
     handset_id, name = session.get("phone"), session.get("phone_name")
     if not isinstance(handset_id, str) or not isinstance(name, str):
         return None
     try:
-        return services().phones.resume(handset_id, name)
-    except (PhoneRemoved, PhonesFull, protocol.ProtocolError):
-        session.pop("phone", None)
-        session.pop("phone_name", None)
-        return None
+        return services().phones.resume(handset_id, name, request.remote_addr or "?")
+    except PhonesFull as exc:
+        flash(f"Your phone was away and its place was given back. {_full_words(exc)}")
+    except (PhoneRemoved, protocol.ProtocolError):
+        pass
+    session.pop("phone", None)
+    session.pop("phone_name", None)
+    return None
+
+
+def _full_words(exc: PhonesFull) -> str:
+    """Why a phone gets no place, for the player."""
+    if isinstance(exc, AddressFull):
+        return (f"Your network address already holds its {services().phones.per_address} phone places. "
+                "Play on one of those phones, or ask the quizmaster for a handset.")
+    return "Every phone place is taken. Ask the quizmaster for a handset."
 
 
 def _retake(phone: PhoneHandset) -> list[str]:
@@ -87,8 +99,8 @@ def join() -> str | BaseResponse | tuple[str, int]:
             phone = services().phones.join(name, request.remote_addr or "?")
         except ValueError as exc:
             error = str(exc)
-        except PhonesFull:
-            error = "Every phone place is taken. Ask the quizmaster for a handset."
+        except PhonesFull as exc:
+            error = _full_words(exc)
         else:
             session.permanent = True
             session["phone"], session["phone_name"] = phone.id, phone.name

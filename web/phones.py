@@ -10,7 +10,8 @@ one a hardware handset runs: the same hello, the same checks of an input against
 A phone counts as online while it polls: after ``idle_seconds`` without a poll its MQTT link is closed
 (the hub sees ``offline``); its next poll reconnects and says hello again. After ``forget_seconds`` its
 slot is freed (after ``unseated_seconds`` already if it is not seated in the game); at most ``max_phones``
-phones are handsets at once, and at most ``per_address`` from one network address.
+phones are handsets at once, and at most ``per_address`` from one network address, whether a phone joins
+or its cookie brings it back after its place was freed (a phone seated in the game always comes back).
 """
 
 from __future__ import annotations
@@ -67,6 +68,10 @@ class PhoneRefused(ValueError):
 
 class PhonesFull(Exception):
     """No free phone slot."""
+
+
+class AddressFull(PhonesFull):
+    """The phone's network address holds its :attr:`Phones.per_address` places already."""
 
 
 class PhoneRemoved(Exception):
@@ -264,33 +269,49 @@ class Phones:
 
     def join(self, name: str, address: str = "?") -> PhoneHandset:
         """A new phone handset named ``name`` for a phone at network ``address``; PhonesFull when every
-        slot is taken, or ``address`` holds :attr:`per_address` of them already."""
+        slot is taken, AddressFull when ``address`` holds :attr:`per_address` of them already."""
         handset_id = "phone-" + "".join(secrets.choice(ID_ALPHABET) for _ in range(8))
         with self._lock:
-            held = sum(1 for h, a in self._address.items() if a == address and h in self._phones)
-            if held >= self.per_address:
-                raise PhonesFull(f"this network address holds {held} phone places already")
-            self._address[handset_id] = address
-        try:
-            return self.resume(handset_id, name)
-        except PhonesFull:
-            with self._lock:
-                self._address.pop(handset_id, None)
-            raise
+            phone = self._make(handset_id, name, address, seated=False)
+        self._start_reaper()
+        return phone
 
-    def resume(self, handset_id: str, name: str) -> PhoneHandset:
-        """The phone with this id (a signed cookie named it), made again if this process forgot it."""
+    def resume(self, handset_id: str, name: str, address: str = "?") -> PhoneHandset:
+        """The phone with this id (a signed cookie named it) polling from network ``address``.
+
+        A phone still holding its place gets it, from wherever it polls. One this process forgot (its
+        place lapsed, or the web server restarted) is made again within the bounds of a join: PhonesFull
+        when every slot is taken, AddressFull when ``address`` holds :attr:`per_address` places already,
+        so saved cookies replayed from one address take no more places than joins could. A phone seated
+        in the game is bounded by the total only: it always gets back to its seat."""
         protocol.handset_topic(self.box, handset_id, "status")  # validates the id
         with self._lock:
-            if handset_id in self._removed:
-                raise PhoneRemoved(handset_id)
-            phone = self._phones.get(handset_id)
-            if phone is None:
-                if len(self._phones) >= self.max_phones:
-                    raise PhonesFull(f"all {self.max_phones} phone places are taken")
-                phone = PhoneHandset(self.box, handset_id, name[: protocol.MAX_NAME], self.factory, self.clock)
-                self._phones[handset_id] = phone
+            phone = self._held(handset_id)
+        if phone is None:
+            seated = self.seated(handset_id)  # asks the board: outside the lock
+            with self._lock:
+                phone = self._held(handset_id) or self._make(handset_id, name, address, seated=seated)
         self._start_reaper()
+        return phone
+
+    def _held(self, handset_id: str) -> PhoneHandset | None:
+        """The phone holding a place under this id (caller holds the lock); PhoneRemoved if the
+        quizmaster removed it."""
+        if handset_id in self._removed:
+            raise PhoneRemoved(handset_id)
+        return self._phones.get(handset_id)
+
+    def _make(self, handset_id: str, name: str, address: str, seated: bool) -> PhoneHandset:
+        """A phone taking a place for ``address`` (caller holds the lock): the total bound always, the
+        per-address bound unless the phone is seated in the game."""
+        if len(self._phones) >= self.max_phones:
+            raise PhonesFull(f"all {self.max_phones} phone places are taken")
+        held = sum(1 for h, a in self._address.items() if a == address and h in self._phones)
+        if held >= self.per_address and not seated:
+            raise AddressFull(f"this network address holds {held} phone places already")
+        phone = PhoneHandset(self.box, handset_id, name[: protocol.MAX_NAME], self.factory, self.clock)
+        self._phones[handset_id] = phone
+        self._address[handset_id] = address
         return phone
 
     def leave(self, handset_id: str, removed: bool = False) -> None:

@@ -151,6 +151,9 @@ class Autopilot:
         if session.state != "lobby" and session.game_id not in self.mine:
             self.retire()  # the quizmaster started a game: hands off from now on
             return
+        if session.night is not None and session.night.active:
+            self.retire("a quiz night")  # its rounds are the quizmaster's; between them the session is in the lobby
+            return
         session.auto_advance = AUTO_ADVANCE_SECONDS if session.state == "playing" else None
         joined = sum(1 for h in self.hub.registry if h.online and h.accepted)
         if session.state == "playing" or joined < self.bots:
@@ -168,10 +171,10 @@ class Autopilot:
             print(f"demo: cannot start {self.game}: {exc}", flush=True)
             self.stop.wait(10)
 
-    def retire(self) -> None:
+    def retire(self, what: str = "a game") -> None:
         self.retired = True
         self.hub.session.auto_advance = None
-        print("demo: the quizmaster started a game; the autopilot stops", flush=True)
+        print(f"demo: the quizmaster started {what}; the autopilot stops", flush=True)
 
     def run(self) -> None:
         while not self.stop.is_set():

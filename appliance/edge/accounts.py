@@ -339,6 +339,16 @@ class BrokerAccounts:
         return had
 
 
+    def disable_handset(self, handset: str) -> None:
+        """``handset`` may not log in until :meth:`enable_handset` (mosquitto drops its connection now)."""
+        if is_handset_account(handset, self.appliance_user):
+            self.dynsec.run([{"command": "disableClient", "username": handset}])
+
+    def enable_handset(self, handset: str) -> None:
+        if is_handset_account(handset, self.appliance_user):
+            self.dynsec.run([{"command": "enableClient", "username": handset}])
+
+
 class MemoryAccounts:
     """Handset accounts kept in memory, with :class:`BrokerAccounts`' interface: for a broker without the
     plugin where handset accounts only have to be pretended (the fuzz bench, the pairing rules' tests)."""
@@ -346,6 +356,7 @@ class MemoryAccounts:
     def __init__(self, appliance_user: str = APPLIANCE_USER) -> None:
         self.appliance_user = appliance_user
         self.made: dict[str, str] = {}
+        self.disabled: set[str] = set()
 
     def setup(self, web_password: str | None = None) -> list[str]:
         return sorted(self.made)
@@ -360,6 +371,12 @@ class MemoryAccounts:
 
     def remove_handset(self, handset: str) -> bool:
         return self.made.pop(handset, None) is not None
+
+    def disable_handset(self, handset: str) -> None:
+        self.disabled.add(handset)
+
+    def enable_handset(self, handset: str) -> None:
+        self.disabled.discard(handset)
 
 
 # -- transports ------------------------------------------------------------------------------------------

@@ -180,6 +180,11 @@ def _handset(hub: Hub, command: Mapping[str, Any]) -> Handset:
 
 def start_game(hub: Hub, command: Mapping[str, Any]) -> None:
     """The game start-up: who sits where, the cards (sent, or dealt from a deck), the options."""
+    night = hub.session.night
+    if night is not None and night.engine is not None and not night.engine.finished:
+        # between rounds the session is in the lobby, but a game started there would be scored as the
+        # night's round when the quizmaster finishes it
+        raise IllegalAction("a quiz night is running: add the game to it as a round, or end the night first")
     game = command.get("game")
     seats = command.get("seats")
     options = command.get("options", {})

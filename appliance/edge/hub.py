@@ -24,6 +24,7 @@ from appliance.box.store import Store, StoreError
 from appliance.edge import commands, liveness
 from appliance.edge.accounts import private_client_id
 from appliance.edge.clocksync import ClockSync
+from appliance.edge.flood import COOL_OFF, FloodGuard
 from appliance.edge.handsets import Handset, Registry
 from appliance.edge.handsets import revision as handsets_revision
 from appliance.edge.memory import settle_memory
@@ -71,10 +72,14 @@ class Hub:
         tick_interval: float = 0.1,
         store: Store | None = None,
         pairing: Pairing | None = None,
+        flood: FloodGuard | None = None,
     ) -> None:
         protocol.box_topic(box)  # validates the id
         self.box = box
         self._admin_topic = protocol.admin_command_topic(box)  # looked at for every message
+        self._handset_prefix = protocol.box_topic(box, "handset") + "/"
+        # a handset flooding its own topics is dropped unread and cut off (flood.py)
+        self.flood = FloodGuard() if flood is None else flood
         self.session = session
         self.registry = Registry(open_join=open_join)
         self.store = store
@@ -245,6 +250,13 @@ class Hub:
     def on_message(self, topic: str, payload: bytes) -> None:
         """Entry point for every MQTT message (paho's thread); never raises."""
         received = self._ms()  # before waiting for the lock: a clock reply's arrival time
+        if topic.startswith(self._handset_prefix):
+            handset_id = topic[len(self._handset_prefix):].partition("/")[0]
+            verdict = self.flood.allow(handset_id, time.monotonic())
+            if verdict is not True:  # over its budget: dropped unread, the lock never taken
+                if verdict is None:
+                    self._cut_off(handset_id)
+                return
         try:
             with self.lock:  # what the message makes the hub publish (an ack) is handed to MQTT on leaving it
                 self._route(topic, payload, received)
@@ -262,6 +274,16 @@ class Hub:
                 write_now()
             self._rebuild_due = False
             self._changes_due.set()
+
+    def _cut_off(self, handset_id: str) -> None:
+        """A handset started flooding: said on the admin page; with broker accounts, its account is
+        disabled for a while (on a thread of its own: the broker's answer must not hold MQTT's thread)."""
+        log.warning("handset %s floods the box: its messages are dropped unread; cut off for %.0f s",
+                    handset_id[:40], COOL_OFF)
+        if self.pairing is not None:
+            threading.Thread(target=self.pairing.cut_off, args=(handset_id, COOL_OFF), name="hub-cut-off",
+                             daemon=True).start()
+        self.state_soon()
 
     def _route(self, topic: str, payload: bytes, received: int) -> None:
         if topic == self._admin_topic:
@@ -513,7 +535,7 @@ class Hub:
             # handsets asking to be paired: id -> its name and whether two devices claim it (no code: the
             # quizmaster types the one on its screen), and plain-words warnings about pairing under attack
             "pairing": self.pairing.requests() if self.pairing is not None else {},
-            "pairing_warnings": self.pairing.warnings() if self.pairing is not None else [],
+            "pairing_warnings": (self.pairing.warnings() if self.pairing is not None else []) + self.flood.warnings(),
             "last": self._last_result,
             # which of the stored game's cards is on the table: the admin page shows its answer card
             # from the store (never on this topic: no answer travels over MQTT)

@@ -230,6 +230,24 @@ class Pairing:
         except AccountsError as exc:
             raise PairingError(str(exc)) from exc
 
+    def cut_off(self, handset: str, seconds: float) -> None:
+        """A flooding handset's account is disabled for ``seconds`` (the broker drops it and refuses it
+        meanwhile); not under the hub's lock: it waits for the broker."""
+        try:
+            self.accounts.disable_handset(handset)
+        except AccountsError as exc:
+            log.error("cannot cut off flooding handset %s: %s", handset, exc)
+            return
+        timer = threading.Timer(seconds, self._let_back, args=(handset,))
+        timer.daemon = True
+        timer.start()
+
+    def _let_back(self, handset: str) -> None:
+        try:
+            self.accounts.enable_handset(handset)
+        except AccountsError as exc:
+            log.error("cannot let handset %s back in after its cut-off: %s", handset, exc)
+
     def requests(self) -> dict[str, dict[str, Any]]:
         """handset id -> its name (and whether two devices claim it), for the admin page. The code is not
         in it: the quizmaster types the code the handset shows."""

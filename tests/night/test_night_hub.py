@@ -41,3 +41,46 @@ def test_night_commands_reach_the_night(hub: Hub) -> None:
     assert hub.session.state == "playing" and hub.session.setup is not None and hub.session.setup.game == "buzzer"
     hub.command({"cmd": "night_finish"})
     assert hub.session.night.engine.phase == "tiebreak"  # nobody scored: both level for first
+
+
+def _night_hub() -> tuple[Hub, list[dict[str, str]]]:
+    from appliance.edge.mqtt import Connection
+
+    hub = Hub("nightbox", Session(time.monotonic), Connection("127.0.0.1", 1))  # never started: commands only
+    for hid, name in (("h1", "Ann"), ("h2", "Bob"), ("h3", "Cat")):
+        handset = hub.registry.hello(hid, name, 0.0)[0]
+        handset.accepted = handset.online = True
+    seats = [{"player": h.name, "handset": h.id} for h in hub.registry]
+    hub.command({"cmd": "night_start", "seats": seats, "rounds": [{"game": "buzzer"}, {"game": "buzzer"}]})
+    return hub, seats
+
+
+def test_a_one_off_game_cannot_start_while_a_night_runs() -> None:
+    """Between a night's rounds the session is in the lobby: a one-off game started there (the demo's
+    autopilot did) was then finished as the night's next round, and refused ("the Buzzer Round round's
+    log does not play again: unknown buzzer action kind 'question'"), found by a security audit."""
+    from appliance.errors import QuizboxError
+
+    hub, seats = _night_hub()
+    start = {"cmd": "start", "game": "confident", "seats": seats,
+             "cards": [{"id": f"c{n}", "question": "Legs of a spider?", "answer": "8"} for n in range(3)]}
+    with pytest.raises(QuizboxError, match="a quiz night is running"):
+        hub.command(start)
+    hub.command({"cmd": "next"})  # the night's round 1
+    hub.command({"cmd": "night_finish"})
+    with pytest.raises(QuizboxError, match="a quiz night is running"):
+        hub.command(start)  # between rounds too
+    hub.command({"cmd": "night_end"})
+    assert hub.command(start)["ok"]  # once the night is over, any game
+
+
+def test_the_demo_autopilot_leaves_a_night_to_the_quizmaster() -> None:
+    import threading
+    from types import SimpleNamespace
+
+    from appliance.box.demo import Autopilot
+
+    hub, _ = _night_hub()
+    pilot = Autopilot(SimpleNamespace(hub=hub), 3, "confident", threading.Event())  # type: ignore[arg-type]
+    pilot.step()
+    assert pilot.retired and hub.session.state == "lobby" and hub.session.flow is None

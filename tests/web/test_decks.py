@@ -39,6 +39,8 @@ def test_import_a_csv_deck_then_export_it_equal(admin: FlaskClient, store: Store
     assert deck is not None and [c["id"] for c in deck["cards"]] == ["pub-1", "pub-2", "pub-3"]
     exported = admin.get("/decks/pub-night/export.csv")
     assert exported.headers["Content-Disposition"] == 'attachment; filename="pub-night.csv"'
+    assert exported.headers["Content-Type"] == "text/csv; charset=utf-8"  # once (it was sent twice)
+    assert admin.get("/decks/pub-night/export.json").headers["Content-Type"] == "application/json"
     text = exported.get_data(as_text=True)
     assert "'=HYPERLINK" in text  # a formula-looking question is neutralised in the export
     again = load_deck(text, "csv")

@@ -140,5 +140,6 @@ def test_results_history_and_csv_export(admin: FlaskClient, store: Store) -> Non
     assert [r[9] for r in rows[1:]] == ["no", "yes"]
     one = admin.get(f"/games/{game_id}.csv")
     assert one.headers["Content-Disposition"] == f'attachment; filename="quizbox-game-{game_id}.csv"'
+    assert one.headers["Content-Type"] == "text/csv; charset=utf-8"  # once (it was sent twice)
     assert admin.get("/games/999").status_code == 404
     assert admin.get("/games/999.csv").status_code == 404
