@@ -326,8 +326,9 @@ def test_online_hello_and_lock_in_over_mqtt(pi: tuple[App, ApplianceSide, Keys])
         keys.events.put(key)
     wait(lambda: app.handset.view == "locked", what="locked in")
     assert appliance.applied == [{"answer": "B", "token": 4}] and appliance.inputs[0]["seq"] == 101
-    screen = app.handset.screen
-    assert shows(screen, "Locked in")
+    # the view changes in the ack's handler, the screen is drawn once the handler is done (the MQTT
+    # thread): drawn a moment later (a fresh-clone run saw the view locked and the screen not yet drawn)
+    wait(lambda: shows(app.handset.screen, "Locked in"), timeout=5, what="Locked in on the screen")
 
 
 def test_tie_break_number_then_a_later_kind_over_mqtt(pi: tuple[App, ApplianceSide, Keys]) -> None:
