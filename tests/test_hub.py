@@ -193,6 +193,12 @@ def test_board_state_is_retained_and_public(hub: Hub, any_broker: RunningBroker,
         question = ann.wait("prompt", 2)
         ann.send("input", _range(1, question, "7", "9"))
         ann.wait("ack")
+        # the board follows the ack (the publisher thread, issue 22): a late subscriber must get the board
+        # the hub last published, so wait for that one to be out (a fresh-clone run subscribed in between)
+        deadline = time.monotonic() + 5
+        while json.loads(hub._board_sent or "{}").get("view", {}).get("answered") != ["P0"]:
+            assert time.monotonic() < deadline, "the hub did not publish the board after the input"
+            time.sleep(0.01)
         boards: list[dict[str, Any]] = []
         got = threading.Event()
 
