@@ -338,7 +338,6 @@ class BrokerAccounts:
         self._handsets.discard(handset)
         return had
 
-
     def disable_handset(self, handset: str) -> None:
         """``handset`` may not log in until :meth:`enable_handset` (mosquitto drops its connection now)."""
         if is_handset_account(handset, self.appliance_user):

@@ -199,7 +199,7 @@ class Hub:
                     if now - self._swept_at >= SWEEP_EVERY:  # handsets silent too long: offline
                         self._swept_at = now
                         liveness.sweep(self)
-                    since = self.clock() - self._state_at
+                    since = now - self._state_at
                     if self.session.tick():
                         self._publish_changes()
                     elif since >= 1.0 or (self._telemetry_due and since >= TELEMETRY_STATE_EVERY):

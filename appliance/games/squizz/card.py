@@ -25,8 +25,9 @@ from appliance.games.numbers import check_number, format_plain, parse_number
 LETTERS = ("A", "B", "C")
 
 PROPOSITION_KEYS = frozenset({"label", "value"})
-CARD_KEYS = frozenset({"prompt", "propositions"})  # the scenario form of a card
 """Keys of a proposition in the scenario form: its text (``label``) and its value."""
+CARD_KEYS = frozenset({"prompt", "propositions"})
+"""Keys of a card in the scenario form (which proposition is right follows from the question's die)."""
 
 TARGETS = {1: "smallest", 2: "middle", 3: "largest"}
 """Die face -> which value the players must identify (seed 004, "Round"; rules.md sQuizz 3)."""
