@@ -92,18 +92,14 @@ def game_section(f: dict[str, Any]) -> list[str]:
         rows.append([r["game"], r["handsets"], r["seated"], r["inputs"], f"{r['raw_p50']:.2f} / {r['raw_p99']:.2f}",
                      f"{r['ack_p50']:.2f} / {r['ack_p99']:.2f}", f"{r['x_p50']:.2f} / {r['x_p99']:.2f}",
                      int(r["lost"]), goal])
-    b2b = "; ".join(f"{r['handsets']} handsets {r['raw_b2b_p50']:.2f} / {r['raw_b2b_p99']:.2f} ms"
-                    for r in f["rows"] if "raw_b2b_p50" in r) or "not measured"
     return [f"**Input to ack in a real game** (`python bench/game.py`, median of {f['runs']} runs): Confident? "
             f"ranges coming within {f['spread']:g} s of the question, poker bets one at a time (the player to "
             "act bets as soon as the prompt is there). A game seats at most 12 (Confident?) or 8 (poker); the "
             "other handsets are in the room, online, pinged for their clocks (every 10 s outside a buzzer "
             "round; in a process of their own, as they are devices of their own on a night). An input is "
             "timed from its hand-over to MQTT to its ack. Baseline: a raw round trip through the same broker "
-            "to an echo client in its own process, each ping on its input's schedule: the Confident? pings "
-            "spread as the ranges were, the poker pings one at a time, each as long after the one before as "
-            "the bet was (a bet waits for the board of the bet before, sent at most every 20 ms in a burst). "
-            f"Poker's pings sent back to back instead: {b2b}.", "",
+            "to an echo client in its own process, the Confident? pings on the same schedule, the poker pings "
+            "one after another (a bet waits for the board of the one before too).", "",
             *table(["game", "handsets", "seated", "inputs/run", "raw p50 / p99 ms", "ack p50 / p99 ms",
                     "ratio p50 / p99", "lost", "goal"], rows)]
 
