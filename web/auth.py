@@ -60,13 +60,16 @@ def setup() -> str | Response | tuple[str, int]:
     account = services().account
     if account.is_set:
         return redirect(url_for("auth.login"))
-    error = None
+    error, status = None, 200
     if request.method == "POST":
         password, again = request.form.get("password", ""), request.form.get("again", "")
         if not account.setup_code_ok(request.form.get("code", "")):
-            error = "That setup code is wrong. It is printed where the box was started (quizbox web)."
+            # 401: a failed try, counted by the throttle; a password slip after the right code is not (422)
+            error, status = ("That setup code is wrong. It is printed where the box was started (in the "
+                             "terminal of quizbox demo or quizbox web; on an installed box: sudo cat "
+                             "/var/lib/quizbox/web/setup-code)."), 401
         else:
-            error = _password_problem(password, again)
+            error, status = _password_problem(password, again), 422
         if error is None:
             account.set_password(password)
             _log_in()
@@ -74,7 +77,7 @@ def setup() -> str | Response | tuple[str, int]:
             return _trusted(redirect(url_for("live.page")))
     else:
         account.setup_code()  # make sure the code exists for the person at the box to read
-    return render_template("auth/setup.html", error=error), (400 if error else 200)
+    return render_template("auth/setup.html", error=error), (status if error else 200)
 
 
 @bp.route("/login", methods=["GET", "POST"])
