@@ -420,12 +420,14 @@ class Session:
         message = self.flow.handle(player, kind, data, self.game_time())
         # whose prompt the input may have changed, as the flow says (a flow that does not say: everyone)
         touched: set[str] | None = getattr(self.flow, "touched", EVERYONE)
-        if self.flow.finished:
+        ended = self.flow.finished
+        if ended:
             self.state = RESULTS
-            touched = EVERYONE
         self._persist(origin)  # durable BEFORE the hub acks
-        # an input changes only the game: the prompt of a handset with no seat in it stays as it was
-        self._changed(set(self.seats) if touched is EVERYONE else touched)
+        if ended:  # every screen: a handset with no seat stops offering to take a seat back
+            self._changed()
+        else:  # an input changes only the game: the prompt of a handset with no seat in it stays as it was
+            self._changed(set(self.seats) if touched is EVERYONE else touched)
         return message
 
     def tick(self) -> bool:
@@ -478,11 +480,12 @@ class Session:
         if self.night is not None and (between := self.night.prompt(handset.id)) is not None:
             return dict(between)
         if self.flow is None or player is None:
-            # not the game's state: this screen must not change when a player's input ends the game
-            # (an input rebuilds only the seated players' prompts)
-            if self.flow is not None and self.seats:
+            # the game's state only as far as running or over (an input that ends the game rebuilds every
+            # prompt; any other rebuilds only the seated players')
+            if self.flow is not None and self.seats and self.state == PLAYING:  # over: no seat to take back
                 return info(self.box_name, f"You are {handset.name}, not seated in this game. To take back "
-                            "your seat, ask the quizmaster or use the seat code on the TV.", wait=True)
+                            "your seat, ask the quizmaster, or type the seat code the TV shows once your old "
+                            "handset is offline.", wait=True)
             return info(self.box_name, f"You are {handset.name}. Waiting for the next game.", wait=True)
         if self.paused_at is not None:
             return info("Paused", "The quizmaster paused the game.", wait=True)

@@ -203,3 +203,17 @@ def test_finish_now_is_refused_when_no_game_runs(tmp_path: Path) -> None:
     session.end_game()
     with pytest.raises(IllegalAction, match="no game is running"):
         session.finish_now()
+
+
+@pytest.mark.parametrize("ending", ["finish_now", "end_game"])
+def test_an_unseated_handset_is_not_told_to_take_a_seat_back_once_the_game_is_over(tmp_path: Path,
+                                                                                   ending: str) -> None:
+    """An audit: after Finish now or Abandon, a phone with no seat still read "To take back your seat, ...
+    use the seat code on the TV", though no game runs and the TV shows no code."""
+    session, hs, _ = _table(tmp_path, "confident", [Card("c/1", {"question": "Legs of a spider?", "answer": "8"})])
+    spare = Handset(id="spare", name="Dee", accepted=True, online=True)
+    playing, _ = session.prompt_for(spare)
+    assert "take back your seat" in playing["text"]
+    getattr(session, ending)()
+    over, _ = session.prompt_for(spare)
+    assert "seat" not in over["text"] and "Waiting for the next game" in over["text"], over
