@@ -14,6 +14,7 @@ from firmware import protocol
 from web import results
 from web.catalogue import OptionProblem, games, options_from_form
 from web.link import LinkError
+from web.phones import PHONE_FIRMWARE
 from web.services import services
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -26,8 +27,12 @@ class SetupProblem(ValueError):
 
 
 def _handsets() -> list[dict[str, Any]]:
+    """The handsets a seat can be given: accepted, and for a phone, one that holds its place on this
+    server (a phone that left, or was gone long enough to lose its place, has nobody behind it)."""
     state = services().link.admin_state() or {}
-    return [h for h in state.get("handsets", []) if isinstance(h, dict) and h.get("accepted")]
+    phones = services().phones
+    return [h for h in state.get("handsets", []) if isinstance(h, dict) and h.get("accepted")
+            and (h.get("firmware") != PHONE_FIRMWARE or phones.get(str(h.get("id"))) is not None)]
 
 
 def _seats(form: Mapping[str, str]) -> list[dict[str, str]]:

@@ -95,7 +95,8 @@ def join() -> str | BaseResponse | tuple[str, int]:
         try:
             name = _clean_name(request.form.get("name", ""))
             if not services().joins.allow(request.remote_addr or "?"):
-                raise ValueError("Too many joins from this phone; wait a few minutes.")
+                raise ValueError("Too many phones joined from this network address lately; wait a few "
+                                 "minutes, or ask the quizmaster for a handset.")
             phone = services().phones.join(name, request.remote_addr or "?")
         except ValueError as exc:
             error = str(exc)

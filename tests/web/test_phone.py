@@ -11,7 +11,8 @@ from flask.testing import FlaskClient
 
 from firmware import protocol
 from tests.web.conftest import post, services
-from tests.web.fakes import ClientFactory, FakeClient
+from tests.web.fakes import ClientFactory, FakeClient, FakeLink
+from web.phones import PHONE_FIRMWARE
 
 RANGE = {"v": 1, "id": "p7", "kind": "range", "title": "Q1", "text": "Legs on a spider?", "unit": "legs",
          "boosts": {"copy": ["Bob"], "swap": ["Bob", "Cat"], "double": True}}
@@ -129,7 +130,9 @@ def test_join_names_and_join_rate_are_checked(app: Flask) -> None:
         fresh = app.test_client()
         assert post(fresh, "/join", {"name": f"P{n}"}, page="/join").status_code == 302
     late = app.test_client()
-    assert "Too many joins" in post(late, "/join", {"name": "P7"}, page="/join").get_data(as_text=True)
+    refused = post(late, "/join", {"name": "P7"}, page="/join").get_data(as_text=True)
+    assert "Too many phones joined from this network address" in refused  # the limit is the address's
+    assert "this phone" not in refused  # (an audit: it said "from this phone" to a phone joining first)
 
 
 def test_removed_and_leaving_phones_must_join_again(admin: FlaskClient, app: Flask, phone_clients: ClientFactory,
@@ -148,3 +151,21 @@ def test_removed_and_leaving_phones_must_join_again(admin: FlaskClient, app: Fla
     assert post(other, "/phone/leave", {"confirmed": "yes"}, page="/phone").location == "/join"
     assert services(app).phones.get(other_id) is None
     assert other.get("/phone").location == "/join"
+
+
+def test_a_phone_that_left_is_not_offered_for_a_seat(admin: FlaskClient, app: Flask, phone_clients: ClientFactory,
+                                                     link: FakeLink) -> None:
+    """An audit: a phone that chose "Yes, leave" was still in every seat's list of a new game and a new
+    night ("... · offline"), so a player could be seated on a phone nobody holds any more."""
+    stays, stays_id = _join(app, "Ann")
+    leaves, leaves_id = _join(app, "Bob")
+    for handset_id, name in ((stays_id, "Ann"), (leaves_id, "Bob")):  # as the hub lists them once they said hello
+        link.add_handset(handset_id, name, firmware=PHONE_FIRMWARE, layout="touch")
+    link.add_handset("hs-1", "Cat", online=False)  # a handset that is off: still offered, it can come back
+    assert post(leaves, "/phone/leave", {"confirmed": "yes"}, page="/phone").location == "/join"
+    for page in ("/games/new", "/night/plan"):
+        text = admin.get(page).get_data(as_text=True)
+        assert stays_id in text and "hs-1" in text and leaves_id not in text, page
+    refused = post(admin, "/games/new", {"game": "confident", "player-0": "Bob", "handset-0": leaves_id,
+                                         "player-1": "Ann", "handset-1": stays_id})
+    assert refused.status_code == 400 and not link.commands
