@@ -131,6 +131,29 @@ def test_range_with_boosts(phone: Phone, phone_box: PhoneBox) -> None:
     phone.says("Locked in: copy Cat")
 
 
+def test_what_is_typed_survives_a_pause(phone: Phone) -> None:
+    """An audit: Bob typed 12 to 34 and ticked Double, the quizmaster paused and resumed, and the form
+    came back empty (the same question's prompt comes back under a new id after the Paused screen)."""
+    page = phone.page
+    question = {"kind": "range", "title": "Q3", "text": "Legs on a spider?", "unit": "legs",
+                "boosts": {"copy": [], "swap": [], "double": True}}
+    phone.prompt(question)
+    page.fill("input[name=bottom]", "12")
+    page.fill("input[name=top]", "34")
+    page.get_by_label("Double my points").check()
+    phone.prompt({"kind": "info", "title": "Paused", "text": "The quizmaster paused the game.", "wait": True})
+    phone.says("Paused")
+    phone.prompt(question)
+    _expect()(page.locator("input[name=bottom]")).to_have_value("12")
+    _expect()(page.locator("input[name=top]")).to_have_value("34")
+    _expect()(page.get_by_label("Double my points")).to_be_checked()
+    page.click("button:has-text('Lock in')")
+    assert phone.last(1) == {"bottom": "12", "top": "34", "double": True}
+    phone.ack(True, "12 to 34")
+    phone.prompt({**question, "title": "Q4", "text": "Wheels on a tricycle?"})  # another question: empty
+    _expect()(page.locator("input[name=bottom]")).to_have_value("")
+
+
 def test_bet_with_min_and_max(phone: Phone, phone_box: PhoneBox) -> None:
     page = phone.page
     bet = {"kind": "bet", "title": "Round 2", "text": "More than 4 legs.", "stack": 180, "to_call": 20, "pot": 70,

@@ -1,5 +1,6 @@
 // The phone handset page: poll the screen (204 while nothing changed), send answers with fetch and show
-// the new screen at once. What the player is typing survives a refresh of the same prompt.
+// the new screen at once. What the player is typing survives a refresh of the same prompt, and the same
+// question coming back under a new prompt (after a pause, say) until it is sent.
 // Small helps while typing (the handset core still checks everything when the answer is sent):
 // Enter moves from "From" to "To" and sends a bet with its own button; a chosen copy greys out the
 // range; a split over two sides puts the rest of the chips on the other side.
@@ -11,6 +12,7 @@
   var every = parseInt(root.getAttribute("data-poll"), 10) || 1000;
   var battery = "";
   var busy = false;
+  var drafts = {};  // what was typed, by question (kind, title, text), until it is sent
 
   function panel() { return root.querySelector(".phone-panel"); }
   function attr(name) { var p = panel(); return p ? p.getAttribute(name) : ""; }
@@ -90,10 +92,13 @@
   function show(html) {
     var before = attr("data-prompt"), values = typed(), focused = document.activeElement;
     var focusName = focused && focused.name;
+    if (fields().length) { drafts[attr("data-draft")] = values; }
     root.innerHTML = html;
     if (attr("data-prompt") === before) {
       restore(values);
       if (focusName) { var again = root.querySelector("[name='" + focusName + "']"); if (again) { again.focus(); } }
+    } else if (drafts[attr("data-draft")]) {
+      restore(drafts[attr("data-draft")]);  // the same question again, under a new prompt
     }
     helps();
   }
@@ -117,11 +122,15 @@
     var data = new FormData(form);
     if (event.submitter && event.submitter.name) { data.append(event.submitter.name, event.submitter.value); }
     busy = true;
+    var draft = attr("data-draft");
     // getAttribute: a bet form has buttons named "action", which form.action would return instead
     fetch(form.getAttribute("action"), {method: "POST", body: data, credentials: "same-origin",
                         headers: {"X-Requested-With": "fetch"}})
       .then(function (response) { return response.text(); })
-      .then(function (html) { show(html); })
+      .then(function (html) {
+        show(html);
+        if (!fields().length) { delete drafts[draft]; }  // sent and taken: nothing left to keep
+      })
       .catch(function () { form.submit(); })
       .finally(function () { busy = false; });
   });
