@@ -31,6 +31,14 @@ class Row:
     high: Decimal | None
     note: str = ""  # e.g. "copied Bob · ×2"
     dim: bool = False
+    hidden: bool = False  # no range drawn because its player keeps it hidden (poker), not because there is none
+
+
+def empty_words(row: Row) -> str:
+    """What a row without a range says: its note alone for a range kept hidden, else "no range"."""
+    if row.hidden and row.note:
+        return row.note
+    return "no range" + (f" · {row.note}" if row.note else "")
 
 
 def parse_range(value: object) -> tuple[Decimal | None, Decimal | None]:
@@ -114,8 +122,8 @@ def _row(canvas: Canvas, board: Board, box: Rect, name_width: int, line: Rect, r
     track_y = box.centery
     pygame.draw.line(canvas.surface, theme.PANEL_EDGE, (line.left, track_y), (line.right, track_y), canvas.u(2))
     if row.low is None or row.high is None:
-        canvas.text(Rect(line.left, box.top, line.width, box.height),
-                    "no range" + (f" · {row.note}" if row.note else ""), 30, theme.MUTED, max_lines=1)
+        canvas.text(Rect(line.left, box.top, line.width, box.height), empty_words(row), 30, theme.MUTED,
+                    max_lines=1)
         return
     left, right = x_of(row.low), x_of(row.high)
     centre = (left + right) / 2

@@ -35,18 +35,20 @@ def choose(board: Board) -> Choice:
 
 
 def offer_words(offer: Mapping[str, Any]) -> str:
-    """A legal action in the table's words: "call 20", "raise to 40-500", "all-in 500"."""
+    """A legal action in the table's words, each the total bet it goes to: "call to 20", "raise to
+    40-500", "all-in to 500"."""
     kind = as_text(offer.get("kind"))
     low, high = as_int(offer.get("min_to")), as_int(offer.get("max_to"))
     span = "" if low is None else (f"{low}" if high in (None, low) else f"{low}–{high}")
     if kind in ("check", "fold"):
         return kind
-    if kind == "call":
-        return f"call {span}".strip()
+    if kind == "call":  # the total bet to, as a raise says it (a phone says the chips it adds)
+        return f"call to {span}" if span else "call"
     if kind == "raise":
         return f"raise to {span}".strip()
     if kind == "allin":
-        return f"all-in {high if high is not None else span}".strip()
+        total = high if high is not None else span
+        return f"all-in to {total}" if total not in (None, "") else "all-in"
     return f"{kind} {span}".strip()
 
 
@@ -200,7 +202,8 @@ def draw_showdown(canvas: Canvas, board: Board) -> None:
         note = "folded" if name in folded else ""
         if low is None and name not in folded:
             note = "not shown"
-        rows.append(numberline.Row(name, low, high, note, dim=name in folded or name not in won))
+        rows.append(numberline.Row(name, low, high, note, dim=name in folded or name not in won,
+                                   hidden=low is None))  # a folded range is its player's to show
     stacks = as_map(board.view.get("stacks"))
     grow = progress(canvas.now, REVEAL_SECONDS)
 
