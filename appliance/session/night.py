@@ -443,7 +443,9 @@ class NightRunner:
             title = "You won the night!" if player in engine.winners() else "The night is over"
         else:
             title = "Quiz night"
-        return info(title, f"Place {places[player]} with {standing[player]} points", wait=not engine.finished)
+        points = standing[player]
+        return info(title, f"Place {places[player]} with {points} point{'' if points == 1 else 's'}",
+                    wait=not engine.finished)
 
 
 # -- the admin's night commands (the hub's ``{"cmd": "night_..."}``) ------------------------------------------

@@ -79,6 +79,9 @@ def test_a_night_plays_its_rounds_and_scores_each_from_its_game(tmp_path: Path) 
     buzz_right(session, hs, "Bob")  # the second and last question: the buzzer round is over
     assert runner.engine is not None and runner.engine.rounds[0].status.value == "finished"
     assert runner.engine.rounds[0].points == {"Ann": 1, "Bob": 3, "Cat": 1}
+    between = session.prompt_for(hs["Ann"])[0]["text"]  # an audit read "Place 2 with 1 points"
+    assert "with 1 point" in between and "1 points" not in between, between
+    assert "with 3 points" in session.prompt_for(hs["Bob"])[0]["text"]
     board = session.board_state(hs.values(), lambda _: "#fff")
     assert board["scene"] == "night" and board["can_advance"] is False  # a second *next* cannot skip ahead
     session.clock.now += 5  # type: ignore[attr-defined]
