@@ -53,8 +53,16 @@ def number(text: str, what: str) -> str:
 
 
 def _whole(text: str, what: str) -> int:
+    """A whole number of chips (or a token's number) as typed; ValueError saying what is wrong with it."""
     text = text.strip()
-    if not text or not text.isdigit() or len(text) > 10:
+    digits = text.lstrip("+-")
+    if text.startswith("-") and digits.isdigit():
+        raise ValueError(f"{what}: {text[:12]} is below 0")
+    if digits.isdigit() and len(digits) > 10:
+        raise ValueError(f"{what}: {digits[:10]}... is far too big")
+    if any(mark in text for mark in ".,") and text.replace(".", "", 1).replace(",", "", 1).lstrip("+-").isdigit():
+        raise ValueError(f"{what}: whole chips only, no fractions")
+    if not text or not text.isdigit():
         raise ValueError(f"{what}: a whole number, please")
     return int(text)
 

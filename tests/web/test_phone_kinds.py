@@ -62,7 +62,7 @@ KINDS: dict[str, Kind] = {
         [({"action": "raise", "to-raise": "30"}, "raise at least 40"),
          ({"action": "raise", "to-raise": "181"}, "raise at most 180"),
          ({"action": "check"}, "cannot check now"),
-         ({"action": "raise", "to-raise": "4.5"}, "amount: a whole number"),
+         ({"action": "raise", "to-raise": "4.5"}, "amount: whole chips only"),
          ({"to-raise": "60"}, "tap the action you want")]),
     "choice": Kind(
         {"kind": "choice", "title": "You read", "text": "1. I juggle / 2. I sing / 3. I knit", "fields": [
@@ -94,7 +94,7 @@ KINDS: dict[str, Kind] = {
         [({"split-true": "10", "split-false": "5"}, {"split": {"true": 10, "false": 5}}),
          ({"split-true": "15", "split-false": ""}, {"split": {"true": 15, "false": 0}})],
         [({"split-true": "10", "split-false": "4"}, "split all 15 chips"),  # rules.md All In 5
-         ({"split-true": "16", "split-false": "-1"}, "False: a whole number")]),
+         ({"split-true": "16", "split-false": "-1"}, "False: -1 is below 0")]),
     "token": Kind(
         {"kind": "token", "title": "Which is largest?", "text": "Tallest? A) Eiffel B) Big Ben C) Burj",
          "answers": ["A", "B", "C"], "tokens": [1, 3], "private": {"tokens": [1, 3]}},
