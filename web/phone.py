@@ -64,14 +64,28 @@ def _retake(phone: PhoneHandset) -> list[str]:
     return [str(name) for name in codes]
 
 
+def _seat_of(phone: PhoneHandset) -> str | None:
+    """The player whose seat this phone holds in the game, when that is not the phone's own name (the
+    quizmaster moved a seat here, or the player took theirs back on a new phone)."""
+    board = services().link.board() or {}
+    players = board.get("players") if board.get("scene") == "playing" else None
+    for entry in players if isinstance(players, list) else []:
+        if isinstance(entry, dict) and entry.get("handset") == phone.id and entry.get("seated"):
+            name = str(entry.get("name", ""))
+            return name if name and name != phone.name else None
+    return None
+
+
 def _screen(phone: PhoneHandset) -> dict[str, Any]:
     """The phone's screen with the controls its prompt offers and the player's own facts."""
     screen = phone.screen()
     retake = _retake(phone)
+    seat = _seat_of(phone)
     answering = services().link.appliance_online()  # the box's heartbeat is fresh (web/link.py)
     version = f"{screen['version']}-{'-'.join(retake)}" if retake else str(screen["version"])
     version = version if answering else f"{version}-silent"
-    return {**screen, "version": version, "retake": retake, "box_answering": answering,
+    version = f"{version}-seat-{seat}" if seat else version
+    return {**screen, "version": version, "retake": retake, "box_answering": answering, "seat": seat,
             "controls": controls(screen["prompt"]), "private": private_lines(screen["prompt"])}
 
 

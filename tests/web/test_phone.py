@@ -169,3 +169,17 @@ def test_a_phone_that_left_is_not_offered_for_a_seat(admin: FlaskClient, app: Fl
     refused = post(admin, "/games/new", {"game": "confident", "player-0": "Bob", "handset-0": leaves_id,
                                          "player-1": "Ann", "handset-1": stays_id})
     assert refused.status_code == 400 and not link.commands
+
+
+def test_a_phone_given_another_players_seat_says_whose_seat_it_plays(app: Flask, link: FakeLink) -> None:
+    """An audit: after "Move Chloe here" onto Dan's phone, the phone played Chloe's hand under the header
+    "Dan" and never said it held Chloe's seat."""
+    client, handset_id = _join(app, "Dan")
+    link.board_state.update({"scene": "playing", "players": [
+        {"name": "Chloe", "handset": handset_id, "seated": True, "online": True}]})
+    link.changed()
+    panel = client.get("/phone/panel").get_data(as_text=True)
+    assert "Chloe's seat" in panel and "Dan" in panel
+    link.board_state["players"] = [{"name": "Dan", "handset": handset_id, "seated": True, "online": True}]
+    link.changed()
+    assert "seat" not in client.get("/phone/panel").get_data(as_text=True).split("</header>")[0]  # own seat
