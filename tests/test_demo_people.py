@@ -62,6 +62,15 @@ class _Hub:
         return {"ok": True}
 
 
+def test_a_person_does_not_enter_a_poker_range_again_once_it_is_in() -> None:
+    """A poker range may be changed until betting starts, so the handset is asked again; a demo person
+    answers the first ask only (else every range in would be followed by another)."""
+    person = Person(random.Random(3), lambda: Decimal(206))
+    assert person.choose(RANGE_PROMPT, random.Random(1)) is not None
+    again = {**RANGE_PROMPT, "id": "p2", "title": "Q1: range in, change it?", "private": {"range": ["150", "250"]}}
+    assert person.choose(again, random.Random(1)) is None
+
+
 def test_the_autopilot_drives_only_its_own_games() -> None:
     import threading
 

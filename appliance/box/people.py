@@ -61,6 +61,9 @@ class Person:
             return None
         kind = prompt.get("kind")
         truth = self.answer()
+        private = prompt.get("private")
+        if kind == protocol.RANGE and isinstance(private, dict) and private.get("range") is not None:
+            return None  # a poker range already in: a person does not change their mind every time
         if kind == protocol.RANGE and truth is not None:
             return allowed.check(prompt, self.range(prompt, truth))  # type: ignore[no-any-return]
         if kind == protocol.BET and truth is not None:

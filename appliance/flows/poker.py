@@ -199,9 +199,11 @@ class PokerFlow(EngineFlow):
             return {**info("Game over", f"{won} You have {mine['stack']} chips."), "private": private}
         if question is None:
             return {**info("Estimation poker", "Get ready: antes first.", wait=True), "private": private}
-        if mine["may_enter_range"] and mine["range"] is None:
-            return {"kind": protocol.RANGE, "title": f"Q{question.number} ante {question.ante}",
-                    "text": question.text[: protocol.MAX_TEXT], "unit": "", "private": private}
+        if mine["may_enter_range"]:  # again once entered: the last counts (rules.md poker-4)
+            title = f"Q{question.number} ante {question.ante}" if mine["range"] is None else \
+                f"Q{question.number}: range in, change it?"
+            return {"kind": protocol.RANGE, "title": title, "text": question.text[: protocol.MAX_TEXT], "unit": "",
+                    "private": private}
         if mine["your_turn"]:
             offers = engine.offered_inputs(player)  # a short call is offered as the all-in it is
             actions: list[JSON] = []
@@ -226,7 +228,7 @@ class PokerFlow(EngineFlow):
         question = engine.current
         assert question is not None
         if engine.phase == Phase.RANGES:
-            return info("Range locked", "Waiting for the others' ranges.", wait=True)
+            return info("Ranges", "Waiting for the others' ranges.", wait=True)  # a player dealt out
         if engine.phase == Phase.BETTING:
             # never whose turn it is: that changes with every bet, and the TV shows it (issue 22)
             if player in question.folded:

@@ -162,7 +162,7 @@ def test_a_seat_moved_to_another_phone_mid_poker_hand(box: Box, browser: Any, tm
     _start(box, "poker", ["Ann", "Bob", "Cat"], {"stack": 100, "ante": 10})
     ranges = {"Ann": (1, 500), "Bob": (100, 300), "Cat": (5, 50)}
     for name, (bottom, top) in ranges.items():
-        _range(phones[name], bottom, top, locked="Range locked" if name != "Cat" else "")
+        _range(phones[name], bottom, top, locked="range in, change it?" if name != "Cat" else "")
     board = _board(box, lambda b: (b.get("view") or {}).get("phase") == "betting")
     first = board["view"]["to_act"]
     admin.goto(box.url + "/live/")

@@ -159,3 +159,19 @@ def test_with_no_range_at_all_next_says_what_to_do_and_skip_gives_the_antes_back
     _send(session, hs["Bob"], "range", {"bottom": "1", "top": "500"})
     session.advance()  # ranges are in: betting starts without Cat's (folded)
     assert session.flow.board()["phase"] == "betting"  # type: ignore[union-attr]
+
+
+def test_a_range_can_be_changed_on_the_handset_until_betting_starts(tmp_path: Path) -> None:
+    """rules.md poker-4-range-changed-before-betting: a range may be entered again until betting starts,
+    the last counts. An audit found the handset locked after the first one ("Range locked", no form)."""
+    session, hs, _ = _table(tmp_path, {"stack": 100, "ante": 10})
+    _send(session, hs["Ann"], "range", {"bottom": "1", "top": "2"})
+    again = session.prompt_for(hs["Ann"])[0]
+    assert again["kind"] == "range" and "change" in again["title"].lower(), again
+    assert again["private"]["range"] is not None  # the range in is on the handset's screen
+    _send(session, hs["Ann"], "range", {"bottom": "200", "top": "210"})
+    _send(session, hs["Bob"], "range", {"bottom": "1", "top": "10"})
+    _send(session, hs["Cat"], "range", {"bottom": "1", "top": "10"})
+    ann = session.prompt_for(hs["Ann"])[0]
+    assert ann["kind"] == "bet"  # betting started: no more ranges
+    assert "200" in json.dumps(ann["private"]["range"]) and "210" in json.dumps(ann["private"]["range"])  # the last
