@@ -211,6 +211,9 @@ def test_split_of_all_chips(phone: Phone, phone_box: PhoneBox) -> None:
     page.click("button:has-text('Send the split')")
     phone.says("split all 15 chips")  # rules.md All In 5, said by the core
     assert phone.sent() == []
+    for odd in ("7.5", "-5"):  # an audit: 7.5 / 7.5 counted "1 chip still to place", -5 / 20 "All placed"
+        page.fill("input[name=split-true]", odd)
+        phone.says("Whole chips only, from 0.")
     page.fill("input[name=split-true]", "10")  # the rest goes to the other side
     _expect()(page.locator("input[name=split-false]")).to_have_value("5")
     phone.says("All 15 chips placed.")

@@ -52,7 +52,8 @@
     if (!box) { return; }
     var total = parseInt(box.getAttribute("data-total"), 10);
     var inputs = Array.prototype.slice.call(box.querySelectorAll("input"));
-    function value(input) { var n = parseInt(input.value, 10); return isNaN(n) ? 0 : n; }
+    // whole chips from 0 (empty: 0); anything else is NaN, so the count below says so
+    function value(input) { var t = input.value.trim(); return t === "" ? 0 : (/^\d+$/.test(t) ? parseInt(t, 10) : NaN); }
     if (changed && inputs.length === 2) {
       var mine = value(changed);
       var other = inputs[0] === changed ? inputs[1] : inputs[0];
@@ -62,7 +63,7 @@
     var left = root.querySelector("form.answer .split-left");
     function chips(n) { return n + (n === 1 ? " chip" : " chips"); }
     if (left && !isNaN(total)) {
-      left.textContent = used === total ? "All " + chips(total) + " placed." :
+      left.textContent = isNaN(used) ? "Whole chips only, from 0." : used === total ? "All " + chips(total) + " placed." :
         (used < total ? chips(total - used) + " still to place." : chips(used - total) + " too many.");
     }
   }
