@@ -218,7 +218,8 @@ class PokerFlow(EngineFlow):
                     "text": hint[: protocol.MAX_TEXT], "actions": actions, "stack": mine["stack"],
                     "to_call": mine["to_call"], "pot": pot, "private": private}
         if mine["may_reveal"]:
-            return {"kind": protocol.CHOICE, "title": "Show your range?", "text": "Folded: showing is up to you.",
+            return {"kind": protocol.CHOICE, "title": "Show your range?",
+                    "text": "Folded: showing is up to you. Send to show it; not sending keeps it hidden.",
                     "fields": [{"name": SHOW, "label": "Show it", "required": True,
                                 "options": [{"id": "yes", "label": "Show my range"}]}], "private": private}
         return {**self._waiting(player), "private": private}

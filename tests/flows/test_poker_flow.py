@@ -175,3 +175,15 @@ def test_a_range_can_be_changed_on_the_handset_until_betting_starts(tmp_path: Pa
     ann = session.prompt_for(hs["Ann"])[0]
     assert ann["kind"] == "bet"  # betting started: no more ranges
     assert "200" in json.dumps(ann["private"]["range"]) and "210" in json.dumps(ann["private"]["range"])  # the last
+
+
+def test_the_show_your_range_screen_says_that_not_sending_keeps_it_hidden(tmp_path: Path) -> None:
+    """Its one option is "Show my range" (sending shows it): an audit read it as a question without a no."""
+    session, hs, _ = _table(tmp_path, {"stack": 100, "ante": 10})
+    for p in PLAYERS:
+        _send(session, hs[p], "range", {"bottom": "1", "top": "2"})
+    _send(session, hs["Ann"], "bet", {"action": "check"})
+    _send(session, hs["Bob"], "bet", {"action": "fold"})
+    _send(session, hs["Cat"], "bet", {"action": "fold"})
+    show = session.prompt_for(hs["Bob"])[0]
+    assert show["title"] == "Show your range?" and "not sending keeps it hidden" in show["text"]
