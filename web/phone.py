@@ -49,38 +49,32 @@ def _full_words(exc: PhonesFull) -> str:
     return "Every phone place is taken. Ask the quizmaster for a handset."
 
 
-def _retake(phone: PhoneHandset) -> list[str]:
-    """The seats this phone could take back with a seat code: while a game runs, this phone holds no
-    seat, and a seat's handset is offline (the TV shows that seat's code)."""
-    board = services().link.board() or {}
-    codes = board.get("seat_codes")
-    if board.get("scene") != "playing" or not isinstance(codes, dict) or not codes:
-        return []
-    players = board.get("players")
-    if not isinstance(players, list):
-        players = []
-    if any(isinstance(p, dict) and p.get("handset") == phone.id and p.get("seated") for p in players):
-        return []
-    return [str(name) for name in codes]
-
-
-def _seat_of(phone: PhoneHandset) -> str | None:
-    """The player whose seat this phone holds in the game, when that is not the phone's own name (the
-    quizmaster moved a seat here, or the player took theirs back on a new phone)."""
-    board = services().link.board() or {}
+def _seated_as(board: dict[str, Any], phone: PhoneHandset) -> str | None:
+    """The player whose seat this phone holds in the running game (the board's list of the table), or None."""
     players = board.get("players") if board.get("scene") == "playing" else None
     for entry in players if isinstance(players, list) else []:
         if isinstance(entry, dict) and entry.get("handset") == phone.id and entry.get("seated"):
-            name = str(entry.get("name", ""))
-            return name if name and name != phone.name else None
+            return str(entry.get("name", ""))
     return None
+
+
+def _retake(board: dict[str, Any], seated_as: str | None) -> list[str]:
+    """The seats this phone could take back with a seat code: while a game runs, this phone holds no
+    seat, and a seat's handset is offline (the TV shows that seat's code)."""
+    codes = board.get("seat_codes")
+    if board.get("scene") != "playing" or not isinstance(codes, dict) or not codes or seated_as is not None:
+        return []
+    return [str(name) for name in codes]
 
 
 def _screen(phone: PhoneHandset) -> dict[str, Any]:
     """The phone's screen with the controls its prompt offers and the player's own facts."""
     screen = phone.screen()
-    retake = _retake(phone)
-    seat = _seat_of(phone)
+    board = services().link.board() or {}
+    seated_as = _seated_as(board, phone)
+    retake = _retake(board, seated_as)
+    # another player's seat (the quizmaster moved it here, or a player took theirs back on a new phone)
+    seat = seated_as if seated_as and seated_as != phone.name else None
     answering = services().link.appliance_online()  # the box's heartbeat is fresh (web/link.py)
     version = f"{screen['version']}-{'-'.join(retake)}" if retake else str(screen["version"])
     version = version if answering else f"{version}-silent"
