@@ -52,19 +52,23 @@ def number(text: str, what: str) -> str:
     return plain
 
 
+WHOLE = re.compile(r"(-?)(\d+)([.,]\d+)?")
+"""A chip count as a player may type it: a sign, digits, perhaps a fraction (each refused with its reason)."""
+
+
 def _whole(text: str, what: str) -> int:
     """A whole number of chips (or a token's number) as typed; ValueError saying what is wrong with it."""
-    text = text.strip()
-    digits = text.lstrip("+-")
-    if text.startswith("-") and digits.isdigit():
-        raise ValueError(f"{what}: {text[:12]} is below 0")
-    if digits.isdigit() and len(digits) > 10:
-        raise ValueError(f"{what}: {digits[:10]}... is far too big")
-    if any(mark in text for mark in ".,") and text.replace(".", "", 1).replace(",", "", 1).lstrip("+-").isdigit():
-        raise ValueError(f"{what}: whole chips only, no fractions")
-    if not text or not text.isdigit():
+    typed = WHOLE.fullmatch(text.strip())
+    if typed is None:
         raise ValueError(f"{what}: a whole number, please")
-    return int(text)
+    sign, digits, fraction = typed.groups()
+    if fraction:
+        raise ValueError(f"{what}: whole chips only, no fractions")
+    if sign:
+        raise ValueError(f"{what}: {sign}{digits[:11]} is below 0")
+    if len(digits) > 10:
+        raise ValueError(f"{what}: {digits[:10]}... is far too big")
+    return int(digits)
 
 
 def data_from_form(prompt: Mapping[str, Any], form: Mapping[str, str]) -> JSON:
