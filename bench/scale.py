@@ -123,10 +123,10 @@ def main() -> int:
     rows = []
     try:
         for n in args.sizes:
-            # the same presses for both: question k's moments are drawn alike from the same seed
-            base = raw_spread(conn, n, args.questions, random.Random(args.seed * 1000 + n))
+            seed = args.seed * 1000 + n  # the same presses for both: question k's moments from one seed
+            base = raw_spread(conn, n, args.questions, random.Random(seed))
             release()
-            r = measure(conn, n, args.questions, args.idle, random.Random(args.seed * 1000 + n))
+            r = measure(conn, n, args.questions, args.idle, random.Random(seed))
             release()
             met = r["lost"] == 0 and base["lost"] == 0
             if n >= 256:
