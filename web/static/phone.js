@@ -16,7 +16,9 @@
 
   function panel() { return root.querySelector(".phone-panel"); }
   function attr(name) { var p = panel(); return p ? p.getAttribute(name) : ""; }
-  function fields() { return root.querySelectorAll("form.answer input, form.answer select"); }
+  function answers() { return root.querySelectorAll("form.answer input, form.answer select"); }
+  // what survives a refresh of the same screen: the answer and a seat code being typed
+  function fields() { return root.querySelectorAll("form.answer input, form.answer select, form.retake input"); }
 
   function typed() {
     var values = {};
@@ -93,7 +95,7 @@
   function show(html) {
     var before = attr("data-prompt"), values = typed(), focused = document.activeElement;
     var focusName = focused && focused.name;
-    if (fields().length) { drafts[attr("data-draft")] = values; }
+    if (answers().length) { drafts[attr("data-draft")] = values; }
     root.innerHTML = html;
     if (attr("data-prompt") === before) {
       restore(values);
@@ -130,7 +132,7 @@
       .then(function (response) { return response.text(); })
       .then(function (html) {
         show(html);
-        if (!fields().length) { delete drafts[draft]; }  // sent and taken: nothing left to keep
+        if (!answers().length) { delete drafts[draft]; }  // sent and taken: nothing left to keep
       })
       .catch(function () { form.submit(); })
       .finally(function () { busy = false; });
