@@ -45,6 +45,10 @@ DEFAULTS: dict[str, Any] = {
     "SESSION_COOKIE_SAMESITE": "Lax",
     "SESSION_COOKIE_NAME": "quizbox",
     "PERMANENT_SESSION_LIFETIME": timedelta(hours=12),
+    # a cookie only when the session changed: a phone polls every second while its player presses buttons,
+    # and a poll answered after a press that changed the session (a seat code's notice, a leave) would
+    # otherwise send back the older cookie it was sent with and undo that change in the browser
+    "SESSION_REFRESH_EACH_REQUEST": False,
     "WTF_CSRF_TIME_LIMIT": 12 * 3600,
     "HISTORY_LIMIT": 200,
     "EXTRA_GAMES": {},  # game -> deck type, for games registered by tests or plug-ins
