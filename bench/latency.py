@@ -68,7 +68,7 @@ class Appliance:
     def __init__(self, conn: Connection, box: str) -> None:
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (the appliance's stderr, open until stop())
         self.proc = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--serve", conn.host, str(conn.port), box],
+            self.command(conn, box),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.log,
@@ -79,6 +79,10 @@ class Appliance:
         if line.strip() != "ready":
             self.log.seek(0)
             raise SystemExit(f"the appliance did not start: {line!r}\n{self.log.read().decode()[-2000:]}")
+
+    def command(self, conn: Connection, box: str) -> list[str]:
+        """The appliance's command line (bench/trace_bet.py serves a traced one)."""
+        return [sys.executable, str(Path(__file__).resolve()), "--serve", conn.host, str(conn.port), box]
 
     def cpu_seconds(self) -> float:
         """User + system CPU time of the appliance process so far."""
