@@ -1,10 +1,10 @@
 """Where a poker bet's ack time goes: bench/game.py's run, traced step by step in both processes.
 
-    python bench/trace_bet.py [--handsets 64] [--samples 120] [--json out.json]
+    python bench/trace_bet.py [--handsets 64] [--samples 120] [--runs 3] [--json out.json]
 
 bench/game.py times a poker bet from its hand-over to MQTT to its ack, against a raw round trip through the
-same broker (issue 22's goal: at most 1.5x at 64 handsets). This runs the same room and games once
-(``game.run``) with timestamps taken along the way (``time.perf_counter``: CLOCK_MONOTONIC, one clock for
+same broker (issue 22's goal: at most 1.5x at 64 handsets). This runs the same room and games ``--runs``
+times (``game.run``) with timestamps taken along the way (``time.perf_counter``: CLOCK_MONOTONIC, one clock for
 every process of the machine):
 
 * in the bench process: the handset hands the bet to MQTT; paho's network thread writes it to the socket;
@@ -12,7 +12,7 @@ every process of the machine):
 * in the appliance process: paho starts reading the bet; the hub's ``on_message`` is called; the session's
   ``handle_input`` (the game's rules) begins and ends; the ack is handed to paho (``publish``) and written
   (``Client.write_now``);
-* the raw baseline's pings the same way on the bench's side: handed over, written, answer read.
+* the raw baseline's pings the same way on the bench's side: handed over, written, answer read, noted.
 
 It prints the median and p90 of each step, so the hub's own time (from ``on_message`` to the ack written)
 is told apart from the broker's and from the bench process's own. The timestamps cost a few microseconds a
@@ -152,6 +152,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--handsets", type=int, default=64)
     parser.add_argument("--samples", type=int, default=120)
+    parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--serve", nargs=4, metavar=("HOST", "PORT", "BOX", "OUT"), help=argparse.SUPPRESS)
@@ -166,6 +167,7 @@ def main() -> int:
     bets: list[tuple[latency.TimedHandset, int]] = []
     pings: list[tuple[Any, int, int, float]] = []
     pongs_read: dict[tuple[int, int], float] = {}
+    pongs_noted: dict[tuple[int, int], float] = {}
 
     message, submit = latency.TimedHandset._message, latency.TimedHandset.submit
 
@@ -193,7 +195,10 @@ def main() -> int:
         handle = on(self, i)
 
         def traced(topic: str, payload: bytes) -> None:
-            pongs_read.setdefault((i, int(json.loads(payload)["seq"])), _read_at.t)
+            noted = time.perf_counter()  # as the raw table notes it
+            key = (i, int(json.loads(payload)["seq"]))
+            pongs_read.setdefault(key, _read_at.t)
+            pongs_noted.setdefault(key, noted)
             handle(topic, payload)
         return traced
 
@@ -203,52 +208,60 @@ def main() -> int:
     TracedAppliance.trace = out
     game.Appliance = TracedAppliance  # type: ignore[misc]
 
-    broker = game.start_broker(prefer="mosquitto")
-    try:
-        conn = game.Connection(broker.address.host, broker.address.port)
-        figures = game.run(conn, args.handsets, args.samples, 1.0, random.Random(args.seed))["poker"]
-    finally:
-        broker.stop()
-    appliance = {(r["handset"], r["seq"]): r for r in json.loads(Path(out).read_text())}
-    Path(out).unlink()
-
     steps: dict[str, list[float]] = {}
 
     def note(name: str, value: float | None) -> None:
         if value is not None:
             steps.setdefault(name, []).append(value)
 
-    # the poker bets: the last of the run's inputs
-    for handset, seq in bets[-int(figures["inputs"]):]:
-        sent, noted = handset.sent.get(seq), handset.acked.get(seq)
-        hub = appliance.get((handset.id, seq))
-        if sent is None or noted is None or hub is None or not all(k in hub for k in STEPS):
-            continue
-        written = _first_after(writes.get(id(handset.client.paho), []), sent)
-        read = acks_read.get((handset.id, seq))
-        if written is None or read is None:
-            continue
-        chain = [sent, written, *(hub[k] for k in STEPS), read, noted]
-        for name, (a, b) in zip(BET_STEPS, zip(chain, chain[1:], strict=False), strict=True):
-            note(name, b - a)
-        note("bet: sent -> noted (total)", noted - sent)
-        note("hub: on_message -> ack written", hub["written"] - hub["entry"])
-    for client, i, seq, sent in pings[-int(figures["inputs"]):]:
-        written = _first_after(writes.get(id(client.paho), []), sent)
-        read = pongs_read.get((i, seq))
-        if written is None or read is None:
-            continue
-        note("raw: sent -> written (bench process)", written - sent)
-        note("raw: written -> answer read (broker, echo, broker)", read - written)
-        note("raw: sent -> answer read (total)", read - sent)
+    ratios: list[tuple[float, float, float]] = []  # game.py's raw p50, ack p50 and ratio of each (traced) run
+    rng = random.Random(args.seed)
+    broker = game.start_broker(prefer="mosquitto")
+    try:
+        conn = game.Connection(broker.address.host, broker.address.port)
+        for _ in range(args.runs):
+            first_bet, first_ping = len(bets), len(pings)
+            for seen in (acks_read, pongs_read, pongs_noted):  # ids and seqs start again with each run
+                seen.clear()
+            figures = game.run(conn, args.handsets, args.samples, 1.0, rng)["poker"]
+            ratios.append((figures["raw_p50"], figures["ack_p50"], figures["x_p50"]))
+            appliance = {(r["handset"], r["seq"]): r for r in json.loads(Path(out).read_text())}
+            # the poker bets and their raw pings: the last of each run's inputs
+            for handset, seq in bets[first_bet:][-int(figures["inputs"]):]:
+                sent, noted = handset.sent.get(seq), handset.acked.get(seq)
+                hub = appliance.get((handset.id, seq))
+                if sent is None or noted is None or hub is None or not all(k in hub for k in STEPS):
+                    continue
+                written = _first_after(writes.get(id(handset.client.paho), []), sent)
+                read = acks_read.get((handset.id, seq))
+                if written is None or read is None:
+                    continue
+                chain = [sent, written, *(hub[k] for k in STEPS), read, noted]
+                for name, (a, b) in zip(BET_STEPS, zip(chain, chain[1:], strict=False), strict=True):
+                    note(name, b - a)
+                note("bet: sent -> noted (total)", noted - sent)
+                note("hub: on_message -> ack written", hub["written"] - hub["entry"])
+            for client, i, seq, sent in pings[first_ping:][-int(figures["inputs"]):]:
+                written = _first_after(writes.get(id(client.paho), []), sent)
+                read, noted = pongs_read.get((i, seq)), pongs_noted.get((i, seq))
+                if written is None or read is None or noted is None:
+                    continue
+                note("raw: sent -> written (bench process)", written - sent)
+                note("raw: written -> answer read (broker, echo, broker)", read - written)
+                note("raw: answer read -> noted", noted - read)
+                note("raw: sent -> noted (total)", noted - sent)
+    finally:
+        broker.stop()
+        Path(out).unlink(missing_ok=True)
 
-    print(f"poker at {args.handsets} handsets, game.py's figures of this (traced) run, ms: raw p50 "
-          f"{figures['raw_p50']:.3f}, ack p50 {figures['ack_p50']:.3f}, x p50 {figures['x_p50']:.2f}")
+    print(f"poker at {args.handsets} handsets, {args.runs} runs; game.py's own figures of each (traced) run, ms: "
+          + "; ".join(f"raw p50 {raw:.3f}, ack p50 {ack:.3f}, x {x:.2f}" for raw, ack, x in ratios))
+    print("each step: p50 / p90 over the bets of all runs")
     print(f"{'step':<52} {'p50 / p90 ms':>17} {'n':>4}")
     for name, values in steps.items():
         print(f"{name:<52} {_stats(values):>17} {len(values):>4}")
     if args.json:
-        Path(args.json).write_text(json.dumps({"bench": "trace_bet", "handsets": args.handsets, "figures": figures,
+        Path(args.json).write_text(json.dumps({"bench": "trace_bet", "handsets": args.handsets, "runs": ratios,
                                                "steps": {k: sorted(v) for k, v in steps.items()}}, indent=1))
     return 0
 
