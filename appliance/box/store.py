@@ -270,10 +270,15 @@ class Store:
             if origin is not None:
                 _record_acked(db, origin, game_id, first_seq, now)
 
-    def update_seats(self, game_id: int, seats: dict[str, str]) -> None:
-        """A seat moved to another handset mid-game (player -> handset id): a resume seats it there."""
+    def update_seats(self, game_id: int, seats: dict[str, str],
+                     night: tuple[int, dict[str, str]] | None = None) -> None:
+        """A seat moved to another handset mid-game (player -> handset id): a resume seats it there. With
+        ``night`` (its id and seats), the game is a quiz night's round and the night's seats move in the
+        same transaction, so the night's later rounds seat the player there too."""
         with self._tx() as db:
             db.execute("UPDATE games SET seats=? WHERE id=?", (json.dumps(seats), game_id))
+            if night is not None:
+                db.execute("UPDATE nights SET seats=? WHERE id=?", (json.dumps(night[1]), night[0]))
 
     def truncate_actions(self, game_id: int, keep: int) -> None:
         """Drop every action from seq ``keep`` on (undo)."""

@@ -312,6 +312,19 @@ class NightRunner:
         self._apply(EnterNumber(player, parse_number(number)), origin)
         self.session._changed()
 
+    def move_seat(self, player: str, handset_id: str) -> tuple[int, dict[str, str]] | None:
+        """``player``'s seat moves to ``handset_id`` in the round being played: the night's seat moves too
+        (the later rounds seat the player there). Refused, changing nothing, when that handset is another
+        player's in the night (one sitting this round out). Returns what the store keeps with the round's
+        seats (appliance.box.store.Store.update_seats), or None when the night does not seat ``player``."""
+        if self.engine is None or self.engine.phase != Phase.PLAYING.value or player not in self.seats:
+            return None  # no round of a night on the table: a one-off game's seat
+        holder = self.player_at(handset_id)
+        if holder is not None and holder != player:
+            raise IllegalAction(f"that handset is {holder}'s in this quiz night")
+        self.seats = {p: (handset_id if p == player else hid) for p, hid in self.seats.items()}
+        return None if self.night_id is None else (self.night_id, dict(self.seats))
+
     def player_at(self, handset_id: str) -> str | None:
         """The night's player whose handset ``handset_id`` is, if any."""
         return next((p for p, hid in self.seats.items() if hid == handset_id), None)

@@ -149,6 +149,8 @@ class Session:
                 raise IllegalAction(f"{player}'s handset is online: ask the quizmaster to move the seat")
             if typed != self.seat_codes.get(player):
                 raise IllegalAction(f"wrong seat code for {player}")
+        # a quiz night's round: the night's seat moves too (refused if the handset is another night player's)
+        night = self.night.move_seat(player, handset.id) if self.night is not None else None
         old = self.seats[player]
         self.seats = {p: (handset.id if p == player else hid) for p, hid in self.seats.items()}
         self.seat_codes[player] = f"{secrets.randbelow(10_000):04d}"  # a code retakes a seat once
@@ -156,7 +158,7 @@ class Session:
         self.forget(handset.id)
         if self.store is not None and self.game_id is not None:
             try:
-                self.store.update_seats(self.game_id, dict(self.seats))
+                self.store.update_seats(self.game_id, dict(self.seats), night)
             except StoreError as exc:  # the move stands in memory; a restart would seat the old handset
                 self._store_trouble(exc)
         self._changed()

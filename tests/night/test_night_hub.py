@@ -84,3 +84,21 @@ def test_the_demo_autopilot_leaves_a_night_to_the_quizmaster() -> None:
     pilot = Autopilot(SimpleNamespace(hub=hub), 3, "confident", threading.Event())  # type: ignore[arg-type]
     pilot.step()
     assert pilot.retired and hub.session.state == "lobby" and hub.session.flow is None
+
+
+def test_a_seat_taken_back_with_its_code_in_a_round_holds_in_the_next_round() -> None:
+    """The admin page's seat command (a player's seat code from a new phone) in a night's round: the next
+    round seats the player on the new handset (a browser audit found it back on the departed one)."""
+    hub, _ = _night_hub()
+    hub.command({"cmd": "next"})  # the night's round 1
+    cat = hub.registry.get("h3")
+    assert cat is not None
+    cat.online = False
+    new = hub.registry.hello("h4", "Cat-2", 0.0)[0]
+    new.accepted = new.online = True
+    code = hub.session.seat_codes["Cat"]
+    assert hub.command({"cmd": "seat", "player": "Cat", "handset": "h4", "code": code})["ok"]
+    hub.command({"cmd": "night_finish"})
+    hub.session.clock = lambda: time.monotonic() + 10  # past the standing's grace before the next round
+    hub.command({"cmd": "next"})  # round 2
+    assert hub.session.state == "playing" and hub.session.seats["Cat"] == "h4"

@@ -334,3 +334,50 @@ def test_a_rounds_plan_sets_its_flows_timing(tmp_path: Path) -> None:
         game = "poker" if "action_seconds" in bad else "confident"
         with pytest.raises(QuizboxError, match=says):
             table(None)[1].start(SEATS, [{"game": game, "options": bad}])
+
+
+def test_a_seat_moved_in_a_round_stays_moved_for_the_rest_of_the_night(tmp_path: Path) -> None:
+    """A player whose phone died takes their seat on a new one mid-round (the quizmaster's move or their
+    seat code): the night's later rounds seat them there too, after a restart as well (a browser audit
+    found round 2 seating the old, departed phone again, and the new one shown as not seated)."""
+    path = tmp_path / "q.db"
+    store = Store(path)
+    session, runner = table(store)
+    hs = handsets()
+    runner.start(SEATS, [{"game": "buzzer", "cards": 1}] * 3)
+    runner.start_round()
+    hs["Cat"].online = False
+    new = Handset(id="cat2", name="Cat-2", accepted=True, online=True)
+    assert session.move_seat("Cat", new, hs["Cat"]) == "Cat's seat is now on Cat-2"
+    moved = {**hs, "Cat": new}
+    buzz_right(session, moved, "Cat")  # round 1's one question, answered on the new handset
+    assert runner.engine is not None and runner.engine.rounds[0].points["Cat"] == 3
+    between = session.prompt_for(new)[0]["text"]
+    assert "Place 1 with 3 points" in between, between  # the night's standing on the new handset
+    assert "Place" not in session.prompt_for(hs["Cat"])[0]["text"]  # the old one is nobody's now
+
+    runner.start_round()
+    assert session.seats["Cat"] == "cat2" and session.player_of("cat") is None
+    buzz_right(session, moved, "Cat")  # round 2 plays on the new handset
+    assert runner.engine.rounds[1].points["Cat"] == 3
+    runner.start_round()
+    store.close()  # the power cord, mid round 3
+
+    store, session, runner = restart(path)
+    assert runner.seats["Cat"] == "cat2" and session.seats["Cat"] == "cat2"
+    buzz_right(session, moved, "Cat")
+    assert runner.engine is not None and runner.engine.finished
+    assert store.nights()[0].seats["Cat"] == "cat2"
+
+
+def test_a_seat_cannot_move_to_the_handset_of_a_night_player_sitting_a_round_out(tmp_path: Path) -> None:
+    store = Store(tmp_path / "q.db")
+    session, runner = table(store)
+    hs = handsets()
+    runner.start(SEATS, [{"game": "buzzer", "cards": 1}] * 2)
+    runner.seat_round(1, ["Bob", "Cat"])  # Ann sits the first round out
+    runner.start_round()
+    with pytest.raises(IllegalAction, match="Ann's in this quiz night"):
+        session.move_seat("Cat", hs["Ann"], hs["Cat"])
+    assert session.seats == {"Bob": "bob", "Cat": "cat"} and runner.seats == SEATS
+    assert store.nights()[0].seats == SEATS
