@@ -154,6 +154,28 @@ def test_what_is_typed_survives_a_pause(phone: Phone) -> None:
     _expect()(page.locator("input[name=bottom]")).to_have_value("")
 
 
+def test_what_is_typed_survives_a_reload_of_the_page(phone: Phone) -> None:
+    """A browser audit: a phone reloaded mid-question (a pull to refresh, a tap on the address bar) came
+    back with an empty form; a pause already kept what was typed."""
+    page = phone.page
+    question = {"kind": "range", "title": "Q5", "text": "Moons of Mars?", "unit": "moons",
+                "boosts": {"copy": [], "swap": [], "double": True}}
+    phone.prompt(question)
+    page.fill("input[name=bottom]", "1")
+    page.fill("input[name=top]", "3")
+    page.get_by_label("Double my points").check()
+    page.reload()
+    _expect()(page.locator("input[name=bottom]")).to_have_value("1")
+    _expect()(page.locator("input[name=top]")).to_have_value("3")
+    _expect()(page.get_by_label("Double my points")).to_be_checked()
+    page.click("button:has-text('Lock in')")
+    assert phone.last(1) == {"bottom": "1", "top": "3", "double": True}
+    phone.ack(True, "1 to 3")
+    phone.prompt({**question, "title": "Q6", "text": "Moons of Venus?"})
+    page.reload()  # sent and taken: nothing is kept for it, and the next question starts empty
+    _expect()(page.locator("input[name=bottom]")).to_have_value("")
+
+
 def test_bet_with_min_and_max(phone: Phone, phone_box: PhoneBox) -> None:
     page = phone.page
     bet = {"kind": "bet", "title": "Round 2", "text": "More than 4 legs.", "stack": 180, "to_call": 20, "pot": 70,

@@ -1,6 +1,6 @@
 // The phone handset page: poll the screen (204 while nothing changed), send answers with fetch and show
-// the new screen at once. What the player is typing survives a refresh of the same prompt, and the same
-// question coming back under a new prompt (after a pause, say) until it is sent.
+// the new screen at once. What the player is typing survives a refresh of the same prompt, the same
+// question coming back under a new prompt (after a pause, say) and a reload of the page, until it is sent.
 // Small helps while typing (the handset core still checks everything when the answer is sent):
 // Enter moves from "From" to "To" and sends a bet with its own button; a chosen copy greys out the
 // range; a split over two sides puts the rest of the chips on the other side.
@@ -12,7 +12,18 @@
   var every = parseInt(root.getAttribute("data-poll"), 10) || 1000;
   var battery = "";
   var busy = false;
-  var drafts = {};  // what was typed, by question (kind, title, text), until it is sent
+  // what was typed, by question (kind, title, text), until it is sent; kept in the tab's sessionStorage
+  // (under the phone's name) so that a reload of the page loses nothing
+  var storeKey = "quizbox-drafts:" + (root.getAttribute("data-phone") || "");
+  var drafts = loadDrafts();
+
+  function loadDrafts() {
+    try { return JSON.parse(window.sessionStorage.getItem(storeKey) || "{}") || {}; } catch (e) { return {}; }
+  }
+  function saveDrafts() {
+    try { window.sessionStorage.setItem(storeKey, JSON.stringify(drafts)); } catch (e) { /* private mode: memory only */ }
+  }
+  function keep() { if (answers().length) { drafts[attr("data-draft")] = typed(); saveDrafts(); } }
 
   function panel() { return root.querySelector(".phone-panel"); }
   function attr(name) { var p = panel(); return p ? p.getAttribute(name) : ""; }
@@ -73,9 +84,11 @@
 
   root.addEventListener("change", function (event) {
     if (event.target.name === "copy") { copyChosen(); }
+    keep();
   });
   root.addEventListener("input", function (event) {
     if (event.target.closest && event.target.closest(".split")) { splitLeft(event.target); }
+    keep();
   });
   root.addEventListener("keydown", function (event) {
     if (event.key !== "Enter" || !event.target.form || event.target.tagName !== "INPUT") { return; }
@@ -95,7 +108,7 @@
   function show(html) {
     var before = attr("data-prompt"), values = typed(), focused = document.activeElement;
     var focusName = focused && focused.name;
-    if (answers().length) { drafts[attr("data-draft")] = values; }
+    if (answers().length) { drafts[attr("data-draft")] = values; saveDrafts(); }
     root.innerHTML = html;
     if (attr("data-prompt") === before) {
       restore(values);
@@ -132,7 +145,7 @@
       .then(function (response) { return response.text(); })
       .then(function (html) {
         show(html);
-        if (!answers().length) { delete drafts[draft]; }  // sent and taken: nothing left to keep
+        if (!answers().length) { delete drafts[draft]; saveDrafts(); }  // sent and taken: nothing left to keep
       })
       .catch(function () { form.submit(); })
       .finally(function () { busy = false; });
@@ -144,6 +157,7 @@
       b.addEventListener("levelchange", update);
     }).catch(function () {});
   }
+  if (answers().length && drafts[attr("data-draft")]) { restore(drafts[attr("data-draft")]); }  // a reload
   helps();
   window.setTimeout(poll, every);
 })();
