@@ -15,12 +15,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from appliance.errors import MalformedInput
-from appliance.games.numbers import format_plain, parse_number
+from appliance.games.numbers import SHAPE, format_plain, parse_number
 from firmware import protocol
 from firmware.core import numtext
 from web.phoneview import controls
 
 JSON = dict[str, Any]
+
+SHORT_SHAPE = "type digits, like 12, 3.5, 2k or 3 million"
+"""What a phone says of a number it cannot read, in place of the parser's whole list of shapes."""
 
 _FIELD_WORDS = ((re.compile(r"\bbottom above top\b"), "From is above To"),
                 (re.compile(r"\bbottom\b"), "From"), (re.compile(r"\btop\b"), "To"))
@@ -45,8 +48,8 @@ def number(text: str, what: str) -> str:
         pass
     try:
         plain = format_plain(parse_number(text))
-    except MalformedInput as exc:
-        raise ValueError(f"{what}: {exc}") from None
+    except MalformedInput as exc:  # the parser's long list of shapes is too much for a phone's screen
+        raise ValueError(f"{what}: {str(exc).replace(SHAPE, SHORT_SHAPE)}") from None
     if len(plain) > protocol.MAX_NUMBER:
         raise ValueError(f"{what}: too many digits")
     return plain

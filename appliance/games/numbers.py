@@ -102,10 +102,11 @@ _NUMBER = re.compile(
     re.VERBOSE,
 )
 
-_SHAPE = (
+SHAPE = (
     "expected digits with an optional sign and decimal point, then optionally an exponent "
     "(3e6, 3 x 10^6) or a scale word (k, M, bn, million...)"
 )
+"""Why a text that is not the shape of a number is refused (a phone's form puts it in fewer words)."""
 
 
 def _refuse(text: str, reason: str) -> MalformedInput:
@@ -127,7 +128,7 @@ def parse_number(text: str) -> Decimal:
         raise _refuse(text, "it is empty")
     match = _NUMBER.fullmatch(folded)
     if match is None:
-        raise _refuse(text, _SHAPE)
+        raise _refuse(text, SHAPE)
     whole, frac = match["whole"], match["frac"]
     bare = match["bare"]
     if bare is None and not whole and not frac:

@@ -29,3 +29,15 @@ def test_an_amount_that_cannot_be_sent_says_why(typed: str, reason: str) -> None
 
 def test_a_good_amount_goes_through() -> None:
     assert data_from_form(BET, {"action": "bet", "to-bet": " 20 "}) == {"action": "bet", "to": 20}
+
+
+RANGE = {"v": 1, "id": "p3", "kind": "range", "title": "Q1", "text": "?", "unit": "legs"}
+
+
+@pytest.mark.parametrize("typed", ["12%", "1..2", "--5", "~3M"])
+def test_a_number_it_cannot_read_is_said_in_a_few_words(typed: str) -> None:
+    """A browser audit: '12%' in From read "not a number '12%': expected digits with an optional sign and
+    decimal point, then optionally an exponent (3e6, 3 x 10^6) or a scale word (k, M, bn, million...)"."""
+    with pytest.raises(ValueError) as refused:
+        data_from_form(RANGE, {"bottom": typed, "top": "20"})
+    assert str(refused.value) == f"From: not a number {typed!r}: type digits, like 12, 3.5, 2k or 3 million"
