@@ -204,11 +204,14 @@ class Handset:
     def _on_ack(self, obj):
         ack = protocol.parse_ack(obj)
         self.last_ack = ack
-        if ack["ok"] and ack.get("prompt"):
-            self.acked = (ack["seq"], ack["prompt"])
         if self.pending is None or ack["seq"] != self.pending["seq"]:
-            return  # a late ack of an input already settled
+            return  # a late ack of an input already settled, or of none this handset sent
         answered = self.pending["prompt"]
+        if ack["ok"] and ack.get("prompt") == answered:
+            # the last acked input, said in every hello: our own input's seq and prompt id, never an
+            # ack's word for it (an ack naming another prompt, 970 characters of one, made every
+            # later hello too big to send, and the handset could never connect again)
+            self.acked = (ack["seq"], answered)
         self.pending = None
         if self.prompt is None or self.prompt.get("id") != answered:
             return  # the screen moved on to a new prompt meanwhile

@@ -3,7 +3,8 @@
 # socket stub tests/firmware/stubs/usocket.py, the network stub's access point) and a scripted display
 # (the machine stub's I2C that NACKs on demand). Every fault a pub has: the broker closing before CONNACK,
 # a SUBACK refusal, a packet stalled half-way, Wi-Fi lost while connecting, the OLED not answering while
-# a message arrives, an exception inside a render, mDNS not answering, and an exception in the main loop.
+# a message arrives, an exception inside a render, mDNS not answering, an exception in the main loop, and
+# acks that are not for the input waiting (an odd prompt id, a seq never sent).
 #
 # Each test ends with the handset reconnected and showing the current prompt (or the right error screen)
 # within a bounded time, every input delivered with one seq, the watchdog fed in time, and no socket call
@@ -183,6 +184,7 @@ class World:
         self.connects = 0
         self.retained = {}
         self.inputs = []
+        self.hellos = []
         self.lookups = 0
         self.longest_step = 0
         usocket.world = self
@@ -294,13 +296,22 @@ class World:
                 c.publish(topic, payload)
 
     def published(self, conn, topic, payload):
+        if topic == P.hello_topic(BOX, HID):
+            self.hellos.append(P.decode(payload))
         if topic == P.input_topic(BOX, HID):
             msg = P.parse_input(HID, P.decode(payload))
             self.inputs.append(msg)
-            ack = P.encode(P.make_ack(msg["seq"], True, "locked in"))
-            for c in self.live():
-                if P.ack_topic(BOX, HID) in c.subs:
-                    c.publish(P.ack_topic(BOX, HID), ack)
+            self.ack(P.make_ack(msg["seq"], True, "locked in", msg["prompt"]))  # as the hub acks
+
+    def ack(self, ack):
+        for c in self.live():
+            if P.ack_topic(BOX, HID) in c.subs:
+                c.publish(P.ack_topic(BOX, HID), P.encode(ack))
+
+    def drop(self):
+        """The broker closes every connection (mosquitto restarting)."""
+        for c in self.live():
+            c.peer_closed = True
 
     def open_sockets(self):
         return [s for s in self.sockets if not s.closed]
@@ -453,6 +464,33 @@ def wifi_lost_during_connect():
     eq(world.inputs[-1]["data"], {"answer": "B", "token": 4})
     check(on_glass(world) == drawn(a), "the screen shows locked in")
     healthy(world, "wifi")
+
+
+@test
+def an_ack_for_another_input_never_reaches_a_hello():
+    """An ok ack that is not for the input waiting for it (an audit sent one naming a 970-character
+    prompt: every later hello was too big to build and the handset never connected again; one for a seq
+    never sent changed what the hello said was acked) leaves the last acked input as it was."""
+    world = World()
+    world.prompt(samples.by_id("t1"))
+    a = handset(world)
+    check(drive(world, a, RECOVER_MS, lambda: showing_current_prompt(world, a)), "first prompt")
+    type_keys(world, a, ["2", "next", "4", "ok"])
+    press(world, a, "ok")
+    check(drive(world, a, 3000, lambda: a.handset.view == "locked"), "the input is not acked")
+    sent = world.inputs[-1]
+    for odd, next_prompt in (({"prompt": "x" * 970}, "r2"), ({"seq": sent["seq"] + 50, "prompt": "p9"}, "i1")):
+        ack = {"v": 1, "seq": sent["seq"], "ok": True, "msg": ""}
+        ack.update(odd)
+        world.ack(ack)  # each a legal payload
+        drive(world, a, 500)
+        hellos = len(world.hellos)
+        world.drop()
+        world.prompt(samples.by_id(next_prompt))
+        check(drive(world, a, RECOVER_MS, lambda: showing_current_prompt(world, a)), "not back after " + repr(odd)[:40])
+        check(len(world.hellos) > hellos, "no hello after the reconnect")
+        eq(world.hellos[-1].get("acked"), {"seq": sent["seq"], "prompt": sent["prompt"]}, "the hello's acked")
+    healthy(world, "odd acks")
 
 
 @test
