@@ -43,11 +43,17 @@ def test_the_handset_core_says_its_last_ok_ack_in_its_hello() -> None:
     core = Handset("box", "h1", Wire(), clock_ms=lambda: 0)
     core.connected()
     assert "acked" not in protocol.decode(sent[-1][1])
-    ack = protocol.make_ack(3, True, "locked in", "abc123-p4")
-    core.on_message(protocol.ack_topic("box", "h1"), protocol.encode(ack))
-    core.on_message(protocol.ack_topic("box", "h1"), protocol.encode(protocol.make_ack(4, False, "no", "abc123-p5")))
+    prompts, acks = protocol.prompt_topic("box", "h1"), protocol.ack_topic("box", "h1")
+    core.on_message(prompts, protocol.encode(protocol.make_prompt("abc123-p4", protocol.RANGE, "Q1", "Legs?")))
+    seq = core.submit({"bottom": "1", "top": "8"})
+    core.on_message(acks, protocol.encode(protocol.make_ack(seq, True, "locked in", "abc123-p4")))
+    core.on_message(prompts, protocol.encode(protocol.make_prompt("abc123-p5", protocol.RANGE, "Q2", "Arms?")))
+    refused = core.submit({"bottom": "1", "top": "2"})
+    core.on_message(acks, protocol.encode(protocol.make_ack(refused, False, "no", "abc123-p5")))
+    # an ok ack of no input this handset sent is not its last acked input (firmware/core/handset.py)
+    core.on_message(acks, protocol.encode(protocol.make_ack(refused + 40, True, "?", "abc123-p9")))
     core.connected()
-    assert protocol.decode(sent[-1][1])["acked"] == {"seq": 3, "prompt": "abc123-p4"}
+    assert protocol.decode(sent[-1][1])["acked"] == {"seq": seq, "prompt": "abc123-p4"}
 
 
 def test_heartbeat_payload_and_staleness() -> None:
