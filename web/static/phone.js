@@ -23,7 +23,8 @@
   function saveDrafts() {
     try { window.sessionStorage.setItem(storeKey, JSON.stringify(drafts)); } catch (e) { /* private mode: memory only */ }
   }
-  function keep() { if (answers().length) { drafts[attr("data-draft")] = typed(); saveDrafts(); } }
+  // the answer form's draft as typed now (or ``values``, read a moment ago), saved
+  function keep(values) { if (answers().length) { drafts[attr("data-draft")] = values || typed(); saveDrafts(); } }
 
   function panel() { return root.querySelector(".phone-panel"); }
   function attr(name) { var p = panel(); return p ? p.getAttribute(name) : ""; }
@@ -108,7 +109,7 @@
   function show(html) {
     var before = attr("data-prompt"), values = typed(), focused = document.activeElement;
     var focusName = focused && focused.name;
-    if (answers().length) { drafts[attr("data-draft")] = values; saveDrafts(); }
+    keep(values);
     root.innerHTML = html;
     if (attr("data-prompt") === before) {
       restore(values);
