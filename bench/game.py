@@ -1,6 +1,6 @@
 """Input to ack in a real game, beside the raw broker round trip measured in the same run.
 
-    python bench/game.py [--sizes 8 64 256] [--runs 3] [--samples 120] [--json out.json]
+    python bench/game.py [--sizes 8 64 256] [--runs 3] [--samples 120] [--think 0.05] [--json out.json]
 
 For a room of N handsets (appliance/box/sim.py: the firmware's handset core over its own paho client each,
 answering the appliance's clock pings) the appliance (hub and session, its own process as on the box)
@@ -8,24 +8,30 @@ plays two real games:
 
 * Confident?: every seated player enters a range at a random moment within ``--spread`` seconds of the
   question being asked; the quizmaster settles and asks the next question;
-* estimation poker: ranges, then betting: the player to act checks (or calls) as soon as the bet prompt
-  is on their handset, round after round; only the bets are timed (one at a time, as the rules go).
+* estimation poker: ranges, then betting: the player to act checks (or calls) ``--think`` seconds after
+  the board of the bet before is in, round after round; only the bets are timed (one at a time, as the
+  rules go). Then a second game, the rush: each bet as soon as the prompt is there.
 
 A game seats at most its players (Confident? 12, poker 8): the other handsets are in the room, accepted
 and online, with their own prompt and clock pings, as at a pub where not every handset plays. Each timed
-input is input -> ack on the handset. The handsets that can be seated (the first 12) are clients in this
-process; the rest of the room runs in a process of its own (``--room``): on a night they are devices
-of their own, and in this process their threads (a network loop and a clock each, 500 at 256 handsets)
-would take the interpreter from the handset noting its ack.
+input is input -> ack on the handset. Every handset is a device of its own on a night, so here each
+seated one is a process of its own (``--seat``, driven over a pipe; it notes its own times) and the rest
+of the room is one more (``--room``): in one process, their threads would take the interpreter from the
+handset noting its ack (with the seats in this process, a bet took 0.15 ms more to be handed over to MQTT
+than a raw ping, and its ack 0.04 ms more to be noted: bench/trace_bet.py).
 
 The baseline is a raw round trip through the same broker: a bare echo client in its own process (as the
-appliance is) republishing each message to its sender, N clients connected; Confident?'s pings on the same
-schedule as its ranges, poker's one after another as soon as the last echo is back (the bets wait for the
-board of the last bet too: an echo that also sent a board-sized message, waited for before the next
-ping, made poker's raw p50 0.69-0.76 ms instead of 0.59-0.67 at 64 handsets; not the baseline here).
-Pings on the bets' own gaps (each as long after the one before as the bet was) were tried and dropped:
-the raw p50 rose to 1.7-1.9 ms, above the appliance's own 1.6-2.0 (the echo sat idle through each gap,
-while a bet follows the board the appliance has just sent), a flattering ratio, not a fair one.
+appliance is) republishing each message to its sender, N clients connected, the pinging ones in
+processes of their own as the seats are (``--pinger``); Confident?'s pings on the same schedule as its
+ranges, poker's one at a time, each ``--think`` seconds after the answer to the one before. The pause is
+the same on both sides because a round trip after a pause is slower than one straight after another
+(the processes and the CPUs go idle: at 64 handsets here a raw round trip took 1.1 ms 50 ms after the
+last, 0.4 ms straight after it; a bet 1.4 and 0.8 ms); at a table a bet always follows a pause, the
+player's thought (seconds: 50 ms keeps the bench short). The rush row
+has no goal: its bets still wait for the board of the one before, which the appliance paces
+(``STATE_EVERY``: one bet every 20 ms or so), while its pings follow each other with no pause at all, so
+it compares an appliance idle for most of 20 ms with an echo that never idles (kept to show a bet at
+the fastest pace the appliance takes them; bench/trace_bet.py breaks it down step by step).
 Each size is measured ``--runs`` times (appliance and clients started afresh); the median of the runs is
 printed, with ratios appliance / raw (bench/cpu.py measures the CPU an input costs).
 """
@@ -41,8 +47,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +63,7 @@ from appliance.edge.broker import start_broker  # noqa: E402
 from appliance.edge.mqtt import Client, Connection  # noqa: E402
 from firmware import protocol  # noqa: E402
 
-SEATS = {"confident": 12, "poker": 8}
+SEATS = {"confident": 12, "poker": 8, "poker-rush": 8}
 POKER = {"stack": 100000, "ante": 10, "ante_every": {"questions": 5}}
 
 
@@ -85,16 +92,44 @@ def room_serve(host: str, port: int, box: str, first: int, count: int) -> None:
 
 
 class Child:
-    """``python bench/game.py <flag> ...`` in a process of its own, ready once it printed "ready"."""
+    """``python bench/game.py <flag> ...`` in a process of its own, ready once it printed "ready" (:meth:`ready`).
+
+    Seats and pingers take one JSON command a line on stdin and answer each with one JSON line."""
+
+    script = str(Path(__file__).resolve())  # bench/trace_bet.py runs its traced children instead
 
     def __init__(self, what: str, *args: str) -> None:
+        self.what = what
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (open until stop())
-        self.proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), *args],
+        self.proc = subprocess.Popen([sys.executable, self.script, *args],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True)
-        assert self.proc.stdout is not None
-        if self.proc.stdout.readline().strip() != "ready":
+
+    def ready(self) -> Child:
+        if self._line() != "ready":
             self.log.seek(0)
-            raise SystemExit(f"the {what} did not start: {self.log.read().decode()[-2000:]}")
+            raise SystemExit(f"the {self.what} did not start: {self.log.read().decode()[-2000:]}")
+        return self
+
+    def _line(self) -> str:
+        assert self.proc.stdout is not None
+        return self.proc.stdout.readline().strip()
+
+    def send(self, **command: Any) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(command) + "\n")
+        self.proc.stdin.flush()
+
+    def answer(self) -> dict[str, Any]:
+        line = self._line()
+        if not line:
+            self.log.seek(0)
+            raise SystemExit(f"the {self.what} stopped: {self.log.read().decode()[-2000:]}")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def ask(self, **command: Any) -> dict[str, Any]:
+        self.send(**command)
+        return self.answer()
 
     def stop(self) -> None:
         assert self.proc.stdin is not None
@@ -103,68 +138,160 @@ class Child:
         self.log.close()
 
 
+def start_children(what: str, argvs: Sequence[Sequence[str]]) -> list[Child]:
+    """Start them all, then wait until each is ready (they start in parallel)."""
+    children = [Child(f"{what} {i}", *argv) for i, argv in enumerate(argvs)]
+    try:
+        return [child.ready() for child in children]
+    except BaseException:
+        for child in children:
+            child.proc.kill()
+        raise
+
+
 def start_echo(conn: Connection, tag: str) -> Child:
     """The raw baseline's echo client, in its own process."""
-    return Child("echo", "--echo", conn.host, str(conn.port), tag)
+    return Child("echo", "--echo", conn.host, str(conn.port), tag).ready()
 
 
 def start_room(conn: Connection, box: str, first: int, count: int) -> Child:
     """The handsets of the room that no game here seats, in their own process."""
-    return Child("room", "--room", conn.host, str(conn.port), box, str(first), str(count))
+    return Child("room", "--room", conn.host, str(conn.port), box, str(first), str(count)).ready()
+
+
+# -- the seated handsets and their raw twins: a process each, as a handset is a device of its own -----------
+
+
+def _answer(**answer: Any) -> None:
+    print(json.dumps(answer), flush=True)
+
+
+def pinger_serve(host: str, port: int, tag: str, i: int) -> None:
+    """Raw client ``i``: ``{"ping": seq}`` pings the echo and answers ``{"rtt": s}`` once the echo is back
+    (``{"lost": 1}`` after TIMEOUT)."""
+    got: dict[int, float] = {}
+    changed = threading.Condition()
+
+    def on_pong(topic: str, payload: bytes) -> None:
+        now = time.perf_counter()
+        with changed:
+            got.setdefault(int(json.loads(payload)["seq"]), now)
+            changed.notify_all()
+
+    client = Client(f"{tag}-{i}", Connection(host, port), on_pong, subscriptions=[f"{tag}/{i}/pong"]).start(wait=30)
+    _answer_ready()
+    for line in sys.stdin:
+        seq = int(json.loads(line)["ping"])
+        payload = protocol.encode(protocol.make_input(seq, "p1", protocol.RANGE, {"bottom": "1", "top": "2"},
+                                                      f"h{i:03d}", 1))
+        sent = time.perf_counter()
+        client.publish(f"{tag}/{i}/ping", payload)
+        with changed:
+            back = changed.wait_for(lambda seq=seq: seq in got, TIMEOUT)
+        if back:
+            _answer(rtt=got[seq] - sent, i=i, seq=seq, sent=sent, noted=got[seq])
+        else:
+            _answer(lost=1)
+    client.stop()
+
+
+def seat_serve(host: str, port: int, box: str, handset_id: str) -> None:
+    """Handset ``handset_id`` (named in capitals) on command: ``{"wait": kind}`` answers ``{"prompt": id}``
+    once a prompt of that kind it has not answered is on its screen; ``{"answer": kind, "data": {...}}``
+    waits for such a prompt, enters ``data`` (a bet: check, else call), and answers ``{"rtt": s}`` once
+    the ack is in (input handed to MQTT -> ack on the handset), ``{"lost": 1}`` after TIMEOUT."""
+    handset = TimedHandset(box, handset_id, Connection(host, port), name=handset_id.upper())
+    handset.start(wait=30)
+    answered: set[str] = set()
+
+    def unanswered(kind: str) -> dict[str, Any] | None:
+        handset.wait_for(lambda h: h.prompt is not None and h.prompt["kind"] == kind
+                         and h.prompt["id"] not in answered, TIMEOUT)
+        return handset.prompt
+
+    _answer_ready()
+    for line in sys.stdin:
+        command = json.loads(line)
+        try:
+            if "wait" in command:
+                prompt = unanswered(command["wait"])
+                assert prompt is not None
+                _answer(prompt=prompt["id"])
+                continue
+            prompt = unanswered(command["answer"])
+            assert prompt is not None
+            answered.add(prompt["id"])
+            data = command.get("data")
+            if data is None:  # a bet: check when it may, else call
+                data = {"action": "check" if any(a["action"] == "check" for a in prompt["actions"]) else "call"}
+            seq = handset.submit(data)
+            handset.wait_for(lambda h, seq=seq: seq in h.acked, TIMEOUT)
+            sent, noted = handset.sent[seq], handset.acked[seq]
+            _answer(rtt=noted - sent, handset=handset_id, seq=seq, sent=sent, noted=noted)
+        except TimeoutError as exc:
+            _answer(lost=1, why=str(exc)[:200])
+    handset.stop()
+
+
+def _answer_ready() -> None:
+    print("ready", flush=True)
 
 
 class RawTable:
-    """N clients connected; ``seated`` of them ping the echo (concurrently in a spread, or one at a time)."""
+    """N clients connected: the ``seated`` ones that ping the echo (concurrently in a spread, or one at a
+    time) in processes of their own, as the game's seated handsets are; the rest here, connected and idle."""
 
-    def __init__(self, conn: Connection, n: int) -> None:
+    def __init__(self, conn: Connection, n: int, seated: int) -> None:
         self.tag = f"rawgame{os.getpid()}n{n}"
         self.echo = start_echo(conn, self.tag)
-        self.got: list[dict[int, float]] = [{} for _ in range(n)]
-        self.clients = [Client(f"{self.tag}-{i}", conn, self._on(i), subscriptions=[f"{self.tag}/{i}/pong"])
-                        .start(wait=30) for i in range(n)]
+        self.pingers = start_children("pinger", [("--pinger", conn.host, str(conn.port), self.tag, str(i))
+                                                 for i in range(seated)])
+        self.idle = [Client(f"{self.tag}-{i}", conn, lambda topic, payload: None).start(wait=30)
+                     for i in range(seated, n)]
         self.seq = 0
 
-    def _on(self, i: int) -> Callable[[str, bytes], None]:
-        def handle(topic: str, payload: bytes) -> None:
-            self.got[i].setdefault(int(json.loads(payload)["seq"]), time.perf_counter())
-        return handle
-
-    def ping(self, i: int) -> tuple[int, float]:
+    def _ping(self, i: int) -> None:
         self.seq += 1
-        payload = protocol.encode(protocol.make_input(self.seq, "p1", protocol.RANGE,
-                                                      {"bottom": "1", "top": "2"}, f"h{i:03d}", 1))
-        sent = time.perf_counter()
-        self.clients[i].publish(f"{self.tag}/{i}/ping", payload)
-        return self.seq, sent
-
-    def wait(self, sent: Sequence[tuple[int, int, float]]) -> tuple[list[float], int]:
-        deadline = time.monotonic() + TIMEOUT
-        while time.monotonic() < deadline and not all(seq in self.got[i] for i, seq, _ in sent):
-            time.sleep(0.001)
-        times = [self.got[i][seq] - at for i, seq, at in sent if seq in self.got[i]]
-        return times, len(sent) - len(times)
+        self.pingers[i].send(ping=self.seq)
 
     def spread(self, seated: int, rounds: int, spread: float, rng: random.Random) -> tuple[list[float], int]:
-        times, lost = [], 0
+        times: list[float] = []
+        lost = 0
         for _ in range(rounds):
-            sent = [(i, *self.ping(i)) for i in _schedule(seated, spread, rng)]
-            got, missing = self.wait(sent)
-            times += got
-            lost += missing
+            asked = []
+            for i in _schedule(seated, spread, rng):
+                self._ping(i)
+                asked.append(i)
+            lost += _tally([self.pingers[i].answer() for i in asked], times, "raw confident")
         return times, lost
 
-    def one_at_a_time(self, seated: int, count: int) -> tuple[list[float], int]:
-        times, lost = [], 0
+    def one_at_a_time(self, seated: int, count: int, think: float, what: str) -> tuple[list[float], int]:
+        """``count`` pings, each ``think`` s after the answer to the one before."""
+        times: list[float] = []
+        lost = 0
         for k in range(count):
-            got, missing = self.wait([(k % seated, *self.ping(k % seated))])
-            times += got
-            lost += missing
+            time.sleep(think)
+            self._ping(k % seated)
+            lost += _tally([self.pingers[k % seated].answer()], times, what)
         return times, lost
 
     def stop(self) -> None:
-        for client in self.clients:
+        for client in self.idle:
             client.stop()
-        self.echo.stop()
+        for child in (*self.pingers, self.echo):
+            child.stop()
+
+
+RECORD: list[tuple[str, dict[str, Any]]] | None = None
+"""Set to a list, every answer goes in it as (what, answer): bench/trace_bet.py reads the timestamps."""
+
+
+def _tally(answers: Sequence[dict[str, Any]], times: list[float], what: str) -> int:
+    """Adds the answers' round trips to ``times``; returns how many were lost."""
+    if RECORD is not None:
+        RECORD.extend((what, a) for a in answers)
+    times += [a["rtt"] for a in answers if "rtt" in a]
+    return sum(1 for a in answers if "rtt" not in a)
 
 
 def _schedule(seated: int, spread: float, rng: random.Random) -> Iterator[int]:
@@ -191,37 +318,30 @@ def cards(game: str) -> list[dict[str, Any]]:
     return dealt
 
 
-def start(tv: Tv, handsets: Sequence[TimedHandset], game: str, options: dict[str, Any]) -> list[TimedHandset]:
-    seated = list(handsets[: SEATS[game]])
+def start(tv: Tv, seats: Sequence[str], game: str, options: dict[str, Any]) -> int:
+    """Starts ``game`` with the first of ``seats`` (handset ids; each player is named as its handset in
+    capitals) seated; returns how many are."""
+    seated = list(seats[: SEATS[game]])
     tv.command(cmd="start", game=game, options=options, cards=cards(game),
-               seats=[{"player": h.core.name, "handset": h.id} for h in seated])
+               seats=[{"player": hid.upper(), "handset": hid} for hid in seated])
     tv.wait(lambda t: t.state.get("game") == game and t.state.get("scene") == "playing", f"{game} started")
-    return seated
+    return len(seated)
 
 
-def wait_prompt(handset: TimedHandset, kind: str, old: str | None) -> dict[str, Any]:
-    handset.wait_for(lambda h: h.prompt is not None and h.prompt["kind"] == kind and h.prompt["id"] != old, TIMEOUT)
-    assert handset.prompt is not None
-    return handset.prompt
-
-
-def confident(tv: Tv, handsets: Sequence[TimedHandset], rounds: int, spread: float,
+def confident(tv: Tv, seats: Sequence[Child], ids: Sequence[str], rounds: int, spread: float,
               rng: random.Random) -> tuple[list[float], int]:
-    seated = start(tv, handsets, "confident", {})
-    times, lost = [], 0
+    seated = seats[: start(tv, ids, "confident", {})]
+    times: list[float] = []
+    lost = 0
     for number in range(1, rounds + 1):
-        for h in seated:
-            wait_prompt(h, protocol.RANGE, None)
-        sent = []
+        for seat in seated:
+            seat.ask(wait=protocol.RANGE)
+        asked = []
         for i in _schedule(len(seated), spread, rng):
             low = rng.randrange(1, 1000)
-            seq = seated[i].submit({"bottom": str(low), "top": str(low + 500)})
-            sent.append((seated[i], seq, seated[i].sent[seq]))
-        deadline = time.monotonic() + TIMEOUT
-        while time.monotonic() < deadline and not all(seq in h.acked for h, seq, _ in sent):
-            time.sleep(0.001)
-        times += [h.acked[seq] - at for h, seq, at in sent if seq in h.acked]
-        lost += sum(1 for h, seq, _ in sent if seq not in h.acked)
+            seated[i].send(answer=protocol.RANGE, data={"bottom": str(low), "top": str(low + 500)})
+            asked.append(i)
+        lost += _tally([seated[i].answer() for i in asked], times, "confident")
         tv.wait(lambda t, n=number: t.view.get("phase") == "closed" and _number(t) == n, "entries closed")
         tv.command(cmd="next")  # settle
         tv.wait(lambda t: t.view.get("phase") == "settled", "the question settled")
@@ -237,20 +357,22 @@ def _number(tv: Tv) -> int | None:
     return question.get("number") if isinstance(question, dict) else None
 
 
-def poker(tv: Tv, handsets: Sequence[TimedHandset], bets: int) -> tuple[list[float], int]:
-    seated = start(tv, handsets, "poker", POKER)
-    by_name = {h.core.name: h for h in seated}
-    times, lost = [], 0
-    answered: dict[str, str] = {}
+def poker(tv: Tv, seats: Sequence[Child], ids: Sequence[str], bets: int, think: float,
+          what: str) -> tuple[list[float], int]:
+    """A game of poker until ``bets`` bets are timed: the player to act checks (or calls) ``think`` s
+    after the board of the bet before is in (at once with 0: as soon as the prompt is there)."""
+    count = start(tv, ids, "poker", POKER)
+    seated, by_name = seats[:count], {hid.upper(): seat for hid, seat in zip(ids[:count], seats, strict=False)}
+    times: list[float] = []
+    lost = 0
     while len(times) + lost < bets:
         tv.wait(lambda t: t.view.get("phase") in ("ranges", "betting", "showdown"), "a poker phase")
         phase = tv.view.get("phase")
         if phase == "ranges":
-            for h in seated:
-                prompt = wait_prompt(h, protocol.RANGE, None)
-                if answered.get(h.id) != prompt["id"]:
-                    answered[h.id] = prompt["id"]
-                    h.submit({"bottom": "1", "top": "100"})
+            for seat in seated:  # each enters its range for the question (one it has not answered)
+                seat.send(answer=protocol.RANGE, data={"bottom": "1", "top": "100"})
+            for seat in seated:
+                seat.answer()
             tv.wait(lambda t: t.view.get("phase") != "ranges", "betting")
             continue
         if phase == "showdown":
@@ -258,16 +380,9 @@ def poker(tv: Tv, handsets: Sequence[TimedHandset], bets: int) -> tuple[list[flo
             tv.wait(lambda t: t.view.get("phase") != "showdown", "the next question")
             continue
         actor = by_name[str(tv.view.get("to_act"))]
-        prompt = wait_prompt(actor, protocol.BET, answered.get(actor.id))
-        answered[actor.id] = prompt["id"]
-        offered = [a["action"] for a in prompt["actions"]]
         version = tv.state.get("version", 0)
-        seq = actor.submit({"action": "check" if "check" in offered else "call"})
-        try:
-            actor.wait_for(lambda h, seq=seq: seq in h.acked, TIMEOUT)
-            times.append(actor.acked[seq] - actor.sent[seq])
-        except TimeoutError:
-            lost += 1
+        time.sleep(think)
+        lost += _tally([actor.ask(answer=protocol.BET)], times, what)  # as soon as its prompt is there
         tv.wait(lambda t, v=version: t.state.get("version", 0) > v, "the board after the bet")
     tv.command(cmd="lobby")
     tv.wait(lambda t: t.state.get("scene") == "lobby", "the lobby")
@@ -277,13 +392,19 @@ def poker(tv: Tv, handsets: Sequence[TimedHandset], bets: int) -> tuple[list[flo
 # -- one run -----------------------------------------------------------------------------------------------
 
 
-def run(conn: Connection, n: int, samples: int, spread: float, rng: random.Random) -> dict[str, dict[str, float]]:
+GAMES = ("confident", "poker", "poker-rush")
+
+
+def run(conn: Connection, n: int, samples: int, spread: float, rng: random.Random,
+        think: float = 0.05) -> dict[str, dict[str, float]]:
     seated_c, seated_p = min(n, SEATS["confident"]), min(n, SEATS["poker"])
+    seats_n = min(n, max(SEATS.values()))
     rounds = max(2, math.ceil(samples / seated_c))
-    raw = RawTable(conn, n)
+    raw = RawTable(conn, n, seats_n)
     try:
         raw_c, raw_c_lost = raw.spread(seated_c, rounds, spread, rng)
-        raw_p, raw_p_lost = raw.one_at_a_time(seated_p, samples)
+        raw_p, raw_p_lost = raw.one_at_a_time(seated_p, samples, think, "raw poker")
+        raw_r, raw_r_lost = raw.one_at_a_time(seated_p, samples, 0.0, "raw poker-rush")
     finally:
         raw.stop()
     del raw
@@ -291,21 +412,22 @@ def run(conn: Connection, n: int, samples: int, spread: float, rng: random.Rando
     box = f"game{os.getpid()}n{n}"
     appliance = Appliance(conn, box)
     tv = Tv(conn, box)
-    handsets = start_handsets(conn, box, min(n, max(SEATS.values())))
-    room = start_room(conn, box, len(handsets), n - len(handsets)) if n > len(handsets) else None
+    ids = [f"h{i:03d}" for i in range(seats_n)]
+    seats = start_children("seat", [("--seat", conn.host, str(conn.port), box, hid) for hid in ids])
+    room = start_room(conn, box, seats_n, n - seats_n) if n > seats_n else None
     try:
         tv.wait(lambda t: len(t.state.get("players") or []) == n, f"{n} handsets in the lobby")
         time.sleep(1.0)  # the join bursts of clock pings settle
-        hub_c, hub_c_lost = confident(tv, handsets, rounds, spread, rng)
-        hub_p, hub_p_lost = poker(tv, handsets, samples)
+        hub_c, hub_c_lost = confident(tv, seats, ids, rounds, spread, rng)
+        hub_p, hub_p_lost = poker(tv, seats, ids, samples, think, "poker")
+        hub_r, hub_r_lost = poker(tv, seats, ids, samples, 0.0, "poker-rush")
     finally:
-        for handset in handsets:
-            handset.stop()
+        for seat in seats:
+            seat.stop()
         if room is not None:
             room.stop()
         tv.stop()
         appliance.stop()
-    del handsets
     release()
 
     def row(raw: list[float], hub: list[float], lost: int) -> dict[str, float]:
@@ -314,12 +436,14 @@ def run(conn: Connection, n: int, samples: int, spread: float, rng: random.Rando
                 "x_p50": h50 / r50, "x_p99": h99 / r99, "lost": lost}
 
     return {"confident": row(raw_c, hub_c, raw_c_lost + hub_c_lost),
-            "poker": row(raw_p, hub_p, raw_p_lost + hub_p_lost)}
+            "poker": row(raw_p, hub_p, raw_p_lost + hub_p_lost),
+            "poker-rush": row(raw_r, hub_r, raw_r_lost + hub_r_lost)}
 
 
-def goal(n: int) -> float | None:
-    """The most input -> ack may be, as a multiple of the raw round trip (issue 22)."""
-    return {64: 1.5, 256: 2.0}.get(n)
+def goal(n: int, game: str) -> float | None:
+    """The most input -> ack may be, as a multiple of the raw round trip (issue 22); none for the rush,
+    whose bets wait for the board's pacing and whose pings wait for nothing (the module's docstring)."""
+    return None if game == "poker-rush" else {64: 1.5, 256: 2.0}.get(n)
 
 
 def main() -> int:
@@ -328,11 +452,21 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--samples", type=int, default=120, help="timed inputs per game, size and run, about")
     parser.add_argument("--spread", type=float, default=1.0, help="seconds over which a question's ranges come")
+    parser.add_argument("--think", type=float, default=0.05,
+                        help="seconds a poker player takes to bet once the board is in (and between raw pings)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--echo", nargs=3, metavar=("HOST", "PORT", "TAG"), help=argparse.SUPPRESS)
     parser.add_argument("--room", nargs=5, metavar=("HOST", "PORT", "BOX", "FIRST", "COUNT"), help=argparse.SUPPRESS)
+    parser.add_argument("--pinger", nargs=4, metavar=("HOST", "PORT", "TAG", "I"), help=argparse.SUPPRESS)
+    parser.add_argument("--seat", nargs=4, metavar=("HOST", "PORT", "BOX", "HANDSET"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.pinger:
+        pinger_serve(args.pinger[0], int(args.pinger[1]), args.pinger[2], int(args.pinger[3]))
+        return 0
+    if args.seat:
+        seat_serve(args.seat[0], int(args.seat[1]), args.seat[2], args.seat[3])
+        return 0
     if args.echo:
         echo_serve(args.echo[0], int(args.echo[1]), args.echo[2])
         return 0
@@ -343,23 +477,24 @@ def main() -> int:
     conn = Connection(broker.address.host, broker.address.port)
     rng = random.Random(args.seed)
     print(f"broker: {broker.address.kind}; median of {args.runs} runs; times in ms; x = appliance / raw; "
-          f"Confident? ranges spread over {args.spread:g} s, poker bets one at a time")
-    print(f"{'game':>9} {'handsets':>8} {'inputs':>6} | {'raw p50':>7} {'raw p99':>7} | {'ack p50':>7} "
+          f"Confident? ranges spread over {args.spread:g} s, poker bets one at a time, {args.think:g} s after the "
+          "board of the last (the rush: at once)")
+    print(f"{'game':>10} {'handsets':>8} {'inputs':>6} | {'raw p50':>7} {'raw p99':>7} | {'ack p50':>7} "
           f"{'ack p99':>7} | {'x p50':>5} {'x p99':>5} {'goal':>5} | {'lost':>4}")
     rows, failed = [], False
     try:
         for n in args.sizes:
-            runs = [run(conn, n, args.samples, args.spread, rng) for _ in range(args.runs)]
-            for game in ("confident", "poker"):
+            runs = [run(conn, n, args.samples, args.spread, rng, args.think) for _ in range(args.runs)]
+            for game in GAMES:
                 figures = {k: statistics.median(r[game][k] for r in runs) for k in runs[0][game]}
                 figures["lost"] = sum(r[game]["lost"] for r in runs)
-                limit = goal(n)
+                limit = goal(n, game)
                 met = figures["lost"] == 0 and (limit is None or max(figures["x_p50"], figures["x_p99"]) <= limit)
                 failed |= not met
                 rows.append({"game": game, "handsets": n, "seated": min(n, SEATS[game]), **figures,
                              "goal": limit, "met": met})
                 f = figures
-                print(f"{game:>9} {n:>8} {f['inputs']:>6.0f} | {f['raw_p50']:7.2f} {f['raw_p99']:7.2f} | "
+                print(f"{game:>10} {n:>8} {f['inputs']:>6.0f} | {f['raw_p50']:7.2f} {f['raw_p99']:7.2f} | "
                       f"{f['ack_p50']:7.2f} {f['ack_p99']:7.2f} | {f['x_p50']:5.2f} {f['x_p99']:5.2f} "
                       f"{'' if limit is None else f'<={limit:g}':>5} | {f['lost']:>4.0f}"
                       f"{'' if met else '  (goal missed)'}", flush=True)
@@ -367,7 +502,7 @@ def main() -> int:
         broker.stop()
     if args.json:
         Path(args.json).write_text(json.dumps({"bench": "game", "runs": args.runs, "spread": args.spread,
-                                               "rows": rows}, indent=1))
+                                               "think": args.think, "rows": rows}, indent=1))
     return 1 if failed else 0
 
 

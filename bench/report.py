@@ -92,14 +92,18 @@ def game_section(f: dict[str, Any]) -> list[str]:
         rows.append([r["game"], r["handsets"], r["seated"], r["inputs"], f"{r['raw_p50']:.2f} / {r['raw_p99']:.2f}",
                      f"{r['ack_p50']:.2f} / {r['ack_p99']:.2f}", f"{r['x_p50']:.2f} / {r['x_p99']:.2f}",
                      int(r["lost"]), goal])
+    think = f.get("think", 0.05)
     return [f"**Input to ack in a real game** (`python bench/game.py`, median of {f['runs']} runs): Confident? "
-            f"ranges coming within {f['spread']:g} s of the question, poker bets one at a time (the player to "
-            "act bets as soon as the prompt is there). A game seats at most 12 (Confident?) or 8 (poker); the "
-            "other handsets are in the room, online, pinged for their clocks (every 10 s outside a buzzer "
-            "round; in a process of their own, as they are devices of their own on a night). An input is "
-            "timed from its hand-over to MQTT to its ack. Baseline: a raw round trip through the same broker "
-            "to an echo client in its own process, the Confident? pings on the same schedule, the poker pings "
-            "one after another (a bet waits for the board of the one before too).", "",
+            f"ranges coming within {f['spread']:g} s of the question; poker bets one at a time, each {think:g} s "
+            "after the board of the bet before (a player's pause; the raw pings pause as long: a round trip "
+            "after a pause is slower on both sides); poker-rush: each bet as soon as the prompt is there, with "
+            "no goal (its bets still wait for the board, which the appliance paces at one every 20 ms or so, "
+            "while its raw pings follow each other with no pause). A game seats at most 12 (Confident?) or 8 "
+            "(poker), each seated handset in a process of its own (a device of its own on a night); the other "
+            "handsets are in the room, online, pinged for their clocks (every 10 s outside a buzzer round; in "
+            "one more process). An input is timed from its hand-over to MQTT to its ack. Baseline: a raw round "
+            "trip through the same broker to an echo client in its own process, from clients in processes of "
+            "their own, the Confident? pings on the same schedule, the poker pings one at a time.", "",
             *table(["game", "handsets", "seated", "inputs/run", "raw p50 / p99 ms", "ack p50 / p99 ms",
                     "ratio p50 / p99", "lost", "goal"], rows)]
 
