@@ -585,10 +585,16 @@ def parse_ack(obj):
     _check_version(obj)
     seq = _get(obj, "seq", "int", "seq")
     ok = _get(obj, "ok", "bool", "ok")
-    message = _text(obj, "msg", MAX_MESSAGE, "msg", required=False) or ""
-    code = _text(obj, "code", MAX_CODE, "code", required=False)
+    # the seq and ok are what a handset must not lose: an over-long msg or code (a box out of spec) is cut
+    # or dropped, never the whole ack (refused, the input was sent again every few seconds, for ever)
+    message = _get(obj, "msg", "str", "msg", required=False) or ""
+    if len(message) > MAX_MESSAGE:
+        message = screen_message(message)
+    code = _get(obj, "code", "str", "code", required=False)
+    if code is not None and len(code) > MAX_CODE:
+        code = None
     if code is None and not ok:
-        code = "refused"  # an appliance older than protocol 1.1
+        code = "refused"  # an appliance older than protocol 1.1, or a code no refusal has
     return {"seq": seq, "ok": ok, "msg": message, "prompt": obj.get("prompt"), "code": code,
             "re": obj.get("re")}
 

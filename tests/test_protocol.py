@@ -105,6 +105,19 @@ def test_hello_and_telemetry() -> None:
             p.parse_telemetry({**p.make_telemetry(), **bad})
 
 
+def test_an_ack_too_long_for_the_screen_is_cut_never_dropped() -> None:
+    """Only a box out of spec sends one; refused, the handset sent its input again every few seconds, for
+    ever, each time acked again: the seq and ok are taken, the msg cut as the box would cut it."""
+    long = {"v": 1, "seq": 7, "ok": True, "prompt": "p1", "msg": "locked in: " + "12 to 15 " * 30}
+    ack = p.parse_ack(long)
+    assert (ack["seq"], ack["ok"], ack["msg"]) == (7, True, p.screen_message(long["msg"]))
+    assert len(ack["msg"]) <= p.MAX_MESSAGE and ack["msg"].startswith("locked in: 12 to 15")
+    refused = p.parse_ack({"v": 1, "seq": 8, "ok": False, "msg": "no", "code": "c" * (p.MAX_CODE + 1)})
+    assert (refused["seq"], refused["ok"], refused["code"]) == (8, False, "refused")
+    with pytest.raises(p.ProtocolError):
+        p.parse_ack({"v": 1, "seq": 9, "ok": True, "msg": 12})  # not a text at all: malformed
+
+
 def test_ack_and_prompt_pairs() -> None:
     ack = p.parse_ack(p.decode(p.encode(p.make_ack(3, False, "x" * 100, "p1"))))
     assert ack["ok"] is False and len(ack["msg"]) == p.MAX_MESSAGE
