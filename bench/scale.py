@@ -4,7 +4,7 @@
 
 For each N, the appliance (hub, session, buzzer flow, clock pings; its own process, as on the box) and N
 simulated handsets (appliance/box/sim.py, one paho client each) play ``--questions`` questions in which every
-handset presses once at a random moment within one second of the arming. Printed per N:
+handset presses once at a random moment within ``--spread`` seconds (0.9) of the arming. Printed per N:
 
 * all acked: seconds from the first press until the last handset has its ack (median and worst question);
 * drain: from the last press sent to the last ack (ms, worst question);
@@ -17,7 +17,11 @@ handset presses once at a random moment within one second of the arming. Printed
   (median and worst) and drain, and the appliance's as a ratio of them.
 
 The goal (issue 22): at 256 handsets every press acked within 1.0 s of the first, a drain of at most
-100 ms, nothing lost (the exit status is 1 when a size loses a press or 256 misses the goal).
+100 ms, nothing lost (the exit status is 1 when a size loses a press or 256 misses the goal). The presses
+come within 0.9 s so that the two goals say the same: spread over a whole second (as up to the 03:36
+UTC run of 2026-12-02, whose 256 presses were all acked 0.999 s after the first, 3 ms after the last),
+"all acked within 1.0 s" left the appliance only the last press's own round trip, a few ms (the raw
+echo's all acked: 1.000 s in that run), where the drain goal gives it 100 ms.
 
 The handsets share this process; past ~330 paho clients one process runs out of select()'s descriptors,
 so 256 is the largest table measured here.
@@ -32,18 +36,58 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from game import RawTable, _schedule  # noqa: E402
-from latency import Appliance, Tv, question, release, seat_everyone, start_handsets  # noqa: E402
+from game import _schedule, start_echo  # noqa: E402
+from latency import TIMEOUT, Appliance, Tv, question, release, seat_everyone, start_handsets  # noqa: E402
 
 from appliance.edge.broker import start_broker  # noqa: E402
-from appliance.edge.mqtt import Connection  # noqa: E402
+from appliance.edge.mqtt import Client, Connection  # noqa: E402
+from firmware import protocol  # noqa: E402
 
 
-def measure(conn: Connection, n: int, questions: int, idle: float, rng: random.Random) -> dict[str, float]:
+class RawRoom:
+    """The baseline's N clients, in this process as the measured handsets are, each pinging an echo client
+    in its own process (bench/game.py's) on command."""
+
+    def __init__(self, conn: Connection, n: int) -> None:
+        self.tag = f"rawscale{os.getpid()}n{n}"
+        self.echo = start_echo(conn, self.tag)
+        self.got: list[dict[int, float]] = [{} for _ in range(n)]
+        self.clients = [Client(f"{self.tag}-{i}", conn, self._on(i), subscriptions=[f"{self.tag}/{i}/pong"])
+                        .start(wait=30) for i in range(n)]
+        self.seq = 0
+
+    def _on(self, i: int) -> Callable[[str, bytes], None]:
+        def handle(topic: str, payload: bytes) -> None:
+            self.got[i].setdefault(int(json.loads(payload)["seq"]), time.perf_counter())
+        return handle
+
+    def ping(self, i: int) -> tuple[int, float]:
+        """Client ``i`` pings now: the ping's seq and when it went."""
+        self.seq += 1
+        payload = protocol.encode(protocol.make_input(self.seq, "p1", protocol.BUZZ, {"pressed": 1}, f"h{i:03d}", 1))
+        sent = time.perf_counter()
+        self.clients[i].publish(f"{self.tag}/{i}/ping", payload)
+        return self.seq, sent
+
+    def wait(self, sent: Sequence[tuple[int, int, float]]) -> None:
+        """Until every ping in ``sent`` (client, seq, when) is back, or TIMEOUT."""
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline and not all(seq in self.got[i] for i, seq, _ in sent):
+            time.sleep(0.001)
+
+    def stop(self) -> None:
+        for client in self.clients:
+            client.stop()
+        self.echo.stop()
+
+
+def measure(conn: Connection, n: int, questions: int, idle: float, spread: float,
+            rng: random.Random) -> dict[str, float]:
     box = f"scale{os.getpid()}n{n}"
     appliance = Appliance(conn, box)
     tv = Tv(conn, box)
@@ -57,7 +101,7 @@ def measure(conn: Connection, n: int, questions: int, idle: float, rng: random.R
         all_acked, drains, lost, busy, spent = [], [], 0, 0.0, 0.0
         for number in range(1, questions + 1):
             cpu, wall = appliance.cpu_seconds(), time.monotonic()
-            sent, shown = question(tv, handsets, number, 1.0, rng)
+            sent, shown = question(tv, handsets, number, spread, rng)
             busy += appliance.cpu_seconds() - cpu
             spent += time.monotonic() - wall
             acked = [h.acked[seq] for h, seq, _ in sent if seq in h.acked]
@@ -83,13 +127,13 @@ def measure(conn: Connection, n: int, questions: int, idle: float, rng: random.R
     }
 
 
-def raw_spread(conn: Connection, n: int, questions: int, rng: random.Random) -> dict[str, float]:
-    """The baseline: N clients each sending once within a second to an echo, ``questions`` times."""
-    raw = RawTable(conn, n)
+def raw_spread(conn: Connection, n: int, questions: int, spread: float, rng: random.Random) -> dict[str, float]:
+    """The baseline: N clients each sending once within ``spread`` s to an echo, ``questions`` times."""
+    raw = RawRoom(conn, n)
     acked, drains, lost = [], [], 0
     try:
         for _ in range(questions):
-            sent = [(i, *raw.ping(i)) for i in _schedule(n, 1.0, rng)]
+            sent = [(i, *raw.ping(i)) for i in _schedule(n, spread, rng)]
             raw.wait(sent)
             got = [raw.got[i][seq] for i, seq, _ in sent if seq in raw.got[i]]
             lost += len(sent) - len(got)
@@ -109,12 +153,13 @@ def main() -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[8, 32, 64, 128, 256])
     parser.add_argument("--questions", type=int, default=3)
     parser.add_argument("--idle", type=float, default=5.0, help="seconds of idle CPU measured per size")
+    parser.add_argument("--spread", type=float, default=0.9, help="seconds within which every handset presses")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args()
     broker = start_broker(prefer="mosquitto")
     conn = Connection(broker.address.host, broker.address.port)
-    print(f"broker: {broker.address.kind}; every handset buzzes once within 1 s of the arming; "
+    print(f"broker: {broker.address.kind}; every handset buzzes once within {args.spread:g} s of the arming; "
           f"{args.questions} questions per size; CPU in % of one core")
     print(f"{'handsets':>8} | {'all acked s':>11} {'worst s':>7} {'drain ms':>8} | {'raw acked':>9} "
           f"{'raw drain':>9} {'x acked':>7} | {'lost':>4} | {'CPU busy':>8} {'CPU idle':>8} | {'RSS MB':>6} "
@@ -124,9 +169,9 @@ def main() -> int:
     try:
         for n in args.sizes:
             seed = args.seed * 1000 + n  # the same presses for both: question k's moments from one seed
-            base = raw_spread(conn, n, args.questions, random.Random(seed))
+            base = raw_spread(conn, n, args.questions, args.spread, random.Random(seed))
             release()
-            r = measure(conn, n, args.questions, args.idle, random.Random(seed))
+            r = measure(conn, n, args.questions, args.idle, args.spread, random.Random(seed))
             release()
             met = r["lost"] == 0 and base["lost"] == 0
             if n >= 256:
@@ -143,7 +188,8 @@ def main() -> int:
     finally:
         broker.stop()
     if args.json:
-        Path(args.json).write_text(json.dumps({"bench": "scale", "questions": args.questions, "rows": rows,
+        Path(args.json).write_text(json.dumps({"bench": "scale", "questions": args.questions,
+                                               "spread": args.spread, "rows": rows,
                                                "goal": {"acked_s": GOAL_ACKED, "drain_s": GOAL_DRAIN}}, indent=1))
     return 1 if failed else 0
 
