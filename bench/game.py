@@ -96,12 +96,10 @@ class Child:
 
     Seats and pingers take one JSON command a line on stdin and answer each with one JSON line."""
 
-    script = str(Path(__file__).resolve())  # bench/trace_bet.py runs its traced children instead
-
     def __init__(self, what: str, *args: str) -> None:
         self.what = what
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (open until stop())
-        self.proc = subprocess.Popen([sys.executable, self.script, *args],
+        self.proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), *args],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True)
 
     def ready(self) -> Child:
