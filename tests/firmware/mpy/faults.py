@@ -469,18 +469,24 @@ def wifi_lost_during_connect():
     healthy(world, "wifi")
 
 
-@test
-def an_ack_for_another_input_never_reaches_a_hello():
-    """An ok ack that is not for the input waiting for it (an audit sent one naming a 970-character
-    prompt: every later hello was too big to build and the handset never connected again; one for a seq
-    never sent changed what the hello said was acked) leaves the last acked input as it was."""
-    world = World()
+def locked_in(world):
+    """A handset shown the t1 prompt that enters an answer and token and sees it acked: the handset."""
     world.prompt(samples.by_id("t1"))
     a = handset(world)
     check(drive(world, a, RECOVER_MS, lambda: showing_current_prompt(world, a)), "first prompt")
     type_keys(world, a, ["2", "next", "4", "ok"])
     press(world, a, "ok")
     check(drive(world, a, 3000, lambda: a.handset.view == "locked"), "the input is not acked")
+    return a
+
+
+@test
+def an_ack_for_another_input_never_reaches_a_hello():
+    """An ok ack that is not for the input waiting for it (an audit sent one naming a 970-character
+    prompt: every later hello was too big to build and the handset never connected again; one for a seq
+    never sent changed what the hello said was acked) leaves the last acked input as it was."""
+    world = World()
+    a = locked_in(world)
     sent = world.inputs[-1]
     for odd, next_prompt in (({"prompt": "x" * 970}, "r2"), ({"seq": sent["seq"] + 50, "prompt": "p9"}, "i1")):
         ack = {"v": 1, "seq": sent["seq"], "ok": True, "msg": ""}
@@ -503,12 +509,7 @@ def an_ack_with_a_message_too_long_still_settles_the_input():
     message cut to fit."""
     world = World()
     world.ack_msg = "locked in: " + "12 to 15 " * 20
-    world.prompt(samples.by_id("t1"))
-    a = handset(world)
-    check(drive(world, a, RECOVER_MS, lambda: showing_current_prompt(world, a)), "first prompt")
-    type_keys(world, a, ["2", "next", "4", "ok"])
-    press(world, a, "ok")
-    check(drive(world, a, 3000, lambda: a.handset.view == "locked"), "the input is not acked")
+    a = locked_in(world)
     drive(world, a, 10000)
     eq(len(world.inputs), 1, "inputs sent")
     check(a.handset.pending is None, "the input is still waiting for its ack")
