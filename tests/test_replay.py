@@ -286,6 +286,30 @@ MALFORMED: list[tuple[str, Any, str]] = [
 ]
 
 
+MISSPELT = {
+    "confident": "confident-moon.json",
+    "poker": "poker-call-short-goes-all-in.json",
+    "allin": "allin-two-laps.json",
+    "squizz": "squizz-close-uses-lowest-token.json",
+    "buzzer": "buzzer-order-lockout-points.json",
+}
+
+
+@pytest.mark.parametrize("game", sorted(MISSPELT))
+def test_a_misspelt_step_key_makes_the_file_malformed_even_on_a_step_marked_expect_error(
+    tmp_path: Path, game: str
+) -> None:
+    """A step refused only for its unknown key satisfied its expect_error mark (an outside check's file
+    passed with "exlude" where "exclude" would have been accepted): the contract says any key not listed
+    makes the file malformed, exit 2."""
+    data = json.loads((ROOT / "tests" / "scenarios" / MISSPELT[game]).read_text())
+    assert data["game"] == game
+    data["questions"][0]["steps"].insert(0, {"player": data["players"][0], "exlude": "x", "expect_error": True})
+    code, out, err = run("--check", str(write(tmp_path, data)))
+    assert code == EXIT_MALFORMED, (out, err)
+    assert f"questions[0].steps[0] ({data['players'][0]}): unknown key(s) exlude in a {game} step" in err
+
+
 @pytest.mark.parametrize(("name", "data", "message"), MALFORMED, ids=[m[0] for m in MALFORMED])
 def test_malformed_files_and_refused_steps_exit_2(tmp_path: Path, name: str, data: Any, message: str) -> None:
     path = write(tmp_path, data)

@@ -15,7 +15,8 @@ engine changed its state while refusing a step); 2 the file is malformed or a st
 
 Besides the game's keys a file may carry ``description`` and ``note`` (free text for the reader) and
 ``rules`` (a list of rule ids it covers), at the top level and on a question; they do not affect the
-replay. Any other unknown key is refused, so that a misspelt ``expect`` cannot pass silently.
+replay. Any other unknown key is refused, so that a misspelt ``expect`` cannot pass silently; so is a key a
+step of the game does not have (the adapter's ``step_keys``), even on a step marked ``expect_error``.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import Any, NoReturn
 from appliance.errors import MalformedInput, QuizboxError
 from appliance.games import registry
 from appliance.games.base import JSON, Engine
-from appliance.games.scenario import ScenarioAdapter
+from appliance.games.scenario import IGNORED_STEP_KEYS, ScenarioAdapter
 
 EXIT_AGREE = 0
 EXIT_DISAGREE = 1
@@ -246,6 +247,13 @@ def play_questions(
 ) -> list[JSON]:
     """Play ``questions`` on ``engine`` and return their results; a refused step marked
     ``expect_error`` that changed the state, or an accepted one, is added to ``problems``."""
+    for question in questions:  # before anything is played: a key the game does not know is the file's fault
+        for step in question.steps:
+            unknown = sorted(set(step.data) - IGNORED_STEP_KEYS - adapter.step_keys)
+            if unknown:
+                _fail(step.where, f"unknown key(s) {', '.join(map(str, unknown))} in a {adapter.game} step "
+                                  f"(known: player, expect_error, {', '.join(sorted(adapter.step_keys))}); "
+                                  "a misspelt key makes the file malformed, even on a step marked expect_error")
     results: list[JSON] = []
     for question in questions:
         try:

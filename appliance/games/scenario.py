@@ -18,6 +18,9 @@ from appliance.games.base import JSON, Action, Engine
 
 class ScenarioAdapter(Protocol):
     game: str
+    step_keys: frozenset[str]
+    """Every key a step of this game may carry besides ``player`` and ``expect_error``: any other makes
+    the file malformed (exit 2), even on a step marked ``expect_error`` (a misspelt key is not a refusal)."""
 
     def new_engine(self, players: Sequence[str], options: Mapping[str, Any]) -> Engine:
         """The engine for the file's players and options (ConfigError/MalformedInput if bad)."""

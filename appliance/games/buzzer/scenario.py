@@ -91,6 +91,7 @@ def parse_step(step: Mapping[str, Any]) -> Action:
 
 class BuzzerAdapter:
     game = "buzzer"
+    step_keys = frozenset({"press", "action", "at"})
 
     def new_engine(self, players: Sequence[str], options: Mapping[str, Any]) -> Engine:
         return BuzzerEngine(list(players), options)
