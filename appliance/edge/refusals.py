@@ -49,6 +49,6 @@ def screen_text(exc: Exception) -> str:
     text = " ".join((str(exc) or type(exc).__name__).split())
     if isinstance(exc, IllegalAction | MalformedInput) and protocol.screen_message(text) != text:
         reason = text.partition(": ")[2]
-        if reason:
+        if reason[:1].isalpha():  # words, not what followed a label ("unused: [2, 3]" was shown as "[2, 3]")
             return protocol.screen_message(reason[0].upper() + reason[1:])
     return protocol.screen_message(text)

@@ -215,7 +215,7 @@ def test_token_outside_the_players_set_is_refused(token: int) -> None:
 def test_a_token_is_used_only_once_per_game() -> None:
     engine = question(new(), MIDDLE, {BOB: ("A", 4), CAT: ("B", 4)})
     play(engine, MIDDLE, YODA)
-    refused(engine, Answer(CAT, "A", 4), BadToken, r"cat has already used token 4; unused: \[1, 2, 3, 5, 6\]")
+    refused(engine, Answer(CAT, "A", 4), BadToken, "cat bets token 4: it is used already; left: 1, 2, 3, 5, 6")
     assert engine.tokens == {ANN: [1, 2, 3, 4, 5, 6], BOB: [1, 2, 3, 5, 6], CAT: [1, 2, 3, 5, 6]}
 
 

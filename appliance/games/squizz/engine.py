@@ -169,7 +169,8 @@ class SquizzEngine(Questions[Question], Engine):
         if action.token not in self.tokens[player]:
             held = tokens_for(len(self.players))
             if action.token in held:
-                raise BadToken(f"{player} has already used token {action.token}; unused: {self.tokens[player]}")
+                left = ", ".join(map(str, self.tokens[player]))
+                raise BadToken(f"{player} bets token {action.token}: it is used already; left: {left}")
             raise BadToken(f"{player} has no token {action.token}: the tokens are {held[0]} to {held[-1]}")
 
     def answer(self, action: Answer) -> None:
