@@ -492,7 +492,10 @@ class Session:
         if self.paused_at is not None:
             return info("Paused", "The quizmaster paused the game.", wait=True)
         body = self.flow.prompt(player)
-        if self.state == RESULTS and body.get("kind") != "info":
+        if self.state == RESULTS and (body.get("kind") != "info" or body.get("wait")):
+            # a game's own last word stays (an info that waits for nothing); a prompt, or a screen still
+            # waiting for the others (a game the quizmaster ended midway: "Locked in", "Waiting for the
+            # others' ranges"), says it is over
             return info("Game over", "Look at the TV for the results.")
         return body
 

@@ -202,3 +202,16 @@ def test_a_squizz_card_reads_its_label_as_the_text_and_an_older_stored_card_its_
     assert proposition_text({"label": "Eiffel Tower", "value": "330"}) == "Eiffel Tower"
     assert proposition_text({"label": "A", "text": "Eiffel Tower", "value": "330"}) == "Eiffel Tower"
     assert proposition_text("A") == ""
+
+
+def test_a_game_ended_midway_says_game_over_on_every_seated_handset(tmp_path: Path) -> None:
+    """A maker's audit: after the quizmaster's end, only the player still asked for a split saw "Game over";
+    the reader and the player already locked in stayed on a waiting screen until the lobby."""
+    session, hs = _table(tmp_path, "allin", ["Ann", "Bob", "Cat"], ALLIN_CARDS, {"chips": 10})
+    _send(session, hs["Ann"], "choice", {"choices": {"pick": "0", "answer": "true"}})
+    _send(session, hs["Bob"], "split", {"split": {"true": 4, "false": 6}})
+    assert session.prompt_for(hs["Bob"])[0]["wait"] is True  # locked in, waiting for Cat
+    session.end_game()
+    for name in ("Ann", "Bob", "Cat"):
+        prompt = session.prompt_for(hs[name])[0]
+        assert (prompt["kind"], prompt["title"], prompt["wait"]) == ("info", "Game over", False), (name, prompt)
