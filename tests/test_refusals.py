@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from appliance.edge.broker import MosquittoBroker
 from appliance.edge.hub import Hub
 from appliance.edge.refusals import screen_text
+from appliance.errors import IllegalAction
 from appliance.games.confident.refusals import RangeUpsideDown
 from appliance.session.session import Session
 from firmware import protocol
@@ -69,6 +70,22 @@ def test_the_issue_example_shows_its_reason_not_a_cut_word() -> None:
     assert protocol.parse_ack(old)["code"] == "refused"
 
 
+def test_a_used_squizz_token_is_said_in_words_never_as_a_bare_list() -> None:
+    """A maker's audit: betting a used token was answered "[2, 3, 4, 5, 6]" (the part of a too-long
+    message after its first colon), and the player never read that the token was used."""
+    from appliance.games.squizz.engine import BadToken
+    from tests.games.test_squizz_engine import BOB, CAT, MIDDLE, YODA, Answer, new, play, question
+
+    engine = play(question(new(), MIDDLE, {BOB: ("A", 1), CAT: ("B", 1)}), MIDDLE, YODA)
+    with pytest.raises(BadToken) as refused:
+        engine.answer(Answer(CAT, "A", 1))
+    shown = screen_text(refused.value)
+    assert shown.startswith("It is used already") and "2, 3, 4, 5, 6" in shown, shown
+    # a message whose words after the first colon are not words is cut as a whole, never shown from there
+    label = IllegalAction("Cat has already used token 1 and cannot bet it again; unused: [2, 3, 4, 5, 6]")
+    assert screen_text(label).startswith("Cat has already used token 1"), screen_text(label)
+
+
 @pytest.mark.mqtt
 def test_a_refused_hello_is_answered_with_a_code(hub: Hub, mosquitto: MosquittoBroker, box_id: str) -> None:
     ann = Raw(box_id, "h1", connection_of(mosquitto))
@@ -98,9 +115,13 @@ def test_input_refusals_carry_their_codes(hub: Hub, mosquitto: MosquittoBroker, 
             return ack
 
         rng = {"bottom": "1", "top": "2"}
-        assert refused(protocol.make_input(1, "p1", "range", rng), 1)["code"] == "unknown_handset"
+        # the ack names the prompt whenever the input named a readable one (protocol.md section 9; a maker's
+        # audit found these two without it)
+        unknown = refused(protocol.make_input(1, "p1", "range", rng), 1)
+        assert (unknown["code"], unknown.get("prompt")) == ("unknown_handset", "p1")
         ann.hello()  # a closed table: the quizmaster has not accepted it yet
-        assert refused(protocol.make_input(2, "p1", "range", rng), 2)["code"] == "not_accepted"
+        waiting = refused(protocol.make_input(2, "p1", "range", rng), 2)
+        assert (waiting["code"], waiting.get("prompt")) == ("not_accepted", "p1")
         hub.command({"cmd": "accept", "handset": "h1"})
         hub.command({"cmd": "start", "game": "guess", "cards": CARDS, "seats": [{"player": "Ann", "handset": "h1"}]})
         question = ann.wait("prompt", 3)

@@ -381,14 +381,16 @@ class Hub:
             self._refuse(handset_id, seq, str(exc), prompt, code=exc.code)  # the screen it was about, if readable
             return
         if not self._may_speak(handset_id):
-            self._refuse(handset_id, msg["seq"], "not paired: ask the quizmaster", code="not_paired")
+            self._refuse(handset_id, msg["seq"], "not paired: ask the quizmaster", msg["prompt"], code="not_paired")
             return
         handset = self.registry.get(handset_id)
         if handset is None:
-            self._refuse(handset_id, msg["seq"], "unknown handset: say hello again", code="unknown_handset")
+            self._refuse(handset_id, msg["seq"], "unknown handset: say hello again", msg["prompt"],
+                         code="unknown_handset")
             return
         if not handset.accepted:
-            self._refuse(handset_id, msg["seq"], "not accepted yet: ask the quizmaster", code="not_accepted")
+            self._refuse(handset_id, msg["seq"], "not accepted yet: ask the quizmaster", msg["prompt"],
+                         code="not_accepted")
             return
         liveness.heard(self, handset)
         key = (msg["seq"], msg["prompt"])
