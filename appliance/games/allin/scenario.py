@@ -30,6 +30,7 @@ READ_KEYS = frozenset({"pick", "answer", "exclude"})
 
 class AllInAdapter(GameAdapter[AllInEngine]):
     step_keys = READ_KEYS | {"split", "action", "reason"}
+
     def start_question(self, engine: Engine, question: Mapping[str, Any]) -> None:
         card = question.get("card")
         if not isinstance(card, Mapping) or "statements" not in card:

@@ -88,6 +88,7 @@ def _host_step(step: Mapping[str, Any], keys: set[str]) -> Action:
 
 class ConfidentAdapter(GameAdapter[ConfidentEngine]):
     step_keys = ANSWER_KEYS | HOST_KEYS
+
     def start_question(self, engine: Engine, question: Mapping[str, Any]) -> None:
         self.engine(engine).apply(parse_card(question.get("card")))
 

@@ -58,6 +58,7 @@ SIZED: dict[str, type[Bet | Raise]] = {"bet": Bet, "raise": Raise}
 
 class PokerAdapter(GameAdapter[PokerEngine]):
     step_keys = frozenset({"range", "action", "to"})
+
     def start_question(self, engine: Engine, question: Mapping[str, Any]) -> None:
         poker = self.engine(engine)
         poker.apply(parse_card(question.get("card"), poker.options["ante"]))

@@ -33,6 +33,7 @@ CLOSE_KEYS = frozenset({"action", "reason"})
 
 class SquizzAdapter(GameAdapter[SquizzEngine]):
     step_keys = ANSWER_KEYS | CLOSE_KEYS
+
     def start_question(self, engine: Engine, question: Mapping[str, Any]) -> None:
         """The host's roll, then the card; both are read before either is applied."""
         squizz = self.engine(engine)
