@@ -77,8 +77,10 @@ def act(handset_id: str, action: str) -> BaseResponse:
         command["name"] = name
     if action == "identify":
         phone = services().phones.get(handset_id)
-        if phone is not None:
-            phone.identify()  # a phone handset of this server flashes its page at once
+        if phone is None:  # the protocol has no message that makes a handset of its own flash (protocol.md 15)
+            flash("Only a phone handset can flash its screen: find this one by the name on its own screen.")
+            return redirect(url_for("handsets.index"))
+        phone.identify()  # a phone handset of this server flashes its page at once
     try:
         result = services().link.command(command, timeout=float(current_app.config["COMMAND_TIMEOUT"]))
     except LinkError as exc:
