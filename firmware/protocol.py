@@ -474,6 +474,8 @@ _INPUT_PARSERS = {
 def _check_version(obj):
     v = obj.get("v", VERSION)
     if v != VERSION:
+        if isinstance(v, str):  # "1" read as "version 1 unsupported", as if 1 were refused
+            raise ProtocolError("v must be the number 1, not the text " + repr(v[:8]), "version")
         raise ProtocolError("protocol version " + str(v)[:8] + " unsupported", "version")
 
 

@@ -105,6 +105,15 @@ def test_hello_and_telemetry() -> None:
             p.parse_telemetry({**p.make_telemetry(), **bad})
 
 
+def test_a_version_given_as_text_is_refused_in_words_that_say_so() -> None:
+    """A maker's audit: {"v": "1"} was answered "protocol version 1 unsupported", as if version 1 were."""
+    with pytest.raises(p.ProtocolError, match=r"v must be the number 1, not the text '1'") as refused:
+        p.parse_hello("h1", {**p.make_hello("h1"), "v": "1"})
+    assert refused.value.code == "version" and len(str(refused.value)) <= p.MAX_MESSAGE
+    with pytest.raises(p.ProtocolError, match="protocol version 2 unsupported"):
+        p.parse_input("h1", {**p.make_input(1, "p1", p.RANGE, {"bottom": "1", "top": "2"}), "v": 2})
+
+
 def test_an_ack_too_long_for_the_screen_is_cut_never_dropped() -> None:
     """Only a box out of spec sends one; refused, the handset sent its input again every few seconds, for
     ever, each time acked again: the seq and ok are taken, the msg cut as the box would cut it."""
