@@ -256,6 +256,42 @@ def release() -> None:
 # -- the raw baseline -----------------------------------------------------------------------------------------
 
 
+class RawRoom:
+    """A raw baseline's N clients, in this process as the measured handsets are, each pinging an ``echo``
+    (anything with ``stop``: a client here, or one in a process of its own) on ``<tag>/<i>/ping``."""
+
+    def __init__(self, conn: Connection, n: int, tag: str, echo: Any) -> None:
+        self.tag, self.echo = tag, echo
+        self.got: list[dict[int, float]] = [{} for _ in range(n)]
+        self.clients = [Client(f"{tag}-{i}", conn, self._on(i), subscriptions=[f"{tag}/{i}/pong"]).start(wait=30)
+                        for i in range(n)]
+        self.seq = 0
+
+    def _on(self, i: int) -> Callable[[str, bytes], None]:
+        def handle(topic: str, payload: bytes) -> None:
+            self.got[i].setdefault(int(json.loads(payload)["seq"]), time.perf_counter())
+        return handle
+
+    def ping(self, i: int) -> tuple[int, float]:
+        """Client ``i`` pings now: the ping's seq and when it went."""
+        self.seq += 1
+        payload = protocol.encode(protocol.make_input(self.seq, "p1", protocol.BUZZ, {"pressed": 1}, f"h{i:03d}", 1))
+        sent = time.perf_counter()
+        self.clients[i].publish(f"{self.tag}/{i}/ping", payload)
+        return self.seq, sent
+
+    def wait(self, sent: Sequence[tuple[int, int, float]]) -> None:
+        """Until every ping in ``sent`` (client, seq, when) is back, or TIMEOUT."""
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline and not all(seq in self.got[i] for i, seq, _ in sent):
+            time.sleep(0.001)
+
+    def stop(self) -> None:
+        for client in self.clients:
+            client.stop()
+        self.echo.stop()
+
+
 def raw_round_trips(
     conn: Connection, n: int, rounds: int, spread: float, rng: random.Random
 ) -> tuple[list[float], int]:
@@ -267,21 +303,11 @@ def raw_round_trips(
         lambda topic, payload: echo.publish(topic.replace("/ping", "/pong"), payload),
         subscriptions=[f"{tag}/+/ping"],
     ).start()
-    got: list[dict[int, float]] = [{} for _ in range(n)]
-
-    def on_pong(i: int) -> Callable[[str, bytes], None]:
-        def handle(topic: str, payload: bytes) -> None:
-            got[i].setdefault(int(json.loads(payload)["seq"]), time.perf_counter())
-
-        return handle
-
-    clients = [
-        Client(f"{tag}-{i}", conn, on_pong(i), subscriptions=[f"{tag}/{i}/pong"]).start(wait=30) for i in range(n)
-    ]
+    room = RawRoom(conn, n, tag, echo)
     times: list[float] = []
     lost = 0
     try:
-        for seq in range(1, rounds + 1):
+        for _ in range(rounds):
             plan = sorted((rng.uniform(0, spread), i) for i in range(n))
             start = time.perf_counter()
             sent = []
@@ -289,21 +315,15 @@ def raw_round_trips(
                 delay = start + offset - time.perf_counter()
                 if delay > 0:
                     time.sleep(delay)
-                payload = protocol.encode(protocol.make_input(seq, "p1", protocol.BUZZ, {"pressed": 1}, f"h{i:03d}", 1))
-                sent.append((i, time.perf_counter()))
-                clients[i].publish(f"{tag}/{i}/ping", payload)
-            deadline = time.monotonic() + TIMEOUT
-            while time.monotonic() < deadline and not all(seq in got[i] for i, _ in sent):
-                time.sleep(0.005)
-            for i, at in sent:
-                if seq in got[i]:
-                    times.append(got[i][seq] - at)
+                sent.append((i, *room.ping(i)))
+            room.wait(sent)
+            for i, seq, at in sent:
+                if seq in room.got[i]:
+                    times.append(room.got[i][seq] - at)
                 else:
                     lost += 1
     finally:
-        for client in clients:
-            client.stop()
-        echo.stop()
+        room.stop()
     return times, lost
 
 

@@ -36,54 +36,15 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from game import _schedule, start_echo  # noqa: E402
-from latency import TIMEOUT, Appliance, Tv, question, release, seat_everyone, start_handsets  # noqa: E402
+from latency import Appliance, RawRoom, Tv, question, release, seat_everyone, start_handsets  # noqa: E402
 
 from appliance.edge.broker import start_broker  # noqa: E402
-from appliance.edge.mqtt import Client, Connection  # noqa: E402
-from firmware import protocol  # noqa: E402
-
-
-class RawRoom:
-    """The baseline's N clients, in this process as the measured handsets are, each pinging an echo client
-    in its own process (bench/game.py's) on command."""
-
-    def __init__(self, conn: Connection, n: int) -> None:
-        self.tag = f"rawscale{os.getpid()}n{n}"
-        self.echo = start_echo(conn, self.tag)
-        self.got: list[dict[int, float]] = [{} for _ in range(n)]
-        self.clients = [Client(f"{self.tag}-{i}", conn, self._on(i), subscriptions=[f"{self.tag}/{i}/pong"])
-                        .start(wait=30) for i in range(n)]
-        self.seq = 0
-
-    def _on(self, i: int) -> Callable[[str, bytes], None]:
-        def handle(topic: str, payload: bytes) -> None:
-            self.got[i].setdefault(int(json.loads(payload)["seq"]), time.perf_counter())
-        return handle
-
-    def ping(self, i: int) -> tuple[int, float]:
-        """Client ``i`` pings now: the ping's seq and when it went."""
-        self.seq += 1
-        payload = protocol.encode(protocol.make_input(self.seq, "p1", protocol.BUZZ, {"pressed": 1}, f"h{i:03d}", 1))
-        sent = time.perf_counter()
-        self.clients[i].publish(f"{self.tag}/{i}/ping", payload)
-        return self.seq, sent
-
-    def wait(self, sent: Sequence[tuple[int, int, float]]) -> None:
-        """Until every ping in ``sent`` (client, seq, when) is back, or TIMEOUT."""
-        deadline = time.monotonic() + TIMEOUT
-        while time.monotonic() < deadline and not all(seq in self.got[i] for i, seq, _ in sent):
-            time.sleep(0.001)
-
-    def stop(self) -> None:
-        for client in self.clients:
-            client.stop()
-        self.echo.stop()
+from appliance.edge.mqtt import Connection  # noqa: E402
 
 
 def measure(conn: Connection, n: int, questions: int, idle: float, spread: float,
@@ -129,7 +90,8 @@ def measure(conn: Connection, n: int, questions: int, idle: float, spread: float
 
 def raw_spread(conn: Connection, n: int, questions: int, spread: float, rng: random.Random) -> dict[str, float]:
     """The baseline: N clients each sending once within ``spread`` s to an echo, ``questions`` times."""
-    raw = RawRoom(conn, n)
+    tag = f"rawscale{os.getpid()}n{n}"
+    raw = RawRoom(conn, n, tag, start_echo(conn, tag))  # the echo in its own process, as bench/game.py's
     acked, drains, lost = [], [], 0
     try:
         for _ in range(questions):
