@@ -34,6 +34,7 @@ from appliance.decks.deal import DECK_TYPE, card_fields  # noqa: E402
 from appliance.decks.shipped import shipped_decks  # noqa: E402
 from appliance.edge.hub import Hub  # noqa: E402
 from appliance.edge.mqtt import Connection  # noqa: E402
+from appliance.flows import flow_factory
 from appliance.session.session import Session  # noqa: E402
 from firmware import protocol  # noqa: E402
 
@@ -85,7 +86,7 @@ CARDS = {game: cards(game) for game in ("confident", "poker")}
 def table(game: str, n: int, full: bool) -> tuple[Hub, Counter, list[str]]:
     """A hub with ``n`` handsets in the room and a game of ``game`` started with the first ones seated."""
     box = "cpubench"
-    session = Session(time.monotonic, random.Random(1))
+    session = Session(time.monotonic, random.Random(1), flows=flow_factory)
     hub = (FullRebuildHub if full else Hub)(box, session, Connection("127.0.0.1", 1))
     counter = Counter()
     hub.client = counter  # type: ignore[assignment]

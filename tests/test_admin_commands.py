@@ -17,6 +17,7 @@ from appliance.edge.hub import Hub
 from appliance.edge.mqtt import Client
 from appliance.edge.refusals import code_of
 from appliance.errors import IllegalAction, MalformedInput
+from appliance.flows import flow_factory
 from appliance.games.base import NotYourTurn
 from appliance.session.session import Paused, Session, StalePrompt
 from firmware import protocol
@@ -68,7 +69,7 @@ class Chatter:
 @pytest.fixture
 def running(mosquitto: MosquittoBroker, box_id: str) -> Iterator[tuple[Hub, MqttLink]]:
     conn = connection_of(mosquitto)
-    with Hub(box_id, Session(time.monotonic), conn) as hub:
+    with Hub(box_id, Session(time.monotonic, flows=flow_factory), conn) as hub:
         link = MqttLink(box_id, conn).start(wait=10)
         try:
             deadline = time.monotonic() + 10

@@ -148,10 +148,11 @@ def test_the_flow_options_the_registry_names_are_the_flows_and_not_the_engines(s
     import random
 
     from appliance.errors import ConfigError
-    from appliance.session.flow import Card, GameSetup
+    from appliance.games.dealt import DealtCard
+    from appliance.session.flow import GameSetup
 
     players = ["Ann", "Bob", "Cat", "Dan"]
-    cards = [Card(f"c{i}", {"question": "How many?", "answer": "5", "true_statements": ["a"],
+    cards = [DealtCard(f"c{i}", {"question": "How many?", "answer": "5", "true_statements": ["a"],
                             "false_statements": ["b", "c"], "propositions": ["1", "2", "3"], "values": ["1", "2", "3"],
                             "hint1": "more than 1", "hint2": "less than 9", "die": "largest"}) for i in range(3)]
     for name in spec.flow_options:

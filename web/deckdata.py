@@ -15,7 +15,6 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from appliance.box.store import Store
 from appliance.decks import (
     CSV_COLUMNS,
     FAMILY_WORDS,
@@ -29,6 +28,7 @@ from appliance.decks import (
     parse_document,
 )
 from appliance.decks.model import LABELS, Card, Deck, DeckInfo, DeckType, Problem
+from appliance.infra.store import Store
 
 COMMON = ("id", "category", "difficulty", "family", "tags")
 

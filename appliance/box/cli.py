@@ -109,7 +109,7 @@ def _demo(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from appliance.box import notify
     from appliance.box.app import Appliance
-    from appliance.box.config import load_config
+    from appliance.infra.config import load_config
 
     config = load_config(args.config)
     stop = stop_event()

@@ -18,11 +18,11 @@ import threading
 from dataclasses import replace
 
 from appliance.box.app import Appliance
-from appliance.box.config import Config, load_config
 from appliance.box.people import Person, answer_of
 from appliance.box.sim import start_bots
 from appliance.box.tv import join_info
 from appliance.errors import QuizboxError
+from appliance.infra.config import Config, load_config
 
 log = logging.getLogger(__name__)
 

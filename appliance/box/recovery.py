@@ -16,7 +16,7 @@
 
 Each finding ends in a sentence in plain words ("a power cut lost 3 answers of question 4: the game goes
 on from question 4") on the TV (the session's message), the admin page and ``quizbox doctor`` (both read
-``health.json``, appliance/box/health.py).
+``health.json``, appliance/infra/health.py).
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from appliance.box.health import Health
 from appliance.errors import QuizboxError
 from appliance.flows import flow_factory
+from appliance.infra.health import Health
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 from appliance.edge.memory import settle_memory
 from appliance.edge.refusals import NO_GAME, code_of
 from appliance.errors import IllegalAction, QuizboxError
-from appliance.session.flow import Card, GameSetup
+from appliance.games.dealt import DealtCard
+from appliance.session.flow import GameSetup
 from appliance.session.night import NIGHT_COMMANDS, NightRunner, night_command
 from firmware import protocol
 
@@ -209,7 +210,7 @@ def start_game(hub: Hub, command: Mapping[str, Any]) -> None:
     if cards_raw is not None:
         if not isinstance(cards_raw, list) or not all(isinstance(c, dict) for c in cards_raw):
             raise protocol.ProtocolError("cards must be a list of objects", "bad_command")
-        cards: Sequence[Card] = [Card(str(c.get("id", i)), c) for i, c in enumerate(cards_raw)]
+        cards: Sequence[DealtCard] = [DealtCard(str(c.get("id", i)), c) for i, c in enumerate(cards_raw)]
     elif hub.decks is not None:
         cards = hub.decks(game, command)
     else:

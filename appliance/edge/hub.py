@@ -20,7 +20,6 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from appliance.box.store import Store, StoreError
 from appliance.edge import commands, liveness
 from appliance.edge.accounts import private_client_id
 from appliance.edge.clocksync import ClockSync
@@ -34,13 +33,14 @@ from appliance.edge.pairing import Pairing, PairingDesk
 from appliance.edge.prompts import fit
 from appliance.edge.refusals import code_of, screen_text
 from appliance.errors import QuizboxError
-from appliance.session.flow import Card
+from appliance.games.dealt import DealtCard
+from appliance.infra.store import Store, StoreError
 from appliance.session.session import Session
 from firmware import protocol
 
 log = logging.getLogger(__name__)
 
-DeckProvider = Callable[[str, Mapping[str, Any]], Sequence[Card]]
+DeckProvider = Callable[[str, Mapping[str, Any]], Sequence[DealtCard]]
 
 SWITCH_INTERVAL = 0.001
 """Seconds a Python thread runs before another may take the interpreter (Python's default: 5 ms). MQTT's

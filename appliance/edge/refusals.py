@@ -4,11 +4,11 @@ readable reason."""
 
 from __future__ import annotations
 
-from appliance.box.store import StoreError
 from appliance.errors import ConfigError, IllegalAction, MalformedInput
 from appliance.games.base import NotYourTurn, WrongPhase
 from appliance.games.confident.refusals import AlreadyAnswered
 from appliance.games.squizz.engine import AlreadySubmitted
+from appliance.infra.store import StoreError
 from appliance.session.session import NotSeated, Paused, StalePrompt
 from firmware import protocol
 

@@ -17,8 +17,9 @@ from appliance.games.allin.actions import StartQuestion as Deal
 from appliance.games.allin.engine import AllInEngine
 from appliance.games.allin.state import Phase
 from appliance.games.base import JSON, Action, Engine
+from appliance.games.dealt import DealtCard
 from appliance.session.engine_flow import EngineFlow
-from appliance.session.flow import Card, info
+from appliance.session.flow import info
 from firmware import protocol
 
 TRUE, FALSE = "true", "false"
@@ -31,7 +32,7 @@ class AllInFlow(EngineFlow):
     def make_engine(self, players: Sequence[str], options: Mapping[str, Any]) -> Engine:
         return AllInEngine(tuple(players), options)
 
-    def deal(self, card: Card) -> list[Action]:
+    def deal(self, card: DealtCard) -> list[Action]:
         statements = card.fields.get("statements")
         if not isinstance(statements, list | tuple):
             raise MalformedInput(f"card {card.id} is not an All In card")

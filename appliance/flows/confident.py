@@ -11,10 +11,11 @@ from appliance.games.base import HOST, JSON, Action, Engine
 from appliance.games.confident.actions import Answer, Close, CloseReason, EndGame, Settle, StartQuestion
 from appliance.games.confident.engine import ConfidentEngine, Phase
 from appliance.games.confident.options import Variant
+from appliance.games.dealt import DealtCard
 from appliance.games.numbers import format_compact, parse_number
 from appliance.games.ranges import Range
 from appliance.session.engine_flow import EngineFlow
-from appliance.session.flow import Card, info
+from appliance.session.flow import info
 from firmware import protocol
 
 
@@ -27,7 +28,7 @@ class ConfidentFlow(EngineFlow):
 
     # -- cards --------------------------------------------------------------------------------------
 
-    def deal(self, card: Card) -> list[Action]:
+    def deal(self, card: DealtCard) -> list[Action]:
         fields = card.fields
         question, answer = fields.get("question"), fields.get("answer")
         if not isinstance(question, str) or not isinstance(answer, str):

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from appliance.errors import MalformedInput
 from appliance.games.base import JSON, Action, Engine
+from appliance.games.dealt import DealtCard
 from appliance.games.numbers import format_compact, parse_number
 from appliance.games.poker.actions import (
     AllIn,
@@ -35,7 +36,7 @@ from appliance.games.poker.engine import PokerEngine
 from appliance.games.poker.schedule import GROWTH, Unit, ante_at
 from appliance.games.poker.state import Phase
 from appliance.session.engine_flow import EngineFlow
-from appliance.session.flow import Card, info
+from appliance.session.flow import info
 from firmware import protocol
 
 SIMPLE = {"check": Check, "call": Call, "fold": Fold, "allin": AllIn}
@@ -53,7 +54,7 @@ class PokerFlow(EngineFlow):
 
     # -- cards and the ante clock ---------------------------------------------------------------------
 
-    def deal(self, card: Card) -> list[Action]:
+    def deal(self, card: DealtCard) -> list[Action]:
         fields = card.fields
         question, answer, hints = fields.get("question"), fields.get("answer"), fields.get("hints")
         if not isinstance(question, str) or not isinstance(answer, str) or not isinstance(hints, list):

@@ -14,14 +14,14 @@ from typing import Any
 
 from appliance.errors import ConfigError, MalformedInput
 from appliance.games.base import HOST, JSON, Action, Engine
+from appliance.games.dealt import DealtCard
 from appliance.games.numbers import format_compact, parse_number
 from appliance.games.squizz.actions import Answer, Close, CloseReason, EndGame, StartQuestion
-from appliance.games.squizz.card import LETTERS, TARGETS
-from appliance.games.squizz.card import Card as Deal
+from appliance.games.squizz.card import LETTERS, TARGETS, DealCard
 from appliance.games.squizz.engine import SquizzEngine
 from appliance.games.squizz.state import Phase
 from appliance.session.engine_flow import EngineFlow
-from appliance.session.flow import Card, info
+from appliance.session.flow import info
 from firmware import protocol
 
 
@@ -32,7 +32,7 @@ class SquizzFlow(EngineFlow):
     def make_engine(self, players: Sequence[str], options: Mapping[str, Any]) -> Engine:
         return SquizzEngine(tuple(players), options)
 
-    def deal(self, card: Card) -> list[Action]:
+    def deal(self, card: DealtCard) -> list[Action]:
         props = card.fields.get("propositions")
         prompt = card.fields.get("prompt")
         if not isinstance(props, list) or len(props) != len(LETTERS) or not isinstance(prompt, str):
@@ -40,7 +40,7 @@ class SquizzFlow(EngineFlow):
         texts = tuple(proposition_text(p) for p in props)
         values: tuple[Decimal, ...] = tuple(parse_number(str(p.get("value"))) for p in props)
         die = self.rng.randint(1, 3)  # rules.md sQuizz 3: smallest, middle, largest with equal chance
-        return [StartQuestion(HOST, die), Deal(HOST, prompt, texts, values)]
+        return [StartQuestion(HOST, die), DealCard(HOST, prompt, texts, values)]
 
     def start(self, now: float) -> None:
         # sQuizz ends after a fixed number of reads (rules.md sQuizz 1-2), not when the deck runs out:

@@ -21,10 +21,9 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from appliance.box.store import Origin, Store, StoreError
 from appliance.errors import IllegalAction, MalformedInput, QuizboxError
-from appliance.flows import flow_factory
 from appliance.games.base import HOST, JSON, Action
+from appliance.games.dealt import DealtCard
 from appliance.games.night import (
     AbandonRound,
     AddRound,
@@ -41,8 +40,9 @@ from appliance.games.night import (
 )
 from appliance.games.night.state import Phase, Round
 from appliance.games.numbers import format_plain, parse_number
+from appliance.infra.store import Origin, Store, StoreError
 from appliance.session.engine_flow import EngineFlow
-from appliance.session.flow import Card, GameSetup, info
+from appliance.session.flow import GameSetup, info
 from firmware import protocol
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-CardSource = Callable[[str, Mapping[str, Any]], Sequence[Card]]
+CardSource = Callable[[str, Mapping[str, Any]], Sequence[DealtCard]]
 """(game, {"deck": id}) -> the cards to deal, as the hub's deck source gives them."""
 
 MAX_INTERVAL_SECONDS = 3600
@@ -170,7 +170,7 @@ class NightRunner:
         """The round's game as the session sets it up: its seats, options and its deck's cards (a card
         count stops the round after that many questions: :meth:`due`)."""
         plan = round_.plan
-        cards: Sequence[Card] = ()
+        cards: Sequence[DealtCard] = ()
         if plan.deck or plan.game != "buzzer":
             if self.cards is None:
                 raise IllegalAction(f"round {round_.number} needs cards but this box has no decks")
@@ -188,7 +188,7 @@ class NightRunner:
         assert round_ is not None
         setup = self.setup_for(round_)
         seats = {p: self.seats[p] for p in round_.seats}
-        flow_factory(setup.game)(setup, self.session.rng, self.session.game_time())  # refuses a bad set-up now
+        self.session.flows(setup.game)(setup, self.session.rng, self.session.game_time())  # refuses a bad set-up now
         action = StartRound.now()
         game_id = None
         if self.store is not None and self.night_id is not None:
@@ -316,7 +316,7 @@ class NightRunner:
         """``player``'s seat moves to ``handset_id`` in the round being played: the night's seat moves too
         (the later rounds seat the player there). Refused, changing nothing, when that handset is another
         player's in the night (one sitting this round out). Returns what the store keeps with the round's
-        seats (appliance.box.store.Store.update_seats), or None when the night does not seat ``player``."""
+        seats (appliance.infra.store.Store.update_seats), or None when the night does not seat ``player``."""
         if self.engine is None or self.engine.phase != Phase.PLAYING.value or player not in self.seats:
             return None  # no round of a night on the table: a one-off game's seat
         holder = self.player_at(handset_id)
@@ -399,7 +399,7 @@ class NightRunner:
         from appliance.session.session import setup_from_json
 
         game_setup = setup_from_json(setup)
-        flow = flow_factory(game_setup.game)(game_setup, self.session.rng, self.session.game_time())
+        flow = self.session.flows(game_setup.game)(game_setup, self.session.rng, self.session.game_time())
         flow.restore(list(log_entries), self.session.game_time())
         if not isinstance(flow, EngineFlow):
             raise IllegalAction("the stored round has no game engine to score")

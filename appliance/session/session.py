@@ -17,13 +17,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from appliance.box.store import Origin, Store, StoreError
 from appliance.edge.handsets import Handset
 from appliance.edge.handsets import revision as handsets_revision
 from appliance.errors import IllegalAction, MalformedInput, QuizboxError
-from appliance.flows import flow_factory
+from appliance.games.dealt import DealtCard
+from appliance.infra.store import Origin, Store, StoreError
 from appliance.session.engine_flow import WAITING, EngineFlow
-from appliance.session.flow import Card, GameFlow, GameSetup, info
+from appliance.session.flow import FlowLookup, GameFlow, GameSetup, info
 from firmware import protocol
 from firmware.protocol import MAX_PAYLOAD
 
@@ -70,8 +70,11 @@ class Session:
         rng: random.Random | None = None,
         box_name: str = "Quizbox",
         store: Store | None = None,
+        *,
+        flows: FlowLookup,
     ) -> None:
         self.clock = clock
+        self.flows = flows  # game id -> its flow factory: appliance.flows.flow_factory, or a test's own
         self.store = store
         self.game_id: int | None = None
         self._stored = 0  # how many of the flow's log entries are in the store
@@ -175,7 +178,7 @@ class Session:
         if len(set(seats.values())) != len(seats):
             raise MalformedInput("one handset is seated twice")
         self._unpause()  # a pause left over from the last game ends here
-        flow = flow_factory(setup.game)(setup, self.rng, self.game_time())
+        flow = self.flows(setup.game)(setup, self.rng, self.game_time())
         if self.store is not None and game_id is None:
             game_id = self.store.create_game(setup.game, setup_json(setup), dict(seats))
         self.flow, self.setup, self.seats, self.game_id = flow, setup, dict(seats), game_id
@@ -197,7 +200,7 @@ class Session:
             return False
         setup = setup_from_json(stored.setup)
         try:
-            flow = flow_factory(setup.game)(setup, self.rng, self.game_time())
+            flow = self.flows(setup.game)(setup, self.rng, self.game_time())
             flow.restore(stored.log, self.game_time())
         except QuizboxError as exc:
             self.store.finish_game(stored.id, {"error": str(exc)}, status="abandoned")
@@ -254,7 +257,7 @@ class Session:
         running timers carry over from the flow it replaces."""
         assert self.setup is not None
         old = self.flow
-        flow = flow_factory(self.setup.game)(self.setup, self.rng, self.game_time())
+        flow = self.flows(self.setup.game)(self.setup, self.rng, self.game_time())
         flow.restore(entries, self.game_time())
         if isinstance(old, EngineFlow) and isinstance(flow, EngineFlow):
             flow.started_at = old.started_at
@@ -648,7 +651,7 @@ def setup_from_json(data: JSON) -> GameSetup:
             game=str(data["game"]),
             players=[str(p) for p in data["players"]],
             options=dict(data["options"]),
-            cards=[Card(str(c["id"]), dict(c["fields"])) for c in data["cards"]],
+            cards=[DealtCard(str(c["id"]), dict(c["fields"])) for c in data["cards"]],
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise MalformedInput(f"stored game set-up is damaged: {exc}") from exc

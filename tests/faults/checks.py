@@ -10,9 +10,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from appliance.box.store import StoredGame
 from appliance.errors import QuizboxError
 from appliance.flows import flow_factory
+from appliance.infra.store import StoredGame
 from appliance.session.engine_flow import EngineFlow
 from appliance.session.flow import GameSetup
 from appliance.session.session import setup_from_json

@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from appliance.box.sim import SimHandset
-from appliance.box.store import Store, StoredGame
 from appliance.decks.deal import cards_for_game, seed_shipped
 from appliance.edge.mqtt import Client, Connection
 from appliance.flows import flow_factory
+from appliance.infra.store import Store, StoredGame
 from firmware import protocol
 from firmware.core import bot as chooser
 from firmware.core import handset as core

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from appliance.box.store import StoredGame
 from appliance.edge.broker import MosquittoBroker
+from appliance.infra.store import StoredGame
 from tests.faults.checks import chip_trail, match_all, problems, replay
 from tests.faults.harness import GAMES, Table, wait_until
 

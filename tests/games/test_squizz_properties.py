@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from appliance.errors import IllegalAction
 from appliance.games.base import HOST, Action
-from appliance.games.squizz import Answer, Card, Close, CloseReason, SquizzEngine, StartQuestion
+from appliance.games.squizz import Answer, Close, CloseReason, DealCard, SquizzEngine, StartQuestion
 from appliance.games.squizz.table import READS, TOKENS
 
 SEATS = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal")
@@ -36,7 +36,7 @@ def next_action(engine: SquizzEngine, data: st.DataObject, closes: bool = True) 
         return StartQuestion.host(data.draw(st.integers(1, 3), label="die"))
     if engine.phase == "card":
         values = data.draw(VALUES, label="values")
-        return Card(HOST, "How much?", ("x", "y", "z"), tuple(values))
+        return DealCard(HOST, "How much?", ("x", "y", "z"), tuple(values))
     question = engine.current
     assert question is not None
     if closes and data.draw(st.integers(0, 5), label="close now") == 0:
@@ -70,7 +70,7 @@ def test_every_non_reader_uses_every_token_once_and_scores_follow_the_log(data: 
     correct = dict.fromkeys(engine.players, 0)
     reads = dict.fromkeys(engine.players, 0)
     die = 0
-    card: Card | None = None
+    card: DealCard | None = None
     opened = -1
     answered: set[str] = set()
     for action in engine.log:  # replay the log with the rulebook's arithmetic, not the engine's
@@ -82,7 +82,7 @@ def test_every_non_reader_uses_every_token_once_and_scores_follow_the_log(data: 
                 token = min(set(range(1, TOKENS[count] + 1)) - set(used[player]))
                 used[player].append(token)
                 assert engine.questions[opened].missed[player] == token
-        elif isinstance(action, Card):
+        elif isinstance(action, DealCard):
             card = action
         elif isinstance(action, Answer):
             assert card is not None
@@ -110,7 +110,7 @@ def probes(players: tuple[str, ...]) -> list[Action]:
     card = (Decimal(1), Decimal(2), Decimal(3))
     return [
         *(StartQuestion(w, die) for w in who for die in (0, 2, 4)),
-        *(Card(w, "p", ("", "", ""), card) for w in who),
+        *(DealCard(w, "p", ("", "", ""), card) for w in who),
         *(Answer(w, letter, token) for w in who for letter in ("A", "C", "D") for token in (0, 1, 5, 9)),
         *(Close(w, reason) for w in who for reason in CloseReason),
     ]

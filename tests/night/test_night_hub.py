@@ -11,13 +11,14 @@ import pytest
 
 from appliance.edge.broker import RunningBroker
 from appliance.edge.hub import Hub
+from appliance.flows import flow_factory
 from appliance.session.session import Session
 from tests.conftest import connection_of
 
 
 @pytest.fixture
 def hub(any_broker: RunningBroker, box_id: str) -> Iterator[Hub]:
-    with Hub(box_id, Session(time.monotonic), connection_of(any_broker)) as running:
+    with Hub(box_id, Session(time.monotonic, flows=flow_factory), connection_of(any_broker)) as running:
         yield running
 
 
@@ -46,7 +47,8 @@ def test_night_commands_reach_the_night(hub: Hub) -> None:
 def _night_hub() -> tuple[Hub, list[dict[str, str]]]:
     from appliance.edge.mqtt import Connection
 
-    hub = Hub("nightbox", Session(time.monotonic), Connection("127.0.0.1", 1))  # never started: commands only
+    # never started: commands only
+    hub = Hub("nightbox", Session(time.monotonic, flows=flow_factory), Connection("127.0.0.1", 1))
     for hid, name in (("h1", "Ann"), ("h2", "Bob"), ("h3", "Cat")):
         handset = hub.registry.hello(hid, name, 0.0)[0]
         handset.accepted = handset.online = True

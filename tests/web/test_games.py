@@ -7,7 +7,7 @@ import io
 
 from flask.testing import FlaskClient
 
-from appliance.box.store import Store
+from appliance.infra.store import Store
 from tests.web.conftest import post
 from tests.web.fakes import FakeLink
 from web.link import Result

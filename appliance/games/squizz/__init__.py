@@ -10,13 +10,13 @@
 from __future__ import annotations
 
 from appliance.games.squizz.actions import Answer, Close, CloseReason, EndGame, StartQuestion
-from appliance.games.squizz.card import Card, card_from_scenario
+from appliance.games.squizz.card import DealCard, card_from_scenario
 from appliance.games.squizz.engine import SquizzEngine
 from appliance.games.squizz.table import form_teams, team_name
 
 __all__ = [
     "Answer",
-    "Card",
+    "DealCard",
     "Close",
     "CloseReason",
     "EndGame",

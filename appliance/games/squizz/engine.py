@@ -19,7 +19,7 @@ from appliance.errors import ConfigError, IllegalAction
 from appliance.games.base import JSON, Action, Engine, Questions, Totals, Views
 from appliance.games.squizz import views
 from appliance.games.squizz.actions import Answer, Close, EndGame, StartQuestion
-from appliance.games.squizz.card import LETTERS, TARGETS, Card
+from appliance.games.squizz.card import LETTERS, TARGETS, DealCard
 from appliance.games.squizz.state import Phase, Question
 from appliance.games.squizz.table import MAX_PLAYERS, MIN_PLAYERS, READS, questions_for, tokens_for
 
@@ -53,7 +53,7 @@ class SquizzEngine(Questions[Question], Engine):
     views: ClassVar[Views] = views
     _phase: Phase
     actions: ClassVar[Mapping[str, type[Action]]] = {
-        record.kind: record for record in (StartQuestion, Card, Answer, Close, EndGame)
+        record.kind: record for record in (StartQuestion, DealCard, Answer, Close, EndGame)
     }
 
     def __init__(self, players: Sequence[str], options: Mapping[str, object] | None = None) -> None:
@@ -143,11 +143,11 @@ class SquizzEngine(Questions[Question], Engine):
 
     # -- card (host) -------------------------------------------------------------------------------
 
-    def verify_card(self, action: Card) -> None:
+    def verify_card(self, action: DealCard) -> None:
         self._require_host(action)
         self._require_phase(action, Phase.CARD)
 
-    def card(self, action: Card) -> None:
+    def card(self, action: DealCard) -> None:
         self.verify_card(action)
         self._record(action)
         self._open().card = action

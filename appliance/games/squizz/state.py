@@ -7,7 +7,7 @@ from enum import StrEnum
 
 from appliance.games.base import JSON
 from appliance.games.squizz.actions import Answer
-from appliance.games.squizz.card import Card
+from appliance.games.squizz.card import DealCard
 
 
 class Phase(StrEnum):
@@ -28,7 +28,7 @@ class Question:
     reader: str
     die: int
     answerers: tuple[str, ...]
-    card: Card | None = None
+    card: DealCard | None = None
     answers: dict[str, Answer] = field(default_factory=dict)
     closed: str | None = None
     """Why the host closed the answers (a ``CloseReason`` value); None when every answer came in."""
