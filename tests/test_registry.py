@@ -81,9 +81,9 @@ def test_the_set_up_page_offers_the_engines_seat_limits_and_defaults(spec: GameS
         spec.engine([f"P{i}" for i in range(spec.engine.max_players + 1)], {})
 
 
-def test_confident_offers_the_twelve_seats_its_engine_allows() -> None:
-    """Issue 14: New game offered Confident? 2-8 seats while the engine seats 12."""
-    assert catalogue.GAMES["confident"].max_players == 12
+def test_confident_offers_the_forty_seats_its_engine_allows() -> None:
+    """Issue 14: New game offered Confident? 2-8 seats while the engine seats 12; the room seats 40."""
+    assert catalogue.GAMES["confident"].max_players == 40
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.id)

@@ -70,8 +70,8 @@ class AllInFlow(EngineFlow):
             pick, answer = choices.get("pick"), choices.get("answer")
             if pick not in ("0", "1", "2") or answer not in (TRUE, FALSE):
                 raise MalformedInput("pick a statement and answer True or False")
-            exclude = choices.get("exclude") or None
-            return Read(player, int(pick), answer == TRUE, exclude)
+            exclude = choices.get("exclude") or None  # a name or a seat number (rules.md The room 2)
+            return Read(player, int(pick), answer == TRUE, None if exclude is None else self.engine.player_at(exclude))
         if kind == protocol.SPLIT:
             split = data["split"]
             unknown = sorted(set(split) - {TRUE, FALSE})

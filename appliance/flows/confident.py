@@ -83,12 +83,13 @@ class ConfidentFlow(EngineFlow):
         board = None
         if "bottom" in data:
             board = Range(parse_number(str(data["bottom"])), parse_number(str(data["top"])))
-        swap = data.get("swap")
+        copy, swap = data.get("copy"), data.get("swap")
+        named = self.engine.player_at  # a name or a seat number (rules.md The room 2)
         return Answer(
             player,
             range=board,
-            copy=data.get("copy"),
-            swap=None if swap is None else (str(swap[0]), str(swap[1])),
+            copy=None if copy is None else named(copy),
+            swap=None if swap is None else (named(swap[0]), named(swap[1])),
             double=bool(data.get("double", False)),
         )
 

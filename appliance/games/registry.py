@@ -22,7 +22,6 @@ from appliance.errors import MalformedInput
 from appliance.games import standings
 from appliance.games.allin import scenario as allin_scenario
 from appliance.games.allin import standing as allin_standing
-from appliance.games.allin.engine import MAX_SEATS as ALLIN_SEATS
 from appliance.games.allin.engine import AllInEngine
 from appliance.games.base import Engine
 from appliance.games.buzzer import scenario as buzzer_scenario
@@ -164,8 +163,7 @@ SPECS: tuple[GameSpec, ...] = (
          "Chips on the wrong side leave the game.",
          "Last player with chips wins."),
         allin_standing.read, allin_scenario.ADAPTER,
-        settings=(Setting("chips", "Chips each", "int", AllInEngine.defaults["chips"], 1, 1000),
-                  Setting("max_players", "Most players", "int", AllInEngine.defaults["max_players"], 2, ALLIN_SEATS)),
+        settings=(Setting("chips", "Chips each", "int", AllInEngine.defaults["chips"], 1, 1000),),
     ),
     GameSpec(
         "squizz", "sQuizz", SquizzEngine, "squizz",

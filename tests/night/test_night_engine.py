@@ -358,7 +358,8 @@ def test_views_show_the_standing_the_last_round_and_the_next() -> None:
     assert view["last"]["title"] == "Fastest finger" and view["last"]["points"][CAT] == 4
     assert view["next"]["seats"] == [ANN, BOB] and view["next"]["sitting_out"] == [CAT, DAN]
     assert view["next"]["multiplier"] == 2 and view["next"]["title"] == "Buzzer Round"
-    assert engine.private_view(CAT) == {"player": CAT, "total": 4, "place": 1, "prompt": None, "number": None}
+    assert engine.private_view(CAT) == {"seat": 3, "player": CAT, "total": 4, "place": 1, "prompt": None,
+                                        "number": None}
 
 
 def test_malformed_actions_are_malformed_not_illegal() -> None:

@@ -95,7 +95,7 @@ def test_every_rule_is_covered_by_a_night_file() -> None:
 def test_each_file_names_known_rules(path: Path) -> None:
     data = load(path)
     assert data["rules"], "a night file names the rules it covers"
-    assert sorted(set(data["rules"]) - set(RULES)) == []
+    assert sorted({r for r in data["rules"] if not r.startswith("room-")} - set(RULES)) == []  # or the room's
     assert "expect" in data and all("expect" in round_ for round_ in data["rounds"])
 
 
