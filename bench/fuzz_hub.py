@@ -448,7 +448,7 @@ def run(
                         wire.client.publish(protocol.input_topic(box, handset), legit)
                         sent.setdefault(handset, []).append((legit, game_ids[-1]))
                 result.lost = sent_inputs - wire.wait_acks(sent_inputs, 30)
-                with hub.lock:
+                with hub.outbox:
                     if session.state == "playing" and session.flow is not None and session.flow.can_advance():
                         hub.command({"cmd": "next"})
                     if session.state != "playing":
@@ -461,7 +461,7 @@ def run(
                         f"lost {result.lost}"
                     )
             result.inputs, result.acks = sent_inputs, wire.acks
-            with hub.lock:
+            with hub.outbox:
                 result.applied = hub.accepted
                 _check_stored(result, store, sent, wire.by_handset)
             result.crashes = failures.records

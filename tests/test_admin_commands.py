@@ -151,7 +151,7 @@ def test_a_command_the_broker_lost_is_sent_again_and_run_once(
     try:
         for _ in range(2):
             watcher.publish(protocol.admin_command_topic(box_id), json.dumps(command))
-        _wait(lambda: hub._last_result.get("id") == "twice-1")
+        _wait(lambda: hub.admin.last.get("id") == "twice-1")
         time.sleep(0.3)
     finally:
         watcher.stop()

@@ -123,7 +123,7 @@ def test_a_handset_gone_silent_is_shown_offline_and_back_when_heard(
             """Let the hub take in what the handset sent before it left (its last clock answers), then
             start the silence from when it was last heard."""
             time.sleep(0.5)
-            with hub.lock:
+            with hub.outbox:
                 quiet = hub.registry.get("quiet")
                 assert quiet is not None
                 now[0] = quiet.last_seen

@@ -140,8 +140,8 @@ def _watchdog(app: object, stop: threading.Event) -> None:
         hub = getattr(app, "hub", None)
         if hub is None or not hub.alive():
             continue
-        if hub.lock.acquire(timeout=heart.interval):
-            hub.lock.release()
+        if hub.outbox.acquire(timeout=heart.interval):
+            hub.outbox.release()
             heart.beat()
 
 

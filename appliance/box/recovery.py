@@ -544,7 +544,7 @@ class Claims:
         self.checked.add(claim)
         if not lost_ack(self.hub.store.last_acked(handset_id), (acked["seq"], acked["prompt"])):
             return
-        with self.hub.lock:
+        with self.hub.outbox:
             session = self.hub.session
             if handset_id in self.report.lost_answers:
                 return
@@ -553,7 +553,7 @@ class Claims:
             handset = self.hub.registry.get(handset_id)
             self.report.names[handset_id] = player or (handset.name if handset is not None else handset_id)
             say(self.report, session, self.health)
-            self.hub._publish_state()
+            self.hub.publish_state()
         log.error("handset %s had an answer acked (seq %s on %s) that the store lost", *claim)
 
 

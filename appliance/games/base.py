@@ -37,9 +37,13 @@ HOST = ""
 class WrongPhase(IllegalAction):
     """The action exists but not in the phase the game is in."""
 
+    code: ClassVar[str] = "wrong_phase"
+
 
 class NotYourTurn(IllegalAction):
     """Another player is to act."""
+
+    code: ClassVar[str] = "not_your_turn"
 
 
 class UnknownPlayer(IllegalAction):

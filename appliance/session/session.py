@@ -15,11 +15,11 @@ import random
 import secrets
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from appliance.edge.handsets import Handset
 from appliance.edge.handsets import revision as handsets_revision
-from appliance.errors import IllegalAction, MalformedInput, QuizboxError
+from appliance.errors import IllegalAction, MalformedInput, NoGame, QuizboxError
 from appliance.games.dealt import DealtCard
 from appliance.infra.store import Origin, Store, StoreError
 from appliance.session.engine_flow import WAITING, EngineFlow
@@ -38,13 +38,19 @@ LOBBY, PLAYING, RESULTS = "lobby", "playing", "results"
 class StalePrompt(IllegalAction):
     """The input answers a prompt that is no longer the handset's current one."""
 
+    code: ClassVar[str] = "stale"
+
 
 class NotSeated(IllegalAction):
     """The handset has no seat in the game being played."""
 
+    code: ClassVar[str] = "not_seated"
+
 
 class Paused(IllegalAction):
     """The quizmaster paused the game."""
+
+    code: ClassVar[str] = "paused"
 
 
 @dataclass
@@ -136,7 +142,7 @@ class Session:
         player's own with the seat code the TV shows while their handset is offline). The game is the
         player's, so nothing they entered is lost; the old handset goes back to waiting."""
         if self.flow is None or self.state != PLAYING:
-            raise IllegalAction("no game is running: seats are set when a game starts")
+            raise NoGame("no game is running: seats are set when a game starts")
         if player not in self.seats:
             raise MalformedInput(f"{player!r} has no seat in this game (seats: {', '.join(self.seats)})")
         if not handset.accepted:
@@ -267,7 +273,7 @@ class Session:
 
     def end_game(self) -> None:
         if self.flow is None:
-            raise IllegalAction("no game is running")
+            raise NoGame()
         if self.store is not None and self.game_id is not None and not self.flow.finished:
             self.store.finish_game(self.game_id, self.flow.board(), status="abandoned")
         self._unpause()
@@ -332,7 +338,7 @@ class Session:
         """Undo the last accepted player input (and the host steps after it), rebuilt from the log."""
         flow = self._running()
         if self.setup is None:
-            raise IllegalAction("no game is running")
+            raise NoGame()
         entries = flow.log()
         last = next((i for i in range(len(entries) - 1, -1, -1) if entries[i].get("player")), None)
         if last is None:
@@ -393,7 +399,7 @@ class Session:
 
     def _running(self) -> GameFlow:
         if self.flow is None or self.state != PLAYING:
-            raise IllegalAction("no game is running")
+            raise NoGame()
         return self.flow
 
     # -- inputs --------------------------------------------------------------------------------------------

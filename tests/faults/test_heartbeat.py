@@ -83,7 +83,7 @@ def test_a_hub_whose_lock_is_stuck_sends_no_heartbeat(broker: MosquittoBroker) -
             released = threading.Event()
 
             def stuck() -> None:
-                with hub.lock:
+                with hub.outbox:
                     released.wait(5)
 
             holder = threading.Thread(target=stuck)

@@ -49,7 +49,7 @@ def test_bots_play_a_whole_game(mosquitto: MosquittoBroker, box_id: str, tmp_pat
             deadline = time.monotonic() + 120
             while session.state != "results" and time.monotonic() < deadline:
                 time.sleep(0.1)
-            with hub.lock:  # the hub's threads have finished storing
+            with hub.outbox:  # the hub's threads have finished storing
                 assert session.state == "results", session.flow.board() if session.flow else None
                 flow = session.flow
                 assert flow is not None and flow.finished

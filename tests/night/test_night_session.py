@@ -10,12 +10,13 @@ from typing import Any
 import pytest
 
 from appliance.edge.handsets import Handset
+from appliance.edge.night_commands import night_command
 from appliance.errors import IllegalAction, MalformedInput, QuizboxError
 from appliance.flows import flow_factory
 from appliance.games.dealt import DealtCard
 from appliance.games.night import NightEngine
 from appliance.infra.store import Store
-from appliance.session.night import NightRunner, night_command
+from appliance.session.night import NightRunner
 from appliance.session.session import Session
 from firmware import protocol
 

@@ -52,6 +52,8 @@ class BadSplit(IllegalAction):
 class AlreadySubmitted(IllegalAction):
     """A second split from the same bettor on one question."""
 
+    code: ClassVar[str] = "already_in"
+
 
 class AllInEngine(Questions[Question], Engine):
     """All In for 2 to 40 players (rules.md The room 1; options ``chips`` 15 and an optional cap ``max_players``)."""

@@ -43,6 +43,8 @@ class BadToken(IllegalAction):
 class AlreadySubmitted(IllegalAction):
     """A second answer from the same player on one question."""
 
+    code: ClassVar[str] = "already_in"
+
 
 class SquizzEngine(Questions[Question], Engine):
     """sQuizz for 2-8 players or teams (option ``first_reader``, default the first seat)."""
