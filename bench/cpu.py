@@ -71,8 +71,8 @@ class Running:
 class FullRebuildHub(Hub):
     """The baseline: every prompt rebuilt after every input (the hub before issue 22)."""
 
-    def _publish_changes(self, narrowed: bool = False) -> None:
-        super()._publish_changes(narrowed=False)
+    def publish_changes(self, narrowed: bool = False, state: bool = True) -> None:
+        super().publish_changes(narrowed=False, state=state)
 
 
 def cards(game: str) -> list[dict[str, Any]]:
@@ -157,7 +157,7 @@ def measure(game: str, n: int, count: int, full: bool) -> dict[str, float]:
         hub.on_message(topic, payload)  # up to the ack, as MQTT's thread runs it
         acked = time.process_time()
         with hub.outbox:  # what the publisher thread does after it (here after every input: no batching)
-            hub._publish_changes(narrowed=True)
+            hub.publish_changes(narrowed=True)
         done = time.process_time()
         to_ack += acked - start
         spent += done - start

@@ -18,6 +18,9 @@ from appliance.session.engine_flow import EngineFlow
 from appliance.session.flow import info
 from firmware import protocol
 
+ROOM_LISTED = 8
+"""Up to this many players a prompt offers the others by name; a room offers seat numbers."""
+
 
 class ConfidentFlow(EngineFlow):
     game = "confident"
@@ -102,6 +105,9 @@ class ConfidentFlow(EngineFlow):
         # whoever has answered, and nobody's prompt shows who is in (the board does)
         return {action.player} if isinstance(action, Answer) else None
 
+    def _pickable(self, names: list[str]) -> list[str]:
+        return _pickable_names(self.engine, names)
+
     def prompt(self, player: str) -> JSON:
         engine = self.engine
         question = engine.current
@@ -123,7 +129,8 @@ class ConfidentFlow(EngineFlow):
                 "private": private,
             }
             if legal["boosts"]:
-                body["boosts"] = {"copy": legal["copy"], "swap": legal["swap"], "double": "double" in legal["boosts"]}
+                body["boosts"] = {"copy": self._pickable(legal["copy"]), "swap": self._pickable(legal["swap"]),
+                                  "double": "double" in legal["boosts"]}
             return body
         if engine.phase in (Phase.OPEN, Phase.CLOSED):
             board = question.boards.get(player)
@@ -134,6 +141,14 @@ class ConfidentFlow(EngineFlow):
         points = settlement.points[player]
         answer = format_compact(settlement.answer)
         return {**info(f"Answer: {answer}", f"You scored {points:+d}. Total {score}.", wait=True), "private": private}
+
+
+def _pickable_names(engine: ConfidentEngine, names: list[str]) -> list[str]:
+    """Whom a Copy or a Swap may name, as the prompt offers them: names at a table, seat numbers in a room
+    (rules.md The room 2; 39 names twice are more than a handset's 1 KB prompt holds)."""
+    if len(engine.players) <= ROOM_LISTED:
+        return names
+    return [str(engine.seat(name)) for name in names]
 
 
 def _describe(board: Answer) -> str:

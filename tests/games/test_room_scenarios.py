@@ -89,3 +89,54 @@ def test_an_all_in_exclusion_by_seat_number(tmp_path: Path) -> None:
     session, hs = _room(tmp_path, "allin", TEAMS[:16], ALLIN)
     _send(session, hs["Team 01"], "choice", {"choices": {"pick": "0", "answer": "true", "exclude": "16"}})
     assert session.flow.engine.current.excluded == "Team 16"  # type: ignore[union-attr]
+
+
+LONG = [f"The Quizzy Rascals {i:02d}{'x' * 3}" for i in range(1, 41)]  # 24 characters, protocol.MAX_NAME
+
+
+def _every_prompt_fits(session: Session, handsets: dict[str, Handset]) -> None:
+    """Each seat's prompt as the hub sends it (fitted to a handset's 1 KB by shortening what is for reading)
+    keeps everything a handset acts on: its kind and every option id it offers."""
+    import json
+
+    from appliance.edge.prompts import fit
+    from firmware import protocol
+
+    for handset in handsets.values():
+        prompt, _ = session.prompt_for(handset)
+        sent = json.loads(fit(protocol.wire_prompt("boot", prompt)))
+        assert sent["kind"] == prompt["kind"] != protocol.INFO or sent["title"] != "Too much to show"
+        ids = [[o["id"] for o in f.get("options", [])] for f in prompt.get("fields", [])]
+        assert [[o["id"] for o in f.get("options", [])] for f in sent.get("fields", [])] == ids
+        assert sent.get("boosts") == prompt.get("boosts")
+
+
+def test_a_forty_team_confident_prompt_fits_a_handset_and_offers_seat_numbers(tmp_path: Path) -> None:
+    # before: 39 names twice (copy and swap) made 2.2 KB; the hub sent "Too much to show" instead
+    session, hs = _room(tmp_path, "confident", LONG, ESTIMATION)
+    _every_prompt_fits(session, hs)
+    prompt, _ = session.prompt_for(hs[LONG[0]])
+    assert prompt["boosts"]["copy"] == [str(n) for n in range(2, 41)]
+    _send(session, hs[LONG[0]], "range", {"copy": "37"})
+    assert session.flow.engine.current.boards[LONG[0]].copy == LONG[36]  # type: ignore[union-attr]
+    _every_prompt_fits(session, hs)
+
+
+def test_a_forty_team_all_in_reader_excludes_by_the_seats_digits(tmp_path: Path) -> None:
+    session, hs = _room(tmp_path, "allin", LONG, ALLIN)
+    _every_prompt_fits(session, hs)
+    prompt, _ = session.prompt_for(hs[LONG[0]])
+    names = [f["name"] for f in prompt["fields"]]
+    assert names == ["pick", "answer", "exclude_tens", "exclude_units"]
+    with pytest.raises(QuizboxError, match="tens and its units"):
+        _send(session, hs[LONG[0]], "choice", {"choices": {"pick": "0", "answer": "true", "exclude_tens": "3"}})
+    _send(session, hs[LONG[0]], "choice",
+          {"choices": {"pick": "0", "answer": "true", "exclude_tens": "3", "exclude_units": "7"}})
+    assert session.flow.engine.current.excluded == LONG[36]  # type: ignore[union-attr]
+    _every_prompt_fits(session, hs)
+
+
+def test_a_forty_team_all_in_reader_may_exclude_nobody(tmp_path: Path) -> None:
+    session, hs = _room(tmp_path, "allin", LONG, ALLIN)
+    _send(session, hs[LONG[0]], "choice", {"choices": {"pick": "1", "answer": "false", "exclude_tens": "-"}})
+    assert session.flow.engine.current.excluded is None  # type: ignore[union-attr]

@@ -24,11 +24,11 @@ def hub(any_broker: RunningBroker, box_id: str) -> Iterator[Hub]:
 
 def test_every_admin_result_names_its_command(hub: Hub) -> None:
     hub._admin(json.dumps({"cmd": "night_skip", "round": 1, "id": "tok-1"}).encode())
-    assert hub._last_result == {**hub._last_result, "ok": False, "msg": "no night is running", "id": "tok-1"}
+    assert hub.admin.last == {**hub.admin.last, "ok": False, "msg": "no night is running", "id": "tok-1"}
     hub._admin(json.dumps({"cmd": "night_skip", "round": "one", "id": "tok-2"}).encode())
-    assert hub._last_result == {**hub._last_result, "ok": False, "id": "tok-2", "code": "bad_command"}
+    assert hub.admin.last == {**hub.admin.last, "ok": False, "id": "tok-2", "code": "bad_command"}
     hub._admin(json.dumps({"cmd": "lobby", "id": "tok-3"}).encode())
-    assert hub._last_result == {"ok": True, "msg": "lobby: done", "id": "tok-3"}
+    assert hub.admin.last == {"ok": True, "msg": "lobby: done", "id": "tok-3"}
 
 
 def test_night_commands_reach_the_night(hub: Hub) -> None:
