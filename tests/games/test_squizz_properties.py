@@ -152,7 +152,7 @@ def test_rebuild_from_the_log_equals_the_live_engine(data: st.DataObject) -> Non
 def other_tokens(engine: SquizzEngine, players: tuple[str, ...]) -> SquizzEngine:
     """The same game with ``players``' token choices mirrored (token t -> N + 1 - t): still legal,
     other scores, the same answers."""
-    highest = TOKENS[len(engine.players)]
+    highest = len(engine.token_set)
     log = [
         replace(a, token=highest + 1 - a.token) if isinstance(a, Answer) and a.player in players else a
         for a in engine.log
