@@ -6,19 +6,24 @@ refused input changes nothing, and no view shows a token value before the end.""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from decimal import Decimal
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from appliance.errors import ConfigError, IllegalAction
-from appliance.games.base import HOST
+from appliance.errors import ConfigError
+from appliance.games.base import HOST, Action
 from appliance.games.squizz import Answer, Close, CloseReason, DealCard, SquizzEngine, StartQuestion
 from appliance.games.squizz.engine import AlreadySubmitted, BadToken
 from appliance.games.squizz.table import setup_options
-from tests.games.test_squizz_properties import next_action, other_tokens, probes
+from tests.games.probing import refuse_probes
+from tests.games.test_squizz_properties import (
+    check_tokens_and_scores,
+    other_tokens,
+    probes,
+    random_game,
+)
 
 ROOM = tuple(f"t{n:02d}" for n in range(1, 41))
 FIVE = ROOM[:5]
@@ -27,7 +32,7 @@ CARD = DealCard(HOST, "Height in metres", ("Eiffel Tower", "Big Ben", "Statue of
 PROPERTY = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def room(count: int, **options: object) -> SquizzEngine:
+def seated(count: int, **options: object) -> SquizzEngine:
     return SquizzEngine(ROOM[:count], options)
 
 
@@ -36,24 +41,24 @@ def room(count: int, **options: object) -> SquizzEngine:
 
 @pytest.mark.parametrize("count", [9, 24, 40])
 def test_above_eight_players_the_room_form_is_the_default_and_only_form(count: int) -> None:
-    engine = room(count)
+    engine = seated(count)
     assert engine.options == {"readers": False, "tokens": 6}
     assert engine.room and engine.total_questions == 6 and engine.reads_per_player == 0
     assert all(tokens == [1, 2, 3, 4, 5, 6] for tokens in engine.tokens.values())
     assert engine.next_reader() is None
     with pytest.raises(ConfigError, match=f"with readers seats 2 to 8 players, got {count}"):
-        room(count, readers=True)
+        seated(count, readers=True)
 
 
 def test_two_to_eight_players_choose_the_room_form_with_readers_false() -> None:
-    engine = room(5, readers=False)
+    engine = seated(5, readers=False)
     assert engine.room and engine.options == {"readers": False, "tokens": 6}
     assert engine.tokens[FIVE[0]] == [1, 2, 3, 4, 5, 6]  # not the table's 1-8 for 5 players
     assert engine.total_questions == 6  # not 5 x 2 reads
-    with_readers = room(5)
+    with_readers = seated(5)
     assert not with_readers.room and with_readers.total_questions == 10
     assert with_readers.tokens[FIVE[0]] == list(range(1, 9))
-    assert room(5, readers=True).options == with_readers.options
+    assert seated(5, readers=True).options == with_readers.options
 
 
 @pytest.mark.parametrize(
@@ -73,12 +78,12 @@ def test_two_to_eight_players_choose_the_room_form_with_readers_false() -> None:
 )
 def test_options_of_the_other_form_are_refused(count: int, options: dict[str, object], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
-        room(count, **options)
+        seated(count, **options)
 
 
 @pytest.mark.parametrize("tokens", [2, 12])
 def test_tokens_two_to_twelve_give_as_many_cards(tokens: int) -> None:
-    engine = room(40, tokens=tokens)
+    engine = seated(40, tokens=tokens)
     assert engine.total_questions == tokens
     assert engine.tokens["t40"] == list(range(1, tokens + 1))
 
@@ -87,7 +92,7 @@ def test_tokens_two_to_twelve_give_as_many_cards(tokens: int) -> None:
 
 
 def test_nobody_reads_every_player_answers_and_the_kth_card_ends_the_game() -> None:
-    engine = room(24, tokens=2)
+    engine = seated(24, tokens=2)
     engine.apply(StartQuestion.host(3))  # the largest: the Eiffel Tower (A)
     engine.apply(CARD)
     question = engine.current
@@ -108,7 +113,7 @@ def test_nobody_reads_every_player_answers_and_the_kth_card_ends_the_game() -> N
 
 
 def test_a_token_above_k_a_used_token_and_a_second_answer_are_refused_and_change_nothing() -> None:
-    engine = room(12, tokens=4)
+    engine = seated(12, tokens=4)
     engine.apply(StartQuestion.host(2))
     engine.apply(CARD)
     for action, error, match in (
@@ -129,18 +134,18 @@ def test_a_token_above_k_a_used_token_and_a_second_answer_are_refused_and_change
 
 
 def test_every_view_carries_each_players_seat_number() -> None:
-    engine = room(40)
+    engine = seated(40)
     expected = {player: n for n, player in enumerate(ROOM, start=1)}
     assert engine.public_view()["seat_numbers"] == expected
     assert engine.public_view()["readers"] is False
     for player in ("t01", "t17", "t40"):
         view = engine.private_view(player)
         assert view["seat"] == expected[player] and view["seat_numbers"] == expected
-    assert room(3).public_view()["seat_numbers"] == {"t01": 1, "t02": 2, "t03": 3}
+    assert seated(3).public_view()["seat_numbers"] == {"t01": 1, "t02": 2, "t03": 3}
 
 
 def test_the_close_in_the_room_form_uses_up_the_lowest_token_of_everyone_missing() -> None:
-    engine = room(10, tokens=3)
+    engine = seated(10, tokens=3)
     engine.apply(StartQuestion.host(1))
     engine.apply(CARD)
     engine.apply(Answer("t01", "C", 1))
@@ -155,69 +160,35 @@ def test_the_close_in_the_room_form_uses_up_the_lowest_token_of_everyone_missing
 # -- properties over 9-40 players ----------------------------------------------------------------------------
 
 
-def room_game(data: st.DataObject, after_each: Callable[[SquizzEngine], None] = lambda e: None,
-              closes: bool = True) -> SquizzEngine:
+def room(data: st.DataObject) -> SquizzEngine:
+    """A room-form game of 9-40 players, ``tokens`` left out (6) or 2-12."""
     count = data.draw(st.integers(9, 40), label="players")
     options: dict[str, object] = {}
     if data.draw(st.booleans(), label="tokens given"):
         options["tokens"] = data.draw(st.integers(2, 12), label="tokens")
-    engine = SquizzEngine(ROOM[:count], options)
-    while not engine.finished:
-        engine.apply(next_action(engine, data, closes))
-        after_each(engine)
-    return engine
+    return SquizzEngine(ROOM[:count], options)
 
 
 @PROPERTY
 @given(st.data())
 def test_every_token_is_used_once_and_the_totals_are_the_correct_tokens(data: st.DataObject) -> None:
-    engine = room_game(data)
+    engine = random_game(data, new=room)
     k = engine.options["tokens"]
-    used: dict[str, list[int]] = {p: [] for p in engine.players}
-    scores = dict.fromkeys(engine.players, 0)
-    correct = dict.fromkeys(engine.players, 0)
-    die, card, answered, questions = 0, None, set[str](), 0
-    for action in engine.log:  # the rules' arithmetic on the log alone, not the engine's
-        if isinstance(action, StartQuestion):
-            die, answered, questions = action.die, set(), questions + 1
-        elif isinstance(action, DealCard):
-            card = action
-        elif isinstance(action, Close):  # every missing player uses up their lowest unused token
-            for player in (p for p in engine.players if p not in answered):
-                used[player].append(min(set(range(1, k + 1)) - set(used[player])))
-        elif isinstance(action, Answer):
-            assert card is not None
-            used[action.player].append(action.token)
-            answered.add(action.player)
-            if card.values[ord(action.answer) - ord("A")] == sorted(card.values)[die - 1]:
-                scores[action.player] += action.token
-                correct[action.player] += 1
-    assert questions == k == len(engine.questions)
+    assert len(engine.questions) == k
     assert all(q.reader is None and q.answerers == engine.players for q in engine.questions)
-    assert all(sorted(tokens) == list(range(1, k + 1)) for tokens in used.values())
-    assert all(tokens == [] for tokens in engine.tokens.values())
-    assert engine.scores() == scores and engine.correct_counts == correct
-    best = max((scores[p], correct[p]) for p in engine.players)
-    assert engine.winners() == [p for p in engine.players if (scores[p], correct[p]) == best]
+    check_tokens_and_scores(engine, k)
 
 
 @PROPERTY
 @given(st.data())
 def test_the_log_rebuilds_the_state_and_a_refused_input_changes_nothing(data: st.DataObject) -> None:
-    candidates: list[object] = []
+    candidates: list[Action] = []
 
     def check(engine: SquizzEngine) -> None:
-        if not candidates:
+        if not candidates:  # probes from three seats, and tokens outside 1..K from the last
             candidates.extend(probes(engine.players[:3]))
             candidates.extend(Answer(engine.players[-1], "B", t) for t in (0, 13))
-        for action in data.draw(st.lists(st.sampled_from(candidates), max_size=2), label="probes"):
-            assert isinstance(action, (StartQuestion, DealCard, Answer, Close))
-            if engine.can(action):
-                continue
-            before = engine.snapshot()
-            with pytest.raises(IllegalAction):
-                engine.apply(action)
-            assert engine.snapshot() == before
+        refuse_probes(engine, data, candidates)
         if engine.finished or data.draw(st.integers(0, 15), label="rebuild now") == 0:
             stored = [action.to_json() for action in engine.log]
             rebuilt = SquizzEngine.rebuild(engine.players, engine.options,
@@ -225,7 +196,7 @@ def test_the_log_rebuilds_the_state_and_a_refused_input_changes_nothing(data: st
             assert rebuilt.snapshot() == engine.snapshot()
             assert rebuilt.public_view() == engine.public_view()
 
-    room_game(data, check)
+    random_game(data, check, new=room)
 
 
 @PROPERTY
@@ -245,7 +216,7 @@ def test_no_view_shows_a_token_value_before_the_end(data: st.DataObject) -> None
                 assert twin.private_view(player) == engine.private_view(player)
 
     # no closes: a mirrored token could clash with the lowest token a close used up
-    engine = room_game(data, hidden, closes=False)
+    engine = random_game(data, hidden, closes=False, new=room)
     assert engine.public_view()["scores"] == engine.scores()  # the totals are shown at the end
     twin = other_tokens(engine, engine.players)
     assert (twin.public_view() == engine.public_view()) == (twin.scores() == engine.scores())
