@@ -39,6 +39,14 @@ from appliance.games.scenario import ScenarioAdapter
 from appliance.games.squizz import scenario as squizz_scenario
 from appliance.games.squizz import standing as squizz_standing
 from appliance.games.squizz.engine import SquizzEngine
+from appliance.games.squizz.table import (
+    READERS_AUTO,
+    READERS_NO,
+    READERS_YES,
+    ROOM_TOKENS,
+    ROOM_TOKENS_HIGH,
+    ROOM_TOKENS_LOW,
+)
 
 
 @dataclass(frozen=True)
@@ -135,6 +143,20 @@ def _poker_settings() -> tuple[Setting, ...]:
     )
 
 
+def _squizz_settings() -> tuple[Setting, ...]:
+    """``readers`` and ``tokens`` (docs/rules.md squizz-room) as the page's choice and number; the web turns
+    them into the engine's options with :func:`appliance.games.squizz.table.setup_options`."""
+    return (
+        Setting("readers", "Who reads the cards", "choice", READERS_AUTO,
+                choices=((READERS_AUTO, "A player up to 8 players, the box above"),
+                         (READERS_YES, "A player reads (2 to 8 players)"),
+                         (READERS_NO, "The box reads every card (the room form)"))),
+        Setting("tokens", "Bet tokens each, and cards (when the box reads)", "int", ROOM_TOKENS, ROOM_TOKENS_LOW,
+                ROOM_TOKENS_HIGH),
+        Setting("first_reader", "First reader (when a player reads)", "player"),
+    )
+
+
 SPECS: tuple[GameSpec, ...] = (
     GameSpec(
         "confident", "Confident?", ConfidentEngine, "estimation",
@@ -167,13 +189,13 @@ SPECS: tuple[GameSpec, ...] = (
     ),
     GameSpec(
         "squizz", "sQuizz", SquizzEngine, "squizz",
-        "Pick A, B or C and bet a token; teams of two above 8 people.",
+        "Pick A, B or C and bet a token; above 8 teams the box reads every card.",
         ("The die says: find the smallest, the middle or the largest.",
          "Pick A, B or C and bet one of your tokens on it.",
          "A right answer keeps its token's points, face down until the end.",
          "Most points wins."),
         squizz_standing.read, squizz_scenario.ADAPTER, question_keys=("die",),
-        settings=(Setting("first_reader", "First reader", "player"),),
+        settings=_squizz_settings(),
         cues={"final": "fanfare", "roll": "roll", "question": "roll"},
     ),
     GameSpec(

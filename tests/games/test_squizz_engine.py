@@ -45,20 +45,26 @@ def question(engine: SquizzEngine, roll: StartQuestion, answers: Mapping[str, tu
 # -- options and seats (rules.md sQuizz 1 and 2) -----------------------------------------------------
 
 
-@pytest.mark.parametrize("count", [1, 9])
-def test_two_to_eight_players(count: int) -> None:
-    with pytest.raises(ConfigError, match="2 to 8 players"):
+@pytest.mark.parametrize("count", [1, 41])
+def test_two_to_forty_players(count: int) -> None:
+    with pytest.raises(ConfigError, match="2 to 40 players"):
         new(tuple(f"p{i}" for i in range(count)))
 
 
+def test_readers_seat_two_to_eight_players() -> None:
+    """With readers, 2-8 players (rules.md sQuizz 1); above 8 the room form is the only form."""
+    with pytest.raises(ConfigError, match="with readers seats 2 to 8 players, got 9"):
+        new(tuple(f"p{i}" for i in range(9)), readers=True)
+
+
 def test_first_reader_defaults_to_the_first_seat() -> None:
-    assert new().options == {"first_reader": ANN}
+    assert new().options == {"readers": True, "first_reader": ANN}
     assert new().next_reader() == ANN
 
 
 def test_unknown_option_and_unseated_first_reader_are_refused() -> None:
-    with pytest.raises(ConfigError, match="unknown sQuizz option.*tokens"):
-        new(tokens=3)
+    with pytest.raises(ConfigError, match="unknown sQuizz option.*colour"):
+        new(colour=3)
     with pytest.raises(ConfigError, match="first_reader 'zed' is not playing"):
         new(first_reader="zed")
 

@@ -16,7 +16,8 @@ class Phase(StrEnum):
     CARD = "card"
     """The die is rolled; waiting for the host to deal the card."""
     ANSWERING = "answering"
-    """Every non-reader picks an answer and a token; the reveal follows the last one or the host's close."""
+    """Every non-reader (in the room form: every player) picks an answer and a token; the reveal follows the
+    last one or the host's close."""
     OVER = "over"
 
 
@@ -25,7 +26,8 @@ class Question:
     """One question: open until ``revealed``, then kept as the record of what happened."""
 
     number: int
-    reader: str
+    reader: str | None
+    """Who reads the card; None in the room form, where the box reads it (docs/rules.md squizz-room)."""
     die: int
     answerers: tuple[str, ...]
     card: DealCard | None = None
