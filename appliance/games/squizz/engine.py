@@ -143,10 +143,6 @@ class SquizzEngine(Questions[Question], Engine):
         """How many times each player reads: the table's count; none in the room form."""
         return 0 if self.room else READS[len(self.players)]
 
-    def seat_number(self, player: str) -> int:
-        """``player``'s seat number: their place in seat order, 1 first (docs/rules.md squizz-room)."""
-        return self.players.index(player) + 1
-
     def reader_of(self, number: int) -> str | None:
         """Reader of question ``number`` (from 1): clockwise from the first reader, so each lap of
         ``len(players)`` questions gives everyone one read (rules.md sQuizz 2); None in the room form,

@@ -8,7 +8,8 @@ the values and the correct answer of their own card (they read it from the card)
 reads (``reader`` is None) and no handset sees a value before the reveal.
 
 Every view carries each player's seat number (``seat_numbers``: name -> place in seat order, 1 first;
-docs/rules.md squizz-room), and a handset's view its own (``seat``).
+rules.md The room 2: the public one from the engine's base, a handset's own here) and a handset's view its
+own (``seat``, from the base).
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ def public_view(engine: SquizzEngine) -> JSON:
     question = engine.current
     return {
         "readers": not engine.room,
-        "seat_numbers": seat_numbers(engine),
         "reads_per_player": engine.reads_per_player,
         "tokens_per_player": len(engine.token_set),
         "questions_total": engine.total_questions,
@@ -75,7 +75,6 @@ def private_view(engine: SquizzEngine, player: str) -> JSON:
             answers.append({"question": q.number, "answer": None, "token": q.missed[player], "correct": False})
     view: JSON = {
         "player": player,
-        "seat": engine.seat_number(player),
         "seat_numbers": seat_numbers(engine),
         "tokens": list(engine.tokens[player]),
         "answers": answers,
@@ -95,4 +94,4 @@ def private_view(engine: SquizzEngine, player: str) -> JSON:
 
 def seat_numbers(engine: SquizzEngine) -> dict[str, int]:
     """Each player's seat number, in seat order."""
-    return {player: engine.seat_number(player) for player in engine.players}
+    return {player: seat for seat, player in enumerate(engine.players, 1)}
