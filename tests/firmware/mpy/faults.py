@@ -126,6 +126,9 @@ class Conn:
                 w.close_before_connack -= 1
                 self.peer_closed = True
                 return
+            if w.silent_connects:
+                w.silent_connects -= 1
+                return  # the box took the connection and says nothing
             if w.drop_wifi_on_connect:
                 w.drop_wifi_on_connect -= 1
                 network.ap_up = False  # the access point goes while the handset waits for CONNACK
@@ -180,6 +183,8 @@ class World:
         self.close_before_connack = 0
         self.refuse_suback = 0
         self.drop_wifi_on_connect = 0
+        self.silent_connects = 0  # this many CONNECTs get no answer at all (the connection stays open)
+        self.mdns_ip = BOX_IP  # what mDNS answers (another address: a stale one nobody listens at)
         self.connect_packets = 0
         self.connects = 0
         self.retained = {}
@@ -228,7 +233,7 @@ class World:
         if addr[0] == "224.0.0.251" and addr[1] == 5353:
             self.lookups += 1  # an mDNS query
             if self.mdns and asked_name(data) == BOX + ".local":
-                sock.inbox.append((mdns_response(BOX + ".local", BOX_IP), (BOX_IP, 5353)))
+                sock.inbox.append((mdns_response(BOX + ".local", self.mdns_ip), (self.mdns_ip, 5353)))
         return len(data)
 
     def recvfrom(self, sock, n):
@@ -469,6 +474,45 @@ def wifi_lost_during_connect():
     healthy(world, "wifi")
 
 
+@test
+def broker_silent_after_connect():
+    """The broker takes the TCP connection and the CONNECT and never answers (a box half up). On umqtt
+    1.8.0, whose connect() without a timeout removed the socket's, the CONNACK wait blocked until the
+    watchdog rebooted the handset. Each attempt gives up after the link's connect timeout and retries;
+    the answer sent meanwhile is delivered once when the box answers."""
+    world = World()
+    world.prompt(samples.by_id("r2"))
+    a = handset(world)
+    check(drive(world, a, RECOVER_MS, lambda: showing_current_prompt(world, a)), "first prompt")
+    type_keys(world, a, ["1", "2", "next", "2", "0"])
+    world.silent_connects = 3
+    world.drop()
+    type_keys(world, a, ["ok", "ok"])
+    eq(a.handset.view, "sent", "OK while the box is away")
+    check(drive(world, a, 2 * RECOVER_MS, lambda: a.handset.view == "locked"), "not delivered")
+    eq(world.connect_packets, 5, "CONNECTs: the first, three unanswered, the one answered")
+    eq([i["data"] for i in world.inputs], [{"bottom": "12", "top": "20"}])
+    check(showing_current_prompt(world, a) or on_glass(world) == drawn(a), "the screen shows locked in")
+    healthy(world, "silent broker")
+
+
+@test
+def stale_mdns_address():
+    """mDNS answers an address nobody listens at any more (the box moved to a new lease and an old
+    responder still answers): each TCP connect times out (on umqtt 1.8.0 it blocked for ever) and the
+    next cycle asks mDNS again; the handset is back once the answer is right."""
+    world = World()
+    world.mdns_ip = "192.0.2.99"
+    world.prompt(samples.by_id("r2"))
+    a = handset(world)
+    drive(world, a, 15000)
+    check(not a.handset.online, "online at an address nobody listens at")
+    check(world.lookups >= 2, "the box is looked up again: " + str(world.lookups))
+    world.mdns_ip = BOX_IP
+    check(drive(world, a, RECOVER_MS, lambda: showing_current_prompt(world, a)), "not back at the right address")
+    healthy(world, "stale mDNS")
+
+
 def locked_in(world):
     """A handset shown the t1 prompt that enters an answer and token and sees it acked: the handset."""
     world.prompt(samples.by_id("t1"))
@@ -681,7 +725,28 @@ def exception_in_the_main_loop_resets():
     eq(world.i2c.frame, bytes(buf), "the crash screen")
 
 
-def main():
+def use_umqtt(version):
+    """Run the link on umqtt.simple ``version``: "1.3.4" (the vendored PyPI copy) or "1.8.0" (umqtt180.py,
+    as the official ESP32 images freeze it)."""
+    import sys
+
+    import umqtt
+    from umqtt import simple
+
+    client = simple
+    if version == "1.8.0":
+        import umqtt180
+
+        client = umqtt180
+    elif version != "1.3.4":
+        raise ValueError("no umqtt.simple " + version)
+    umqtt.simple = client
+    sys.modules["umqtt.simple"] = client
+
+
+def main(umqtt="1.3.4"):
+    use_umqtt(umqtt)
+    print("umqtt.simple " + umqtt)
     failed = 0
     for fn in _tests:
         try:
