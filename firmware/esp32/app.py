@@ -4,7 +4,7 @@ import gc
 
 from firmware import protocol
 from firmware.core import ui
-from firmware.core.handset import Handset
+from firmware.core.handset import Handset, PendingFile
 from firmware.core.pairing import Pairing, PairingScreen, SecretFile
 from firmware.core.seq import SEQ_BLOCK, next_seq_block  # noqa: F401
 from firmware.esp32 import config as config_module
@@ -18,6 +18,7 @@ WDT_MS = 20000  # the watchdog resets a handset whose loop stops for this long (
 CRASH_MS = 3000  # the crash screen stays this long before the reset
 SEQ_FILE = "seq"  # the first seq of this boot (firmware/core/seq.py)
 SECRET_FILE = "secret"  # the pairing secret (firmware/core/pairing.py): the broker password once paired
+PENDING_FILE = "pending"  # the input sent and not yet acked, so a reset does not lose it
 
 
 def message(screen, lines):
@@ -64,8 +65,22 @@ def guarded(body, screen, sleep_ms, reset=None):
 
 
 class App:
-    def __init__(self, cfg, screen, keys, battery, wifi, clock, rng=None, seq=0, secret_file=None, urandom=None):
-        """``secret_file``: where the pairing secret is kept (None: in memory only, as in tests)."""
+    def __init__(
+        self,
+        cfg,
+        screen,
+        keys,
+        battery,
+        wifi,
+        clock,
+        rng=None,
+        seq=0,
+        secret_file=None,
+        urandom=None,
+        pending_file=None,
+    ):
+        """``secret_file``: where the pairing secret is kept, ``pending_file`` the unacked input (None: in
+        memory only, as in tests)."""
         self.cfg = cfg
         self.screen = screen
         broker = cfg["broker"]
@@ -98,6 +113,7 @@ class App:
             clock_ms=clock,
             name=cfg["name"],
             seq=seq,
+            keep=PendingFile(pending_file) if pending_file else None,
         )
         self.link.handset = self.handset
         self.next_battery = clock()
@@ -162,7 +178,8 @@ def run(path="config.json"):  # pragma: no cover - needs the hardware; each part
         battery = Battery(pins["battery"], cfg["battery_divider"])
         wifi = Wifi(cfg["wifi"]["ssid"], cfg["wifi"]["password"], hostname=hostname_for(cfg["handset"]))
         message(screen, ["QUIZBOX", "Wi-Fi " + cfg["wifi"]["ssid"][:10], cfg["handset"]])
-        app = App(cfg, screen, keys, battery, wifi, time.ticks_ms, random, next_seq_block(SEQ_FILE), SECRET_FILE)
+        seq = next_seq_block(SEQ_FILE)
+        app = App(cfg, screen, keys, battery, wifi, time.ticks_ms, random, seq, SECRET_FILE, pending_file=PENDING_FILE)
         gc.collect()
         wdt = machine.WDT(timeout=WDT_MS)
         forever(app, wdt, time.sleep_ms)

@@ -10,6 +10,8 @@
 # within a bounded time, every input delivered with one seq, the watchdog fed in time, and no socket call
 # left to block forever (the world raises Hang, a BaseException no `except Exception` can swallow).
 
+import os
+
 import framebuf
 import machine
 import network
@@ -17,8 +19,10 @@ import samples
 import usocket
 
 from firmware import protocol as P
+from firmware.core import handset as core
 from firmware.core import ui
 from firmware.core.keys import KEYPAD_MAP
+from firmware.core.seq import next_seq_block
 from firmware.esp32 import app as app_module
 from firmware.esp32 import config, keys, wifi
 from firmware.esp32.ssd1306 import SSD1306_I2C
@@ -30,6 +34,8 @@ LOOP_MS = 5  # the main loop's sleep
 WDT_MS = app_module.WDT_MS
 RECOVER_MS = 40000  # a handset is back within this long of a fault clearing
 MDNS_MS = 3000  # an unanswered mDNS query blocks getaddrinfo this long on an ESP32
+PENDING = "/pending"  # the flash file keeping the unacked input (app.PENDING_FILE on a device)
+SEQ = "/seq"
 _tests = []
 
 
@@ -191,11 +197,18 @@ class World:
         self.inputs = []
         self.hellos = []
         self.ack_msg = "locked in"  # what the box's acks say
+        self.acking = True  # False: the box takes inputs and never acks them
+        self.current = None
         self.lookups = 0
         self.longest_step = 0
         usocket.world = self
         machine.clock = self.clock
         machine.reset_board()
+        for name in (PENDING, SEQ):
+            try:  # noqa: SIM105 - MicroPython has no contextlib
+                os.remove(name)
+            except OSError:
+                pass
         network.ap_up = True
         network.polls_to_connect = 3
 
@@ -307,6 +320,11 @@ class World:
         if topic == P.input_topic(BOX, HID):
             msg = P.parse_input(HID, P.decode(payload))
             self.inputs.append(msg)
+            if not self.acking:
+                return
+            if self.current is None or msg["prompt"] != self.current["id"]:  # as the hub refuses it
+                self.ack(P.make_ack(msg["seq"], False, "That question is over", msg["prompt"], "stale"))
+                return
             ack = P.make_ack(msg["seq"], True, "", msg["prompt"])  # as the hub acks
             ack["msg"] = self.ack_msg  # as is: a test's box may be out of spec
             self.ack(ack)
@@ -315,6 +333,12 @@ class World:
         for c in self.live():
             if P.ack_topic(BOX, HID) in c.subs:
                 c.publish(P.ack_topic(BOX, HID), P.encode(ack))
+
+    def reboot(self):
+        """The handset resets (machine.reset() or its watchdog): its sockets are gone, its files stay."""
+        for s in self.sockets:
+            s.closed = True
+        machine.reset_board()
 
     def drop(self):
         """The broker closes every connection (mosquitto restarting)."""
@@ -331,7 +355,8 @@ class Bat:
         return 80
 
 
-def handset(world, layout="keypad"):
+def handset(world, layout="keypad", files=False):
+    """The app as run() builds it; ``files``: with its seq block and pending input in flash files."""
     cfg = config.parse('{"wifi": {"ssid": "Pub"}, "box": "box1", "handset": "h1", "layout": "' + layout + '"}')
     screen = SSD1306_I2C(machine.I2C(0), clock=world.clock)
     world.i2c = screen.i2c
@@ -339,7 +364,10 @@ def handset(world, layout="keypad"):
     pad = keys.Keypad(pins["rows"], pins["cols"], machine.Pin)
     w = wifi.Wifi("Pub", "", network, world.clock)
     world.wdt = machine.WDT(timeout=WDT_MS)
-    a = app_module.App(cfg, screen, pad, Bat(), w, world.clock)
+    if files:
+        a = app_module.App(cfg, screen, pad, Bat(), w, world.clock, seq=next_seq_block(SEQ), pending_file=PENDING)
+    else:
+        a = app_module.App(cfg, screen, pad, Bat(), w, world.clock)
     world.pins = pins
     return a
 
@@ -723,6 +751,121 @@ def exception_in_the_main_loop_resets():
     fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
     app_module.message(fb, app_module.crash_lines(ValueError("a bug in the loop")))
     eq(world.i2c.frame, bytes(buf), "the crash screen")
+
+
+def crash(world, a):
+    """An exception escapes the main loop: the crash screen, then machine.reset()."""
+
+    def broken(now):
+        raise ValueError("a bug in the loop")
+
+    a.keys.poll = broken
+    try:  # noqa: SIM105 - MicroPython has no contextlib
+        app_module.guarded(lambda: drive(world, a, 1000), a.screen, world.sleep_ms)
+    except machine.ResetCalled:
+        pass
+    world.reboot()
+
+
+@test
+def an_unacked_answer_outlives_a_crash_and_a_watchdog_reboot():
+    """OK pressed while the box does not answer, then the handset resets twice (an exception in the main
+    loop, then its watchdog): the answer lived only in RAM and was lost. It is kept in a flash file
+    written before it is sent, sent again with its seq after each boot, delivered once, the file gone."""
+    world = World()
+    world.prompt(samples.by_id("r2"))
+    a = handset(world, files=True)
+    check(drive(world, a, RECOVER_MS, lambda: showing_current_prompt(world, a)), "first prompt")
+    type_keys(world, a, ["1", "2", "next", "2", "0"])
+    world.silent_connects = 1000  # the box takes connections and never answers
+    world.drop()
+    type_keys(world, a, ["ok", "ok"])
+    eq(a.handset.view, "sent", "OK while the box is away")
+    sent_seq = a.handset.pending["seq"]
+    crash(world, a)
+    a = handset(world, files=True)  # boots again on the same flash
+    eq(a.handset.view, "sent", "after the reset the answer is on its way")
+    check(on_glass(world) == drawn(a), "the screen says it is sending")
+    drive(world, a, 10000)
+    world.reboot()  # the watchdog: the loop just stops and the board starts again
+    a = handset(world, files=True)
+    world.silent_connects = 0
+    check(drive(world, a, 2 * RECOVER_MS, lambda: a.handset.view == "locked"), "not delivered after the reboots")
+    eq([(i["seq"], i["data"]) for i in world.inputs], [(sent_seq, {"bottom": "12", "top": "20"})])
+    check(on_glass(world) == drawn(a), "the screen shows locked in")
+    check(a.handset.keep.load() is None, "the pending file is cleared once acked")
+    type_keys(world, a, ["ok"])
+    check(a.handset.seq != sent_seq, "a new boot takes a new seq block")
+    healthy(world, "reboots")
+
+
+@test
+def box_restart_mid_question_offers_the_answer_again():
+    """The box restarts mid-question and the player presses OK while it is down: the question came back
+    under a new id and the answer was refused stale with no word and an empty form. Now the same question
+    asked again shows the answer's review page ("Not sent: again?"): one OK sends it for the new prompt."""
+    world = World()
+    first = samples.by_id("r2")
+    first["id"] = "b0b0b1-p3"
+    world.prompt(first)
+    a = handset(world)
+    check(drive(world, a, RECOVER_MS, lambda: showing_current_prompt(world, a)), "first prompt")
+    type_keys(world, a, ["1", "2", "next", "2", "0"])
+    world.silent_connects = 1000  # the appliance restarting
+    world.drop()
+    type_keys(world, a, ["ok", "ok"])
+    eq(a.handset.view, "sent", "OK while the box is away")
+    drive(world, a, 3000)
+    again = dict(first, id="c0c0c2-p1")  # the resumed game: the same question, a new boot tag
+    world.prompt(again)
+    world.silent_connects = 0
+    form = lambda: a.handset.editor  # noqa: E731
+    offered = drive(world, a, RECOVER_MS, lambda: a.handset.view == "edit" and form().review)
+    check(offered, "the answer is not offered again: view " + a.handset.view)
+    eq([i["prompt"] for i in world.inputs], ["b0b0b1-p3"], "the old input went, refused stale")
+    eq(form().data, {"bottom": "12", "top": "20"}, "the values offered")
+    eq(form().notice, core.SEND_AGAIN)
+    check(on_glass(world) == drawn(a), "the review page is on the glass")
+    press(world, a, "ok")
+    check(drive(world, a, 5000, lambda: a.handset.view == "locked"), "not locked in after OK")
+    eq([(i["prompt"], i["data"]) for i in world.inputs][-1], ("c0c0c2-p1", {"bottom": "12", "top": "20"}))
+    healthy(world, "box restart")
+
+
+@test
+def a_box_that_never_acks():
+    """The box takes the input and never acks it: it went every 3 s for ever and the next question could
+    not be answered ("still sending"). A new question's answer goes at once (the old input is moot), and
+    an input with no ack after GIVE_UP_SENDS sends is given up: said on the screen, the values kept."""
+    world = World()
+    world.acking = False
+    world.prompt(samples.by_id("r2"))
+    a = handset(world)
+    check(drive(world, a, RECOVER_MS, lambda: showing_current_prompt(world, a)), "first prompt")
+    type_keys(world, a, ["1", "2", "next", "2", "0", "ok", "ok"])
+    drive(world, a, 7000)
+    check(len(world.inputs) >= 2, "re-sent while unacked")
+    world.acking = True
+    check(online_with(world, a, "t1", 5000), "the next question is not shown")
+    type_keys(world, a, ["2", "next", "4", "ok", "ok"])
+    check(drive(world, a, 3000, lambda: a.handset.view == "locked"), "the next question cannot be answered")
+    eq(world.inputs[-1]["prompt"], "t1")
+    world.acking = False
+    world.inputs = []
+    check(online_with(world, a, "r1", 5000), "the third question")
+    type_keys(world, a, ["3", "next", "4", "ok", "ok"])
+    bound = (core.GIVE_UP_SENDS + 1) * core.RESEND_MS
+    check(drive(world, a, bound, lambda: a.handset.view == "refused"), "never given up")
+    eq(len(world.inputs), core.GIVE_UP_SENDS, "sends before giving up")
+    eq(a.handset.message, core.NO_ACK)
+    check(on_glass(world) == drawn(a), "the screen says the box did not answer")
+    drive(world, a, 10000)
+    eq(len(world.inputs), core.GIVE_UP_SENDS, "nothing sent after giving up")
+    world.acking = True
+    type_keys(world, a, ["next", "ok", "ok"])  # any key dismisses; the values are still there
+    check(drive(world, a, 3000, lambda: a.handset.view == "locked"), "sent again by the player")
+    eq(world.inputs[-1]["data"], {"bottom": "3", "top": "4"})
+    healthy(world, "never acks")
 
 
 def use_umqtt(version):
