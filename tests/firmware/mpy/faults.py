@@ -204,13 +204,16 @@ class World:
         usocket.world = self
         machine.clock = self.clock
         machine.reset_board()
-        for name in (PENDING, SEQ):
+        for name in (PENDING, SEQ, app_module.SAFE_FILE):
             try:  # noqa: SIM105 - MicroPython has no contextlib
                 os.remove(name)
             except OSError:
                 pass
         network.ap_up = True
         network.polls_to_connect = 3
+        network.join_ms = None
+        network.clock = self.clock
+        self.ctrl_c = False
 
     def clock(self):
         return self.now
@@ -866,6 +869,109 @@ def a_box_that_never_acks():
     check(drive(world, a, 3000, lambda: a.handset.view == "locked"), "sent again by the player")
     eq(world.inputs[-1]["data"], {"bottom": "3", "top": "4"})
     healthy(world, "never acks")
+
+
+@test
+def an_oled_that_resets_but_keeps_acking_is_lit_again():
+    """The OLED's controller resets (a dip on its supply) and goes on ACKing: dark, its RAM lost. The
+    driver re-initialised only after an I2C error, so it stayed dark for ever; it is lit again, showing
+    the current screen, within 6 s."""
+    world = World()
+    world.prompt(samples.by_id("r2"))
+    a = handset(world)
+    check(drive(world, a, RECOVER_MS, lambda: showing_current_prompt(world, a)), "first prompt")
+    check(world.i2c.on, "the display is lit")
+    world.i2c.controller_reset()
+    lit = lambda: world.i2c.on and on_glass(world) == drawn(a)  # noqa: E731
+    check(drive(world, a, 6000, lit), "the display stays dark")
+    eq(world.connects, 1, "a display reset is not a network loss")
+    healthy(world, "oled reset")
+
+
+@test
+def a_slow_wifi_join_succeeds():
+    """An access point (or its DHCP server) that takes 20 s to let a station in: the join was restarted
+    every 15 s and never finished. A join the driver still reports as joining is left to finish."""
+    world = World()
+    network.join_ms = 20000
+    world.prompt(samples.by_id("r2"))
+    a = handset(world)
+    check(drive(world, a, 2 * RECOVER_MS, lambda: showing_current_prompt(world, a)), "never joined Wi-Fi")
+    eq(a.wifi.wlan.connects, 1, "joins started")
+    healthy(world, "slow join")
+
+
+CONFIG = "/config.json"
+
+
+def boot(world, held=None):
+    """app.run() as main.py calls it, on the stubs, with ``held`` (a key) down at power-on. Its main loop
+    is replaced by a note that it started (or by Ctrl-C, world.ctrl_c). Returns whether the app started."""
+    with open(CONFIG, "w") as f:
+        f.write('{"wifi": {"ssid": "Pub"}, "box": "box1", "handset": "h1"}')
+    machine.reset_board()
+    machine.WDT.last = None
+    if held is not None:
+        pins = config.DEFAULTS["pins"]
+        for r in range(4):
+            for c in range(4):
+                if KEYPAD_MAP[r][c] == held:
+                    machine.pressed.add((pins["rows"][r], pins["cols"][c]))
+    started = []
+    real = app_module.forever
+
+    def loop(app, wdt, sleep_ms, running=None, clock=None):
+        started.append(wdt)
+        if world.ctrl_c:
+            raise KeyboardInterrupt
+
+    app_module.forever = loop
+    try:
+        app_module.run(CONFIG)
+    finally:
+        app_module.forever = real
+    return bool(started)
+
+
+def screen_of(lines):
+    buf = bytearray(1024)
+    fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
+    app_module.message(fb, lines)
+    return bytes(buf)
+
+
+@test
+def a_key_held_at_power_on_skips_the_app():
+    """A boot escape: OK (D) held at power-on leaves the board at the REPL with no app and no watchdog
+    (there was none: a broken app could only be reached by erasing the flash)."""
+    world = World()
+    world.ctrl_c = False
+    check(not boot(world, held="ok"), "the app started with a key held")
+    check(machine.WDT.last is None, "a watchdog was started")
+    eq(machine.I2C.last.frame, screen_of(app_module.REPL_LINES), "the screen says the app was skipped")
+    check(boot(world), "the app does not start without the key")
+    check(machine.WDT.last is not None, "the app runs watched")
+
+
+@test
+def ctrl_c_reboots_into_the_repl_without_the_watchdog():
+    """Ctrl-C at the REPL stopped the loop, but the watchdog went on and reset the board 20 s later, in
+    the middle of an mpremote update. Ctrl-C now resets the board into one boot without app or watchdog;
+    the boot after that plays again."""
+    world = World()
+    world.ctrl_c = True
+    before = machine.resets
+    try:  # noqa: SIM105 - MicroPython has no contextlib
+        boot(world)
+    except machine.ResetCalled:
+        pass
+    eq(machine.resets, before + 1, "reset after Ctrl-C")
+    eq(machine.I2C.last.frame, screen_of(app_module.STOPPED_LINES), "the screen says why")
+    world.ctrl_c = False
+    check(not boot(world), "the app started after Ctrl-C")
+    check(machine.WDT.last is None, "a watchdog was started after Ctrl-C")
+    eq(machine.I2C.last.frame, screen_of(app_module.REPL_LINES))
+    check(boot(world), "the next boot does not play")
 
 
 def use_umqtt(version):
