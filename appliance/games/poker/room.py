@@ -90,6 +90,11 @@ class RoomQuestion:
     """Whether it was played at the final table."""
 
     @property
+    def ante(self) -> int:
+        """The question's ante, the same at every table."""
+        return next(iter(self.hands.values())).ante
+
+    @property
     def dealt(self) -> tuple[str, ...]:
         """Players with chips when it started, room seat order: everyone else is out."""
         return tuple(p for p, chips in self.before.items() if chips > 0)
