@@ -360,13 +360,18 @@ class RoomPokerEngine(Questions[RoomQuestion], Engine):
 
     # -- the host ------------------------------------------------------------------------------------
 
-    def verify_question(self, action: StartQuestion) -> None:
+    def _verify_host(self, action: Action, *phases: Phase) -> bool:
+        """Up to 8 players the one table verifies the host's ``action`` (False: nothing more to check); at
+        room tables the room checks that the host takes it in one of ``phases`` (True: the caller checks on)."""
         if not self.room:
-            self.tables[0].verify_question(action)
-            return
+            self.tables[0].verify(action)
+            return False
         self._require_host(action)
-        self._require_phase(action, Phase.WAITING, Phase.SHOWDOWN)
-        if action.ante < 1:
+        self._require_phase(action, *phases)
+        return True
+
+    def verify_question(self, action: StartQuestion) -> None:
+        if self._verify_host(action, Phase.WAITING, Phase.SHOWDOWN) and action.ante < 1:
             raise BadAmount(f"ante {action.ante} refused: the ante is at least 1 chip; {self.status()}")
 
     def question(self, action: StartQuestion) -> None:
@@ -391,11 +396,8 @@ class RoomPokerEngine(Questions[RoomQuestion], Engine):
         self._advance()
 
     def verify_betting(self, action: StartBetting) -> None:
-        if not self.room:
-            self.tables[0].verify_betting(action)
+        if not self._verify_host(action, Phase.RANGES):
             return
-        self._require_host(action)
-        self._require_phase(action, Phase.RANGES)
         for number, hand in self._open().hands.items():
             if not hand.ranges:
                 raise NoRanges(
@@ -411,11 +413,7 @@ class RoomPokerEngine(Questions[RoomQuestion], Engine):
         self._advance()
 
     def verify_end(self, action: EndGame) -> None:
-        if not self.room:
-            self.tables[0].verify_end(action)
-            return
-        self._require_host(action)
-        self._require_phase(action, Phase.WAITING, Phase.SHOWDOWN)
+        self._verify_host(action, Phase.WAITING, Phase.SHOWDOWN)
 
     def end(self, action: EndGame) -> None:
         """Stopped or out of cards: the most chips in the room wins, ties share (rules.md Estimation poker 15)."""
