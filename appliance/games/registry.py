@@ -35,6 +35,7 @@ from appliance.games.confident.options import MAX_FAST_PLAY_SECONDS
 from appliance.games.poker import scenario as poker_scenario
 from appliance.games.poker import standing as poker_standing
 from appliance.games.poker.engine import PokerEngine
+from appliance.games.poker.room import RoomPokerEngine
 from appliance.games.scenario import ScenarioAdapter
 from appliance.games.squizz import scenario as squizz_scenario
 from appliance.games.squizz import standing as squizz_standing
@@ -168,7 +169,7 @@ SPECS: tuple[GameSpec, ...] = (
         confident_standing.read, confident_scenario.ADAPTER, settings=_confident_settings(),
     ),
     GameSpec(
-        "poker", "Estimation Poker", PokerEngine, "estimation",
+        "poker", "Estimation Poker", RoomPokerEngine, "estimation",
         "Ranges are secret hands; bet through four rounds of hints.",
         ("Enter a secret range, then bet on it like poker.",
          "Two hints and the answer come between betting rounds.",

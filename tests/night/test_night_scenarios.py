@@ -31,6 +31,7 @@ RULES = (
     "night-2-poker-last-with-chips",
     "night-2-poker-knocked-out-lower",
     "night-2-poker-knockout-start-chips",
+    "night-2-poker-room-across-tables",
     "night-2-allin-winner-first",
     "night-2-allin-reader-wins-without-chips",
     "night-2-allin-ran-out-earlier-lower",
