@@ -81,7 +81,7 @@ def test_a_room_of_24_plays_at_three_tables_with_prompts_at_each(tmp_path: Path)
     assert session.prompt_for(hs["Team 05"])[0]["kind"] == "bet"  # table 2 moved on; table 1 did not
     assert engine.actors()[1] == "Team 01"
     view = _flow(session).board()
-    assert view["seats"]["Team 24"] == 24 and view["table_of"]["Team 24"] == 3
+    assert view["seat_numbers"]["Team 24"] == 24 and view["table_of"]["Team 24"] == 3
     assert len(view["table_players"]) == 8 and view["table"] == 1
     assert [t["to_act"] for t in view["tables"]] == ["Team 01", "Team 05", "Team 03"]
 

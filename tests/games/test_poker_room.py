@@ -69,7 +69,7 @@ def test_a_game_of_eight_or_fewer_is_one_ordinary_table_with_the_first_option() 
         plain.apply(action)
     assert room.stacks == plain.stacks and room.to_act == plain.to_act == "p06"
     view = room.public_view()
-    assert view["seats"] == {p: n for n, p in enumerate(players, 1)}
+    assert view["seat_numbers"] == {p: n for n, p in enumerate(players, 1)}
     assert "tables" not in view and "table_of" not in view
     assert {k: v for k, v in view.items() if k != "seats"} == plain.public_view()
 
@@ -259,7 +259,7 @@ def test_random_room_games_keep_the_rules_and_the_log_rebuilds_them(game: tuple[
         assert [p for p in engine.players if engine.stacks[p] > 0] == engine.winners()  # one player has it all
         assert engine.stacks[engine.winners()[0]] == total
     view = engine.public_view()
-    assert view["seats"] == {p: n for n, p in enumerate(engine.players, 1)}
+    assert view["seat_numbers"] == {p: n for n, p in enumerate(engine.players, 1)}
     assert set(view["table_of"]) == set(engine.players)
     # the log rebuilds the state exactly, also through its JSON form
     rebuilt = RoomPokerEngine.rebuild(engine.players, engine.options, engine.log)

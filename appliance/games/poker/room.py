@@ -194,10 +194,6 @@ class RoomPokerEngine(Questions[RoomQuestion], Engine):
         question = self.current
         return None if question is None else question.hand_of(player)
 
-    def seats(self) -> dict[str, int]:
-        """Each player's seat number, their 1-based place in the room's seat order (rules.md "The room" 2)."""
-        return {p: n for n, p in enumerate(self.players, 1)}
-
     @property
     def to_act(self) -> str | None:
         """The player to act at the table the TV shows (:meth:`featured`); the only table up to 8 players.

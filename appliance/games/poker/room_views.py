@@ -1,10 +1,11 @@
 """What the TV and each handset may show of a game of estimation poker of any size (rules.md Estimation
 poker 13-15 and "The room" 2).
 
-Up to 8 players the views are the ordinary table's (:mod:`.views`) plus each player's seat number. At
+Up to 8 players the views are the ordinary table's (:mod:`.views`); the engine's base adds each player's
+seat number (``seat_numbers``, and ``seat`` in a handset's view). At
 room tables the public view is the ordinary view of one table, the one still playing (``table``; the
 board draws it as it draws a game of 8), with the room's chips, outs and end over it, each player's seat
-number and table (``seats``, ``table_of``) and every table's line (``tables``). Nothing secret is added:
+table (``table_of``) and every table's line (``tables``). Nothing secret is added:
 a range shows only as the ordinary views show it.
 """
 
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 def public_view(engine: RoomPokerEngine) -> JSON:
     if not engine.room:
-        return {**views.public_view(engine.tables[0]), "seats": engine.seats()}
+        return views.public_view(engine.tables[0])
     number = engine.featured()
     view = views.public_view(engine.tables[number - 1])
     question = engine.current
@@ -34,7 +35,6 @@ def public_view(engine: RoomPokerEngine) -> JSON:
         "finished": engine.finished,
         "winners": engine.winners(),
         "ending": engine.ending.value if engine.ending else None,
-        "seats": engine.seats(),
         "table": number,
         "table_players": list(engine.tables[number - 1].players),
         "table_of": {p: engine.table_number(p) if stacks[p] > 0 else None for p in engine.players},
@@ -65,7 +65,7 @@ def _tables(engine: RoomPokerEngine) -> list[JSON]:
 
 
 def private_view(engine: RoomPokerEngine, player: str) -> JSON:
-    seat = engine.seats()[player]
+    seat = engine.seat(player)
     table = engine.table_of(player)
     if not engine.room:
         assert table is not None
