@@ -9,7 +9,13 @@ Adding a game: its engine package ``appliance/games/<id>/`` (engine, and optiona
 ``standing.py``), its flow in ``appliance/flows/<id>.py`` paired with the spec in
 :data:`appliance.flows.TABLE`, its board scene ``appliance/board/scenes/<id>.py`` listed in
 :data:`appliance.board.compose.SCENES`, and one entry in :data:`SPECS` below. tests/test_registry.py
-checks that every derived table covers exactly these games.
+checks that every derived table covers exactly these games. What the game gets without asking: seat
+numbers in every view and a player named by seat number (:meth:`Engine.player_at`, rules.md The room 2);
+its refusals answered with the code each of its exceptions carries (``code`` on the class, appliance/errors.py:
+nothing to register in the edge); the session, the store, resume and the admin commands as they are. What
+it must say: its seat limits (``min_players``/``max_players``: a room is up to 40, rules.md The room 1) and a
+prompt that fits a handset's 1 KB at its largest seat count (tests/session/test_room_forty.py plays every
+game at 40).
 """
 
 from __future__ import annotations
