@@ -125,21 +125,34 @@ def _axis(canvas: Canvas, line: Rect, y: int, scale: Scale, x_of: Callable[[floa
         canvas.text(note, "log scale", 30, theme.MUTED, align="right", max_lines=1)
 
 
+def _bar(ends: tuple[int, int], grow: float, centre_y: int, thick: int, least: int) -> Rect:
+    """A range's bar between its ends' x, ``grow`` (0..1) of its width about its middle, at least ``least``."""
+    left, right = ends
+    half = max(least / 2, (right - left) / 2) * grow
+    return Rect(round((left + right) / 2 - half), centre_y - thick // 2, max(least, round(2 * half)), thick)
+
+
+def _track(canvas: Canvas, box: Rect, line: Rect, row: Row, x_of: Callable[[Decimal], int]) -> tuple[int, int] | None:
+    """A row's track across the line; where the range's ends fall on it, or None ("no range" written)."""
+    pygame.draw.line(canvas.surface, theme.PANEL_EDGE, (line.left, box.centery), (line.right, box.centery),
+                     canvas.u(2))
+    if row.low is None or row.high is None:
+        canvas.text(Rect(line.left, box.top, line.width, box.height), empty_words(row), 30, theme.MUTED,
+                    max_lines=1)
+        return None
+    return x_of(row.low), x_of(row.high)
+
+
 def _row(canvas: Canvas, board: Board, box: Rect, name_width: int, line: Rect, row: Row,
          x_of: Callable[[Decimal], int], grow: float, seat: Callable[[str], int | None] | None = None) -> None:
     colour = board.colour(row.name)
     pill = Rect(box.left, box.top + canvas.u(4), name_width, box.height - canvas.u(8))
     canvas.pill(pill, colour, row.name, 34, dim=row.dim, seat=seat(row.name) if seat else None)
     track_y = box.centery
-    pygame.draw.line(canvas.surface, theme.PANEL_EDGE, (line.left, track_y), (line.right, track_y), canvas.u(2))
-    if row.low is None or row.high is None:
-        canvas.text(Rect(line.left, box.top, line.width, box.height), empty_words(row), 30, theme.MUTED,
-                    max_lines=1)
+    found = _track(canvas, box, line, row, x_of)
+    if found is None:
         return
-    left, right = x_of(row.low), x_of(row.high)
-    centre = (left + right) / 2
-    half = max(canvas.u(10), (right - left) / 2) * grow
-    bar = Rect(round(centre - half), track_y - canvas.u(20), max(canvas.u(20), round(2 * half)), canvas.u(40))
+    bar = _bar(found, grow, track_y, canvas.u(40), canvas.u(20))
     fill = theme.mix(colour, theme.BACKGROUND, 0.55) if row.dim else colour
     pygame.draw.rect(canvas.surface, fill, bar, border_radius=canvas.u(20))
     pygame.draw.rect(canvas.surface, theme.TEXT, bar, width=canvas.u(2), border_radius=canvas.u(20))
@@ -218,17 +231,11 @@ def _room_row(canvas: Canvas, board: Board, box: Rect, chip: int, line: Rect, ro
         pygame.draw.rect(canvas.surface, theme.GOLD, pill.inflate(canvas.u(8), canvas.u(8)),
                          border_radius=(box.height + canvas.u(8)) // 2)
     canvas.pill(pill, colour, "", 40, dim=row.dim, seat=number)
-    pygame.draw.line(canvas.surface, theme.PANEL_EDGE, (line.left, box.centery), (line.right, box.centery),
-                     canvas.u(2))
-    if row.low is None or row.high is None:
-        canvas.text(Rect(line.left, box.top, line.width, box.height), empty_words(row), 30, theme.MUTED,
-                    max_lines=1)
+    found = _track(canvas, box, line, row, x_of)
+    if found is None:
         return
-    left, right = x_of(row.low), x_of(row.high)
-    centre = (left + right) / 2
-    half = max(canvas.u(8), (right - left) / 2) * grow
     thick = box.height * 3 // 5
-    bar = Rect(round(centre - half), box.centery - thick // 2, max(canvas.u(16), round(2 * half)), thick)
+    bar = _bar(found, grow, box.centery, thick, canvas.u(16))
     fill = theme.mix(colour, theme.BACKGROUND, 0.55) if row.dim else colour
     pygame.draw.rect(canvas.surface, fill, bar, border_radius=thick // 2)
     best = row.best and grow >= 1
