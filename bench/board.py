@@ -37,10 +37,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import pygame  # noqa: E402
 
 from appliance.board import Board, moment  # noqa: E402
-from appliance.board.samples import board_states  # noqa: E402
+from appliance.board.samples import board_states, room_states  # noqa: E402
 
 SIZE = (1920, 1080)
 GOAL_MS = 4.2
+FIRST_GOAL_MS = 16.7
+"""A room scene's first frame (its layer drawn, its texts fitted) within one 60 Hz frame (issue 30)."""
 
 
 def per_frame_ms(draw, frames: int) -> tuple[float, float]:  # type: ignore[no-untyped-def]
@@ -89,7 +91,10 @@ def main() -> int:
           f"goal: CPU <= {GOAL_MS} ms a frame")
     print(f"{'(fill + flip baseline)':28s} {base:7.2f} {1.0:10.1f} {base_wall:8.2f}")
     scenes = []
-    for name, state in board_states().items():
+    room = {f"room {name}": state for name, state in room_states().items() if name.endswith("-40")}
+    for name, state in [*board_states().items(), *room.items()]:
+        if name == next(iter(room)):
+            print(f"-- 40 seats (issue 30: CPU and anim <= {GOAL_MS} ms, first <= {FIRST_GOAL_MS} ms)")
 
         def frame(state=state) -> None:  # type: ignore[no-untyped-def]
             drawer.draw(state, 30.0)  # the display loop's frame: drawn on the screen, flipped
@@ -97,11 +102,14 @@ def main() -> int:
         first, _ = per_frame_ms(frame, 1)
         ms, wall = per_frame_ms(frame, args.frames)
         animated = animation_ms(drawer, state, args.frames)
+        met = ms <= GOAL_MS
+        if name in room:  # the room's goals count the animation's frames and the first frame too
+            met = met and (animated is None or animated <= GOAL_MS) and first <= FIRST_GOAL_MS
         scenes.append({"scene": name, "ms": ms, "wall_ms": wall, "first_ms": first, "animation_ms": animated,
-                       "ratio": ms / base if base else float("inf"), "met": ms <= GOAL_MS})
+                       "ratio": ms / base if base else float("inf"), "met": met})
         shown = f"{animated:7.2f}" if animated is not None else f"{'-':>7s}"
         print(f"{name:28s} {ms:7.2f} {scenes[-1]['ratio']:10.1f} {wall:8.2f} {first:8.2f} {shown}  "
-              f"{'' if ms <= GOAL_MS else 'goal missed'}")
+              f"{'' if met else 'goal missed'}")
     drawer.close()
 
     board = Board(SIZE, display="headless")

@@ -122,12 +122,31 @@ class Canvas:
         if edge is not None:
             pygame.draw.rect(self.surface, edge, box, width=self.u(width), border_radius=self.u(radius))
 
-    def pill(self, box: Rect, colour: Colour, text: str, size: float = 36, dim: bool = False) -> Rect:
-        """A player's name on their colour (the handset's colour), ink chosen for contrast."""
+    def pill(self, box: Rect, colour: Colour, text: str, size: float = 36, dim: bool = False,
+             seat: int | None = None) -> Rect:
+        """A player's name on their colour (the handset's colour), ink chosen for contrast; with ``seat``,
+        the seat number in a dark badge at the name's left (rules.md The room 2: colours repeat in a room,
+        seat numbers never). An empty ``text`` with a seat: the number alone, on the colour."""
         fill = look.mix(colour, look.BACKGROUND, 0.6) if dim else colour
         pygame.draw.rect(self.surface, fill, box, border_radius=box.height // 2)
+        if seat is not None and not text:
+            return self.text(box.inflate(-self.u(12), -self.u(2)), str(seat), size, look.ink_on(fill), role="title",
+                             max_lines=1)
         inner = box.inflate(-max(box.height // 2, self.u(16)), -self.u(2))
+        if seat is not None:
+            badge = self.badge_box(box)
+            pygame.draw.rect(self.surface, look.BADGE, badge, border_radius=badge.height // 2)
+            self.text(badge, str(seat), size, look.TEXT, role="title", max_lines=1)
+            inner.width = inner.right - badge.right - self.u(10)
+            inner.left = badge.right + self.u(10)
         return self.text(inner, text, size, look.ink_on(fill), role="title")
+
+    def badge_box(self, pill: Rect) -> Rect:
+        """Where a pill's seat-number badge goes: at its left, wide enough for two digits."""
+        inset = max(self.u(4), pill.height // 12)
+        height = pill.height - 2 * inset
+        width = max(height, look.font("title", self.theme.min_text).size("88")[0] + self.u(20))
+        return Rect(pill.left + inset, pill.top + inset, width, height)
 
     def tick(self, centre: tuple[int, int], radius: int, colour: Colour = look.RIGHT) -> None:
         """A filled disc with a tick: *right*, readable without seeing the colour."""

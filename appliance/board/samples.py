@@ -300,3 +300,126 @@ def snapshot_cases() -> list[tuple[str, JSON, float]]:
     cases.append(("squizz-final-halfway", states["squizz-final"], 2.0))
     return cases
 
+
+
+# -- the room (rules.md The room): the same scenes at 2 to 40 seats --------------------------------------
+
+ROOM_TEAMS = [
+    "Quiz Akabusi", "Les Quizerables", "The Quizzly Bears", "Agatha Quiztie", "Universally Challenged",
+    "Trivia Newton-John", "Quizteama Aguilera", "The Know-It-Ales", "Tequila Mockingbird", "Pun Intended",
+    "Dumbledore's Army", "Sherlock Homies", "The Brainy Bunch", "Norfolk Enchants", "Smarty Pints",
+    "Quiztopher Columbus", "E=MC Hammer", "The Usual Suspects", "Spicy Meatballs", "Multiple Scoregasm",
+    "Hakuna Moscato", "Let's Get Quizzical", "Risky Quizness", "The Mighty Quizzers", "Cheeky Nando's",
+    "Beer Necessities", "Lord of the Pints", "The Wise Quackers", "Nerd Herd", "Ctrl Alt Defeat",
+    "Victorious Secret", "The Fact Hunters", "Quizlamic Rage", "No Idea", "Bad Decisions",
+    "Hungry Hippos", "The Back Row", "Red Herrings", "Table Nine", "Last Orders",
+]
+"""Forty pub-quiz team names (each within the protocol's 24 characters)."""
+
+ROOM_SIZES = (2, 8, 12, 24, 40)
+"""The room sizes the snapshots cover: a pair, the boxed games' table, the issue's 12, 24 and the 40 of
+rules.md room-1."""
+
+
+def room_views(count: int) -> dict[str, JSON]:
+    """Board states of the scenes a room changes, with ``count`` teams, from the real engines."""
+    teams = ROOM_TEAMS[:count]
+    join = {"url": "http://quizbox.local:8080/join", "address": "quizbox.local:8080"}
+    states: dict[str, JSON] = {
+        "lobby": envelope(None, None, teams, scene="lobby", join=join, offline=teams[2:count:9]),
+    }
+    confident = Play("confident", teams, {"variants": ["two_players"]} if count == 2 else None)
+    card = {"question": "How many steps lead to the top of the Eiffel Tower?", "answer": "1665", "unit": "steps"}
+    confident.start({"card": card})
+    for index, team in enumerate(teams[: (count + 1) // 2]):
+        confident.step({"player": team, "range": [str(1000 + 37 * index), str(1500 + 61 * index)]})
+    states["confident-question"] = envelope("confident", confident.view(), teams, remaining=24.0)
+    for index, team in enumerate(teams[(count + 1) // 2:], (count + 1) // 2):
+        if index == count - 1 and count > 2:
+            confident.step({"player": team, "copy": teams[0], "double": True})
+        else:
+            low = 600 + 45 * (index % 25)
+            confident.step({"player": team, "range": [str(low), str(low + 150 + 97 * (index % 7))]})
+    confident.finish({"card": card})
+    states["confident-reveal"] = envelope("confident", confident.view(), teams, can_advance=True)
+    confident.step({"player": "", "action": "end"})
+    states["confident-winners"] = envelope("confident", confident.view(), teams, scene="results")
+    allin = Play("allin", teams, {"chips": 15})
+    allin.start({"card": {"statements": ["I have been to Australia.", "I can juggle with three balls.",
+                                         "I once sang karaoke in front of more than a hundred people."]}})
+    allin.step({"player": teams[0], "pick": 2, "answer": True, **({"exclude": teams[-1]} if count > 2 else {})})
+    bettors = teams[1:-1] if count > 2 else teams[1:]
+    for index, team in enumerate(bettors[: len(bettors) // 2]):
+        allin.step({"player": team, "split": {"true": 15 - index % 16, "false": index % 16}})
+    states["allin-betting"] = envelope("allin", allin.view(), teams)
+    for index, team in enumerate(bettors[len(bettors) // 2:]):
+        on_true = [0, 15, 8, 3, 12][index % 5]
+        allin.step({"player": team, "split": {"true": on_true, "false": 15 - on_true}})
+    allin.finish({})
+    states["allin-reveal"] = envelope("allin", allin.view(), teams)
+    squizz = Play("squizz", teams, {"readers": False, "tokens": 2})
+    squizz_card = {"prompt": "Height in metres", "propositions": [{"label": "Big Ben", "value": "96"},
+                                                                 {"label": "Eiffel Tower", "value": "330"},
+                                                                 {"label": "Leaning Tower of Pisa", "value": "57"}]}
+    squizz.start({"card": squizz_card, "die": 3})
+    for index, team in enumerate(teams[: count * 2 // 3]):
+        squizz.step({"player": team, "answer": "ABC"[index % 3] if index % 4 else "B", "token": 1})
+    states["squizz-question"] = envelope("squizz", squizz.view(), teams)
+    for team in teams[count * 2 // 3:]:
+        squizz.step({"player": team, "answer": "B", "token": 1})
+    squizz.finish({})
+    states["squizz-reveal"] = envelope("squizz", squizz.view(), teams)
+    squizz.start({"card": squizz_card, "die": 1})
+    for index, team in enumerate(teams):
+        squizz.step({"player": team, "answer": "ABC"[index % 3], "token": 2})
+    squizz.finish({})
+    states["squizz-final"] = envelope("squizz", squizz.view(), teams, scene="results")
+    buzzer = Play("buzzer", teams)
+    buzzer.start({"card": {"question": "Which planet has the most moons?", "answer": "Saturn"}})
+    for index, team in enumerate(reversed(teams)):
+        buzzer.step({"player": team, "press": 180 + 23 * index})
+    buzzer.step({"player": "", "action": "wrong"})
+    states["buzzer-answering"] = envelope("buzzer", buzzer.view(), teams)
+    states.update(night_views(teams))
+    return states
+
+
+def night_views(teams: Sequence[str]) -> dict[str, JSON]:
+    """A night of buzzer rounds for ``teams``: the standing after round 2 (round 3 next, a few sitting
+    out), then the podium."""
+    from appliance.games.night.actions import FinishRound, StartRound
+    from appliance.games.night.engine import NightEngine
+
+    count = len(teams)
+    seated = list(teams[: max(2, count - max(1, count // 8))]) if count > 2 else list(teams)
+    night = NightEngine(teams, {"title": "Red Lion quiz night", "rounds": [
+        {"game": "buzzer", "title": "Warm-up"}, {"game": "buzzer", "title": "Music"},
+        {"game": "buzzer", "title": "The final", "multiplier": 2, "seats": seated}]})
+
+    def play_round(order: Sequence[str]) -> None:
+        round_ = night.next_round
+        assert round_ is not None
+        night.apply(StartRound.now())
+        game = Play("buzzer", round_.seats)
+        for right in order:
+            game.start({"card": {"question": "?", "answer": "!"}})
+            game.step({"player": right, "press": 100})
+            game.step({"player": "", "action": "right"})
+            game.finish({})
+        game.step({"player": "", "action": "end"})
+        night.apply(FinishRound.of(game.engine.log))
+
+    play_round([teams[(7 * i) % count] for i in range(count)])
+    play_round([teams[(5 * i + 3) % count] for i in range(count // 2 + 1)])
+    states = {"night-standing": envelope(None, None, teams, scene="night-standing", night=night.public_view())}
+    play_round([teams[(3 * i + 1) % len(seated)] for i in range(len(seated))])
+    podium = night.public_view()
+    if night.phase != "finished":
+        return states
+    states["night-podium"] = envelope(None, None, teams, scene="night-podium", night=podium)
+    return states
+
+
+def room_states() -> dict[str, JSON]:
+    """Every room scene at every size of :data:`ROOM_SIZES`, named ``<scene>-<count>``."""
+    return {f"{name}-{count}": state for count in ROOM_SIZES for name, state in room_views(count).items()}

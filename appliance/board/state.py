@@ -116,6 +116,7 @@ class Board:
                 )
             )
         self._by_name = {p.name: p for p in self.players}
+        self._numbers: dict[str, int] | None = None
 
     @property
     def remaining(self) -> float | None:
@@ -148,6 +149,30 @@ class Board:
         if self.seats:
             return self.seats
         return [p.name for p in self.players if p.seated]
+
+    def seat_number(self, name: str) -> int | None:
+        """The player's seat number (rules.md The room 2): the view's ``seat_numbers`` (the night's between
+        its rounds), else their place in the game's seat order, else in the room's list of handsets (the
+        lobby), 1 first; None for a name in none of them. A number given twice counts once: numbers never
+        repeat on the board, whatever the state says."""
+        numbers = self._seat_numbers()
+        return numbers.get(name)
+
+    def _seat_numbers(self) -> dict[str, int]:
+        if self._numbers is None:
+            numbers: dict[str, int] = {}
+            night = as_map(self.raw.get("night"))
+            between = self.scene.startswith("night")  # between a night's rounds: the night's own seats
+            for key, value in as_map((night if between else self.view).get("seat_numbers")).items():
+                number = as_int(value)
+                if isinstance(key, str) and number is not None and number > 0 and number not in numbers.values():
+                    numbers[key] = number
+            if not numbers:
+                order = [as_text(p) for p in as_list(night.get("players")) if as_text(p)] if between else []
+                order = order or self.in_game() or [p.name for p in self.players]
+                numbers = {name: index for index, name in enumerate(dict.fromkeys(order), 1)}
+            self._numbers = numbers
+        return self._numbers
 
     def offline(self, name: str) -> bool:
         player = self._by_name.get(name)

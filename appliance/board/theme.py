@@ -34,6 +34,7 @@ BACKGROUND_GLOW: Colour = (28, 44, 98)
 PANEL: Colour = (24, 32, 68)
 PANEL_EDGE: Colour = (60, 76, 140)
 TEXT: Colour = (245, 245, 250)
+BADGE: Colour = (16, 20, 40)  # a seat number's badge: white on near-black whatever the team's colour
 MUTED: Colour = (170, 178, 205)
 GOLD: Colour = (240, 196, 40)
 RIGHT: Colour = (0, 158, 115)  # Okabe-Ito bluish green, always with a tick

@@ -13,6 +13,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pygame  # noqa: E402
 
+from appliance.board.samples import room_states  # noqa: E402
 from tests.board.snapshots import REFERENCE_DIR, cases, frame, reference_path  # noqa: E402
 
 
@@ -23,6 +24,11 @@ def main(argv: list[str]) -> int:
         if argv and name not in argv:
             continue
         pygame.image.save(frame(state, now, size_key), str(reference_path(name, size_key)))
+        written += 1
+    for name, state in room_states().items():  # the room's scenes at 1080p only (tests/board/test_room.py)
+        if argv and f"room-{name}" not in argv and "room" not in argv:
+            continue
+        pygame.image.save(frame(state, 30.0, "1080"), str(reference_path(f"room-{name}", "1080")))
         written += 1
     print(f"wrote {written} reference images to {REFERENCE_DIR}")
     return 0

@@ -53,7 +53,8 @@ def test_the_podium_and_the_next_round_come_from_the_night() -> None:
     assert "Cat won on the tie-break" in words and "11 points" in words
     standing = next(state for name, state, _ in STATES if name == "night-standing")
     words = [p.text for p in compose(standing, SIZES["1080"], 5.0)[0].placements]
-    assert "Next: Round 3: The final (points x2)" in words and "Sitting out: Dan" in words
+    # the seat number beside the name (rules.md The room 2)
+    assert "Next: Round 3: The final (points x2)" in words and "Sitting out: 4 Dan" in words
 
 
 @settings(max_examples=60, deadline=None)

@@ -12,7 +12,7 @@ import pygame
 from appliance.board import theme
 from appliance.board.canvas import Canvas, Rect
 from appliance.board.scenes import intro
-from appliance.board.scenes.common import footer, header, progress, rows
+from appliance.board.scenes.common import footer, header, progress, room_grid, rows, seat_pill
 from appliance.board.scenes.select import Choice
 from appliance.board.state import Board, as_int, as_list, as_map, as_text
 
@@ -53,7 +53,8 @@ def draw_question(canvas: Canvas, board: Board) -> None:
     reader = as_text(question.get("reader"))
     area = header(canvas, f"All In · Question {number}", f"Reader: {reader}")
     area = footer(canvas, board, area)
-    statement_box = Rect(area.left, area.top, area.width, round(area.height * 0.42))
+    room = len(board.in_game()) > 8
+    statement_box = Rect(area.left, area.top, area.width, round(area.height * (0.3 if room else 0.42)))
     _statement_panel(canvas, board, question, statement_box)
     table = Rect(area.left, statement_box.bottom + canvas.u(24), area.width,
                  area.bottom - statement_box.bottom - canvas.u(24))
@@ -63,7 +64,8 @@ def draw_question(canvas: Canvas, board: Board) -> None:
     read = bool(as_text(question.get("statement")))
     chips = _chips(board)
     names = board.in_game()
-    cells = _cells(canvas, table, len(names))
+    cells = room_grid(canvas, table, len(names), canvas.u(10), 6, min_width=230) if room else _cells(
+        canvas, table, len(names))
     for name, cell in zip(names, cells, strict=True):
         if name == reader:
             status, mark = "reader", ""
@@ -77,7 +79,24 @@ def draw_question(canvas: Canvas, board: Board) -> None:
             status, mark = "splitting…", ""
         else:
             status, mark = "", ""
-        _seat(canvas, board, cell, name, chips.get(name, 0), status, mark, dim=status in ("out", "excluded"))
+        if room:
+            _room_seat(canvas, board, cell, name, chips.get(name, 0), status, mark)
+        else:
+            _seat(canvas, board, cell, name, chips.get(name, 0), status, mark, dim=status in ("out", "excluded"))
+
+
+def _room_seat(canvas: Canvas, board: Board, cell: Rect, name: str, chips: int, status: str, mark: str) -> None:
+    """A room's seat: its seat number on its colour, the chips (or "reader", "out"), a lock or a cross."""
+    chip = Rect(cell.left, cell.top, canvas.u(80), cell.height)
+    canvas.pill(chip, board.colour(name), "", 40, dim=status in ("out", "excluded"), seat=board.seat_number(name))
+    radius = min(cell.height * 2 // 5, canvas.u(22))
+    words = Rect(chip.right + canvas.u(10), cell.top, cell.right - chip.right - 2 * radius - canvas.u(20), cell.height)
+    text = status if status in ("reader", "out") else f"{chips} chips"
+    canvas.text(words, text, 36, theme.GOLD if status == "reader" else theme.TEXT, role="title", align="left",
+                max_lines=1)
+    if mark:
+        centre = (cell.right - radius, cell.centery)
+        {"lock": canvas.lock, "cross": canvas.cross}[mark](centre, radius)
 
 
 def _cells(canvas: Canvas, table: Rect, count: int) -> list[Rect]:
@@ -98,7 +117,7 @@ def _seat(canvas: Canvas, board: Board, cell: Rect, name: str, chips: int, statu
     canvas.panel(cell, theme.PANEL, board.colour(name), radius=16, width=4)
     inner = cell.inflate(-canvas.u(20), -canvas.u(16))
     name_box = Rect(inner.left, inner.top, inner.width, min(canvas.u(88), round(inner.height * 0.42)))
-    canvas.pill(name_box, board.colour(name), name, 38, dim=dim)
+    seat_pill(canvas, board, name_box, name, 38, dim=dim)
     parts = rows(Rect(inner.left, name_box.bottom + canvas.u(8), inner.width,
                       inner.bottom - name_box.bottom - canvas.u(8)), 2, canvas.u(4))
     canvas.text(parts[0], f"{chips} chips", 44, theme.TEXT, role="title", max_lines=1)
@@ -120,7 +139,7 @@ def draw_reveal(canvas: Canvas, board: Board) -> None:
     answer = question.get("answer") is True
     area = header(canvas, f"All In · Question {number}", f"Reader: {as_text(question.get('reader'))}")
     area = footer(canvas, board, area)
-    top = Rect(area.left, area.top, area.width, round(area.height * 0.3))
+    top = Rect(area.left, area.top, area.width, round(area.height * (0.3 if len(board.in_game()) <= 12 else 0.22)))
     statement, verdict = top.copy(), top.copy()
     statement.width = round(top.width * 0.7)
     verdict.left, verdict.width = statement.right + canvas.u(24), top.right - statement.right - canvas.u(24)
@@ -140,12 +159,15 @@ def draw_reveal(canvas: Canvas, board: Board) -> None:
     grow = progress(canvas.now, REVEAL_SECONDS)
     most = max((as_int(as_map(splits[p]).get("true"), 0) or 0) + (as_int(as_map(splits[p]).get("false"), 0) or 0)
                for p in bettors) or 1
-    for name, row in zip(bettors, _bar_rows(canvas, bars, len(bettors)), strict=True):
+    room = len(bettors) > 8
+    boxes = room_grid(canvas, bars, len(bettors), canvas.u(8), 1, min_width=440, down=True) if room else _bar_rows(
+        canvas, bars, len(bettors))
+    for name, row in zip(bettors, boxes, strict=True):
         split = as_map(splits[name])
         on_true = as_int(split.get("true"), 0) or 0
         on_false = as_int(split.get("false"), 0) or 0
         _split_bar(canvas, board, row, name, on_true, on_false, most, answer, grow,
-                   as_int(lost.get(name), 0) or 0, chips.get(name, 0))
+                   as_int(lost.get(name), 0) or 0, chips.get(name, 0), room)
 
 
 def _bar_rows(canvas: Canvas, area: Rect, count: int) -> list[Rect]:
@@ -155,11 +177,12 @@ def _bar_rows(canvas: Canvas, area: Rect, count: int) -> list[Rect]:
 
 
 def _split_bar(canvas: Canvas, board: Board, row: Rect, name: str, on_true: int, on_false: int, most: int,
-               answer: bool, grow: float, lost: int, chips_after: int) -> None:
-    name_box = Rect(row.left, row.top, round(row.width * 0.2), row.height)
-    canvas.pill(name_box, board.colour(name), name, 36, dim=chips_after == 0)
-    result = Rect(0, row.top, round(row.width * 0.22), row.height)
-    result.right = row.right
+               answer: bool, grow: float, lost: int, chips_after: int, room: bool = False) -> None:
+    """One bettor's split; in a ``room`` its seat number stands for the name and the result is short."""
+    name_box = Rect(row.left, row.top, canvas.u(80) if room else round(row.width * 0.2), row.height)
+    seat_pill(canvas, board, name_box, name, 36, dim=chips_after == 0, text="" if room else None)
+    result = Rect(0, row.top, round(row.width * (0.26 if room else 0.22)), row.height)
+    result.right = row.right - (canvas.u(24) if room else 0)
     track = Rect(name_box.right + canvas.u(20), row.top + row.height // 8,
                  result.left - name_box.right - canvas.u(40), row.height - row.height // 4)
     pygame.draw.rect(canvas.surface, theme.PANEL, track, border_radius=canvas.u(8))
@@ -174,16 +197,18 @@ def _split_bar(canvas: Canvas, board: Board, row: Rect, name: str, on_true: int,
             colour = theme.mix(colour, theme.BACKGROUND, 0.65)
         part = Rect(x, track.top, width, track.height)
         pygame.draw.rect(canvas.surface, colour, part, border_radius=canvas.u(8))
-        if grow >= 1 and width >= canvas.u(90):
-            canvas.text(part.inflate(-canvas.u(8), -canvas.u(4)), f"{label} {amount}", 34,
-                        theme.ink_on(colour), role="title", max_lines=1)
+        inside = part.inflate(-canvas.u(8), -canvas.u(4))
+        words = f"{label} {amount}"
+        if grow >= 1 and width >= canvas.u(90) and not canvas.fit(inside, words, 34, "title", 1).below_min:
+            canvas.text(inside, words, 34, theme.ink_on(colour), role="title", max_lines=1)
         x = part.right
     if grow < 1:
         return
     if chips_after == 0:
-        text, colour = f"−{lost} · OUT", theme.WARNING
+        text, colour = "OUT" if room else f"−{lost} · OUT", theme.WARNING
     elif lost:
-        text, colour = f"−{lost} · {chips_after} left", theme.TEXT
+        text, colour = f"−{lost}" if room else f"−{lost} · {chips_after} left", theme.TEXT
     else:
-        text, colour = f"safe: {chips_after}", theme.TEXT
-    canvas.text(result, text, 40, colour, role="title", align="right", max_lines=1)
+        text, colour = "safe" if room else f"safe: {chips_after}", theme.TEXT
+    # a room's columns stand side by side: the result sits against its own bar, not the next column's seat
+    canvas.text(result, text, 40, colour, role="title", align="left" if room else "right", max_lines=1)

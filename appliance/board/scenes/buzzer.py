@@ -18,7 +18,7 @@ import pygame
 
 from appliance.board import theme
 from appliance.board.canvas import Canvas, Rect
-from appliance.board.scenes.common import footer, header, player_pills
+from appliance.board.scenes.common import ROOM_ROW, footer, header, player_pills, seat_pill
 from appliance.board.scenes.scoreboard import draw_table, standings
 from appliance.board.scenes.select import Choice
 from appliance.board.state import Board, as_int, as_list, as_text
@@ -55,8 +55,8 @@ def draw(canvas: Canvas, board: Board) -> None:
         pygame.draw.rect(canvas.surface, theme.GOLD, spot, border_radius=canvas.u(24))
         canvas.text(Rect(spot.left, spot.top, spot.width, canvas.u(60)), "Answering", 40, theme.BACKGROUND,
                     role="title", max_lines=1)
-        canvas.pill(Rect(spot.left + canvas.u(24), spot.top + canvas.u(66), spot.width - canvas.u(48),
-                         canvas.u(100)), board.colour(answering), answering, 64)
+        seat_pill(canvas, board, Rect(spot.left + canvas.u(24), spot.top + canvas.u(66), spot.width - canvas.u(48),
+                                      canvas.u(100)), answering, 64)
         left = Rect(left.left, spot.bottom + canvas.u(20), left.width, left.bottom - spot.bottom - canvas.u(20))
     elif phase == "armed":
         pulse = 0.5 + 0.5 * abs(((canvas.now * 2) % 2) - 1) if canvas.now < PULSE_SECONDS else 1.0
@@ -66,7 +66,14 @@ def draw(canvas: Canvas, board: Board) -> None:
         canvas.text(ring.inflate(-canvas.u(40), -canvas.u(80)), "BUZZ!", 72, theme.TEXT, role="title", max_lines=1)
         left = Rect(left.left, ring.bottom + canvas.u(20), left.width, left.bottom - ring.bottom - canvas.u(20))
     _order(canvas, board, left)
-    draw_table(canvas, board, right, standings(board), "points")
+    table = standings(board)
+    most = 2 * max(1, (right.height - canvas.u(64)) // canvas.u(ROOM_ROW + 12))
+    if len(table) > most:  # a room: the leaders, and how many more there are (the results show them all)
+        canvas.text(Rect(right.left, right.top, right.width, canvas.u(56)), f"Top {most} of {len(table)}", 40,
+                    theme.MUTED, align="left", max_lines=1)
+        right = Rect(right.left, right.top + canvas.u(64), right.width, right.height - canvas.u(64))
+        table = table[:most]
+    draw_table(canvas, board, right, table, "points")
 
 
 def _order(canvas: Canvas, board: Board, area: Rect) -> None:

@@ -115,6 +115,67 @@ def stack_top(area: Rect, count: int, height: int, gap: int) -> list[Rect]:
     return [Rect(area.left, area.top + i * (height + gap), area.width, height) for i in range(count)]
 
 
+PILL_ROW = 84
+"""Units: a pill's height where there is room."""
+ROOM_ROW = 52
+"""Units: the lowest pill row of a room (a line of the minimum text, 36 units, inside the seat badge)."""
+
+
+def seat_pill(canvas: Canvas, board: Board, box: Rect, name: str, size: float = 40, dim: bool = False,
+              text: str | None = None) -> Rect:
+    """``name`` (or ``text`` for it) on the player's colour, their seat number in a badge at its left."""
+    return canvas.pill(box, board.colour(name), name if text is None else text, size, dim,
+                       seat=board.seat_number(name))
+
+
+def beside_badge(canvas: Canvas, pill: Rect) -> Rect:
+    """The box a pill's text has beside its seat badge."""
+    inner = pill.inflate(-max(pill.height // 2, canvas.u(16)), -canvas.u(2))
+    badge = canvas.badge_box(pill)
+    return Rect(badge.right + canvas.u(10), inner.top, inner.right - badge.right - canvas.u(10), inner.height)
+
+
+def texts_fit(canvas: Canvas, box: Rect, texts: Sequence[str], size: float) -> bool:
+    """Whether every text fits ``box`` at the board's minimum size or above (a room's layout shows the names
+    only when all of them fit: seat numbers alone otherwise, never a name below the minimum)."""
+    return box.width > 0 and all(not canvas.fit(box, text, size).below_min for text in texts)
+
+
+def room_grid(canvas: Canvas, area: Rect, count: int, gap: int, max_columns: int = 4,
+              min_width: float = 150, down: bool = False) -> list[Rect]:
+    """``count`` cells for pills: as :func:`grid` with rows of up to :data:`PILL_ROW` units while they keep
+    :data:`ROOM_ROW`; more columns when a room would squeeze them lower (cells at least ``min_width``
+    units wide). ``down``: numbered down each column first (a ranking reads down)."""
+    if count <= 0:
+        return []
+    row = canvas.u(ROOM_ROW)
+    cols = min(count, max_columns)
+    most = max(cols, (area.width + gap) // (canvas.u(min_width) + gap))
+    while cols < most and -(-count // cols) * (row + gap) - gap > area.height:
+        cols += 1
+    lines = -(-count // cols)
+    height = min(canvas.u(PILL_ROW), (area.height - gap * (lines - 1)) // lines)
+    width = (area.width - gap * (cols - 1)) // cols
+    cells = []
+    for index in range(count):
+        line, col = (index % lines, index // lines) if down else divmod(index, cols)
+        cells.append(Rect(area.left + col * (width + gap), area.top + line * (height + gap), width, height))
+    return cells
+
+
+def pills_height(canvas: Canvas, width: int, count: int, max_columns: int = 4, lines: int = 4) -> int:
+    """The height a strip of ``count`` pills asks for: rows of :data:`PILL_ROW` units for a table, and for a
+    room at most ``lines`` rows of :data:`ROOM_ROW` (as many columns as that takes)."""
+    gap = canvas.u(16)
+    if count <= 2 * max_columns:
+        rows_ = -(-count // max_columns) or 1
+        return rows_ * canvas.u(PILL_ROW) + (rows_ - 1) * gap
+    gap = canvas.u(10)
+    most = max(max_columns, (width + gap) // (canvas.u(150) + gap))
+    rows_ = max(-(-count // most), min(lines, -(-count // max_columns)))
+    return rows_ * canvas.u(ROOM_ROW + 8) + (rows_ - 1) * gap
+
+
 def player_pills(
     canvas: Canvas,
     board: Board,
@@ -124,16 +185,28 @@ def player_pills(
     dim: Callable[[str], bool] | None = None,
     max_columns: int = 4,
     label: Callable[[str], str] | None = None,
+    short: Callable[[str], str] | None = None,
 ) -> dict[str, Rect]:
-    """Each name as a pill in its colour, with an optional mark ("lock", "tick", "cross", "") on the right."""
-    cells = grid(area, len(names), canvas.u(16), max_columns, max_row=canvas.u(84))
+    """Each name as a pill in its colour with its seat number, an optional mark ("lock", "tick", "cross", "")
+    on the right. A room gets more columns (:func:`room_grid`); where the names (``label``) would not fit at
+    the minimum size, every pill shows ``short`` (default: nothing) beside its seat number instead."""
+    gap = canvas.u(16) if len(names) <= 2 * max_columns else canvas.u(10)
+    cells = room_grid(canvas, area, len(names), gap, max_columns)
+    marked = {name: mark(name) if mark else "" for name in names}
+    texts = {name: label(name) if label else name for name in names}
+    if cells:
+        pill = cells[0].copy()
+        if any(marked.values()):
+            pill.width -= pill.height + canvas.u(8)
+        if not texts_fit(canvas, beside_badge(canvas, pill), list(texts.values()), 40):
+            texts = {name: short(name) if short else "" for name in names}
     placed: dict[str, Rect] = {}
     for name, cell in zip(names, cells, strict=False):
-        kind = mark(name) if mark else ""
+        kind = marked[name]
         pill = cell.copy()
         if kind:
             pill.width -= cell.height + canvas.u(8)
-        canvas.pill(pill, board.colour(name), label(name) if label else name, 40, dim=bool(dim and dim(name)))
+        seat_pill(canvas, board, pill, name, 40, bool(dim and dim(name)), texts[name])
         if kind:
             centre = (cell.right - cell.height // 2, cell.centery)
             radius = cell.height * 2 // 5

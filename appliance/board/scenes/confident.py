@@ -90,20 +90,26 @@ def draw_reveal(canvas: Canvas, board: Board) -> None:
     area = header(canvas, f"Question {as_int(q.get('number'), 0)}: the answer", as_text(q.get("question")))
     area = footer(canvas, board, area)
     summary = boost_summary(q)
+    if len(board.in_game()) > 12:  # a room: the winning range named, as well as outlined in gold
+        best = [f"{board.seat_number(as_text(p)) or '?'} {as_text(p)}" for p in as_list(q.get("smallest"))]
+        lead = f"Smallest right range: {', '.join(best)}" if best else "Nobody was right"
+        summary = f"{lead} · {summary}" if summary else lead
+        if canvas.fit(Rect(0, 0, area.width, canvas.u(90)), summary, 32, max_lines=2).below_min:
+            summary = lead
     if summary:
         strip = Rect(area.left, area.bottom - canvas.u(90), area.width, canvas.u(90))
         canvas.text(strip, summary, 32, theme.MUTED, max_lines=2)
         area = Rect(area.left, area.top, area.width, strip.top - area.top - canvas.u(8))
     ranges = as_map(q.get("ranges"))
     correct = as_map(q.get("correct"))
+    smallest = {as_text(p) for p in as_list(q.get("smallest"))}
     rows = []
     for name in board.in_game():
         low, high = numberline.parse_range(ranges.get(name))
         rows.append(numberline.Row(name, low, high, " · ".join(boost_notes(q, name)),
-                                   dim=correct.get(name) is not True))
+                                   dim=correct.get(name) is not True, best=as_text(name) in smallest))
     points = as_map(q.get("points"))
     scores = as_map(q.get("scores"))
-    smallest = {as_text(p) for p in as_list(q.get("smallest"))}
     grow = progress(canvas.now, REVEAL_SECONDS)
 
     def right(c: Canvas, box: Rect, row: numberline.Row) -> None:
@@ -118,6 +124,8 @@ def draw_reveal(canvas: Canvas, board: Board) -> None:
         gained = as_int(points.get(row.name), 0) or 0
         total = as_int(scores.get(row.name), 0) or 0
         text_box = Rect(box.left + 2 * mark + c.u(12), box.top, box.width - 2 * mark - c.u(12), box.height)
-        c.text(text_box, f"{gained:+d} · {total} pts", 40, theme.TEXT, role="title", align="left", max_lines=1)
+        words = f"{gained:+d} · {total} pts" if box.width >= c.u(300) else f"{gained:+d}"  # a room: this question's
+        c.text(text_box, words, 40, theme.TEXT, role="title", align="left", max_lines=1)
 
-    numberline.draw(canvas, board, area, rows, as_number(q.get("answer")), grow, right, right_width=0.2)
+    numberline.draw(canvas, board, area, rows, as_number(q.get("answer")), grow, right, right_width=0.2,
+                    seat=board.seat_number)

@@ -12,7 +12,7 @@ import pygame
 from appliance.board import theme
 from appliance.board.canvas import Canvas, Rect
 from appliance.board.qr import draw_qr
-from appliance.board.scenes.common import columns, footer, header, stack_top
+from appliance.board.scenes.common import beside_badge, columns, footer, header, room_grid, stack_top, texts_fit
 from appliance.board.state import Board, Player, as_map, as_text
 
 LOW_BATTERY = 20
@@ -38,7 +38,7 @@ def draw(canvas: Canvas, board: Board) -> None:
     area = header(canvas, board.box, "Pub quiz tonight: grab a handset or join with your phone")
     area = footer(canvas, board, area)
     left, right = columns(area, 2, canvas.u(40))
-    left.width = round(area.width * 0.36)
+    left.width = round(area.width * (0.36 if len(board.players) <= 7 else 0.26))
     right.left = left.right + canvas.u(40)
     right.width = area.right - right.left
     _join_panel(canvas, board, left)
@@ -75,18 +75,41 @@ def _handsets(canvas: Canvas, board: Board, box: Rect) -> None:
         canvas.text(rest, "Waiting for the first handset…", 44, theme.MUTED)
         return
     players = board.players
+    if len(players) > 7:
+        _room(canvas, board, rest, players)
+        return
     cols = 1 if len(players) <= 7 else 2
     per_column = -(-len(players) // cols)
     for index, column in enumerate(columns(rest, cols, canvas.u(24))):
         chunk = players[index * per_column:(index + 1) * per_column]
         for player, row in zip(chunk, stack_top(column, len(chunk), canvas.u(84), canvas.u(12)), strict=True):
-            _handset_row(canvas, player, row)
+            _handset_row(canvas, player, row, board.seat_number(player.name))
 
 
-def _handset_row(canvas: Canvas, player: Player, row: Rect) -> None:
+def _room(canvas: Canvas, board: Board, area: Rect, players: list[Player]) -> None:
+    """A room's handsets: seat number and name (the number alone where not every name fits), an offline
+    handset dimmed with a cross, a low battery with its percentage in the warning colour."""
+    cells = room_grid(canvas, area, len(players), canvas.u(10), 2, min_width=300, down=True)
+    mark = cells[0].height + canvas.u(8) if cells else 0
+    pill = Rect(0, 0, cells[0].width - mark, cells[0].height) if cells else Rect(0, 0, 0, 0)
+    names = texts_fit(canvas, beside_badge(canvas, pill), [p.name for p in players], 40)
+    for player, cell in zip(players, cells, strict=True):
+        box = Rect(cell.left, cell.top, cell.width - mark, cell.height)
+        canvas.pill(box, player.colour, player.name if names else "", 40, dim=not player.online,
+                    seat=board.seat_number(player.name))
+        centre = (cell.right - cell.height // 2, cell.centery)
+        if not player.online:
+            canvas.cross(centre, cell.height * 2 // 5, theme.WRONG)
+        elif player.battery is not None and player.battery <= LOW_BATTERY:
+            pygame.draw.circle(canvas.surface, theme.WARNING, centre, cell.height * 2 // 5)
+            canvas.text(Rect(0, 0, cell.height, cell.height).move(centre[0] - cell.height // 2, cell.top), "!", 40,
+                        theme.BACKGROUND, role="title", max_lines=1)
+
+
+def _handset_row(canvas: Canvas, player: Player, row: Rect, seat: int | None = None) -> None:
     gauges = canvas.u(230)
     pill = Rect(row.left, row.top, row.width - gauges - canvas.u(12), row.height)
-    canvas.pill(pill, player.colour, player.name, 40, dim=not player.online)
+    canvas.pill(pill, player.colour, player.name, 40, dim=not player.online, seat=seat)
     gauge = Rect(pill.right + canvas.u(12), row.top, gauges, row.height)
     if not player.online:
         radius = min(gauge.height * 2 // 5, canvas.u(28))

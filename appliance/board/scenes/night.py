@@ -15,8 +15,19 @@ import pygame
 
 from appliance.board import theme
 from appliance.board.canvas import Canvas, Rect
-from appliance.board.scenes.common import RING_SPANS, countdown, footer, header, player_pills, progress
+from appliance.board.scenes.common import (
+    RING_SPANS,
+    beside_badge,
+    countdown,
+    footer,
+    header,
+    player_pills,
+    progress,
+    seat_pill,
+    texts_fit,
+)
 from appliance.board.scenes.results import _confetti
+from appliance.board.scenes.scoreboard import table_columns
 from appliance.board.scenes.select import Choice
 from appliance.board.state import Board, as_int, as_list, as_map, as_text
 
@@ -94,14 +105,27 @@ def _standing_table(canvas: Canvas, board: Board, area: Rect, rows: list[tuple[s
     order_before = sorted(order_after, key=lambda n: (-before[n], seats.index(n) if n in seats else 0))
     places = {name: place for name, place, _ in rows}
     gap = canvas.u(10)
-    height = min(canvas.u(84), (area.height - gap * (len(rows) - 1)) // len(rows))
+    cols = table_columns(canvas, area, len(rows))
+    per = -(-len(rows) // cols)
+    col_gap = canvas.u(32)
+    width = (area.width - col_gap * (cols - 1)) // cols
+    height = min(canvas.u(84), (area.height - gap * (per - 1)) // per)
     most = max(max(abs(t) for t in totals.values()), 1)
-    name_width = round(area.width * 0.26)
-    value_width = round(area.width * 0.22)
+    wide = width >= canvas.u(900)
+    name_width = round(width * (0.26 if wide else 0.5))
+    value_width = round(width * (0.22 if wide else 0.36))
+    names = texts_fit(canvas, beside_badge(canvas, Rect(0, 0, name_width, height)), order_after, 36)
+    if not names:
+        name_width = canvas.badge_box(Rect(0, 0, name_width, height)).width + canvas.u(8)
+
+    def at(slot: float) -> tuple[float, float]:
+        col, line = divmod(round(slot), per) if cols > 1 else (0, slot)
+        return area.left + col * (width + col_gap), area.top + line * (height + gap)
+
     for name in order_after:
         start, end = order_before.index(name), order_after.index(name)
-        slot = start + (end - start) * moved
-        box = Rect(area.left, area.top + round(slot * (height + gap)), area.width, height)
+        (x0, y0), (x1, y1) = at(start), at(end)
+        box = Rect(round(x0 + (x1 - x0) * moved), round(y0 + (y1 - y0) * moved), width, height)
         value = round(before[name] + gained.get(name, 0) * counted)
         colour = board.colour(name)
         place = Rect(box.left, box.top, canvas.u(70), box.height)
@@ -109,14 +133,15 @@ def _standing_table(canvas: Canvas, board: Board, area: Rect, rows: list[tuple[s
         canvas.text(place, str(shown_place), 42, theme.GOLD if places[name] == 1 and moved >= 1.0 else theme.MUTED,
                     role="title", max_lines=1)
         pill = Rect(place.right + canvas.u(8), box.top, name_width, box.height)
-        canvas.pill(pill, colour, name, 36)
-        track = Rect(pill.right + canvas.u(20), box.top + box.height // 5,
-                     box.right - value_width - pill.right - canvas.u(40), box.height - 2 * (box.height // 5))
-        pygame.draw.rect(canvas.surface, theme.PANEL, track, border_radius=canvas.u(10))
-        if value > 0:
-            bar = Rect(track.left, track.top, max(canvas.u(10), round(track.width * value / most)), track.height)
-            pygame.draw.rect(canvas.surface, colour, bar, border_radius=canvas.u(10))
+        seat_pill(canvas, board, pill, name, 36, text=None if names else "")
         label = Rect(box.right - value_width, box.top, value_width * 3 // 5, box.height)
+        track = Rect(pill.right + canvas.u(20), box.top + box.height // 5,
+                     label.left - pill.right - canvas.u(40), box.height - 2 * (box.height // 5))
+        if track.width >= canvas.u(60):
+            pygame.draw.rect(canvas.surface, theme.PANEL, track, border_radius=canvas.u(10))
+            if value > 0:
+                bar = Rect(track.left, track.top, max(canvas.u(10), round(track.width * value / most)), track.height)
+                pygame.draw.rect(canvas.surface, colour, bar, border_radius=canvas.u(10))
         canvas.text(label, f"{value} pts", 38, theme.TEXT, role="title", align="right", max_lines=1)
         plus = gained.get(name, 0)
         if plus:
@@ -133,10 +158,17 @@ def _next_panel(canvas: Canvas, board: Board, box: Rect, round_: Mapping[str, An
     seats = [as_text(p) for p in as_list(round_.get("seats"))]
     out = [as_text(p) for p in as_list(round_.get("sitting_out"))]
     pills = Rect(inner.left, title.bottom, inner.width * 3 // 4 if out else inner.width, inner.height - title.height)
-    player_pills(canvas, board, pills, seats, max_columns=max(1, min(6, len(seats))))
+    if len(seats) <= 6:
+        player_pills(canvas, board, pills, seats, max_columns=max(1, min(6, len(seats))))
+    else:  # a room: the count, not 40 pills squeezed into a strip
+        canvas.text(pills, f"All {len(seats)} teams play" if not out else f"{len(seats)} teams play", 40,
+                    theme.TEXT, role="title", align="left", max_lines=1)
     if out:
         rest = Rect(pills.right + canvas.u(16), pills.top, inner.right - pills.right - canvas.u(16), pills.height)
-        canvas.text(rest, "Sitting out: " + ", ".join(out), 30, theme.MUTED, max_lines=2)
+        named = "Sitting out: " + ", ".join(f"{board.seat_number(p) or '?'} {p}" for p in out)
+        if canvas.fit(rest, named, 30, max_lines=2).below_min:
+            named = "Sitting out: seats " + ", ".join(str(board.seat_number(p) or "?") for p in out)
+        canvas.text(rest, named, 30, theme.MUTED, max_lines=2)
 
 
 def draw_interval(canvas: Canvas, board: Board) -> None:
@@ -222,7 +254,7 @@ def draw_podium(canvas: Canvas, board: Board) -> None:
         pill_height = canvas.u(76)
         for index, name in enumerate(names):
             top = block.top - (len(names) - index) * (pill_height + canvas.u(10))
-            canvas.pill(Rect(block.left, top, block.width, pill_height), board.colour(name), name, 40)
+            seat_pill(canvas, board, Rect(block.left, top, block.width, pill_height), name, 40)
         canvas.text(Rect(block.left, block.bottom - canvas.u(70), block.width, canvas.u(60)), f"{total} points", 36,
                     theme.BACKGROUND if place == 1 else theme.TEXT, role="title", max_lines=1)
     rest = [(n, p, t) for n, p, t in rows if p > 3]

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from appliance.board import theme
 from appliance.board.canvas import Canvas, Rect
-from appliance.board.scenes.common import footer, header, live_countdown, player_pills
+from appliance.board.scenes.common import footer, header, live_countdown, pills_height, player_pills
 from appliance.board.state import Board
 
 
@@ -28,8 +28,7 @@ def draw_open(
     area = header(canvas, title, subtitle)
     area = footer(canvas, board, area)
     names = board.in_game()
-    pill_rows = -(-len(names) // 4) or 1
-    players_height = pill_rows * canvas.u(84) + (pill_rows - 1) * canvas.u(16)
+    players_height = pills_height(canvas, area.width, len(names))
     clue_height = canvas.u(64) * len(clues)
     panel = Rect(area.left, area.top, area.width,
                  area.height - players_height - clue_height - canvas.u(100))

@@ -13,7 +13,7 @@ import pygame
 
 from appliance.board import theme
 from appliance.board.canvas import Canvas, Rect
-from appliance.board.scenes.common import footer, game_title, header, progress
+from appliance.board.scenes.common import footer, game_title, header, progress, seat_pill
 from appliance.board.scenes.scoreboard import draw_table, standings, unit
 from appliance.board.scenes.select import Choice
 from appliance.board.state import Board, as_list, as_text
@@ -61,7 +61,7 @@ def _winner_banner(canvas: Canvas, board: Board, box: Rect, names: list[str]) ->
     left = pills.centerx - (count * width + (count - 1) * canvas.u(24)) // 2
     for index, name in enumerate(names):
         pill = Rect(left + index * (width + canvas.u(24)), pills.top + canvas.u(8), width, height)
-        canvas.pill(pill, board.colour(name), name, 72)
+        seat_pill(canvas, board, pill, name, 72)
 
 
 def draw_winners(canvas: Canvas, board: Board) -> None:
@@ -73,7 +73,7 @@ def draw_winners(canvas: Canvas, board: Board) -> None:
         ending = ABANDONED
     area = header(canvas, f"{game_title(board.game)} · game over", ending)
     area = footer(canvas, board, area)
-    banner = Rect(area.left, area.top, area.width, round(area.height * 0.38))
+    banner = Rect(area.left, area.top, area.width, round(area.height * (0.38 if len(board.in_game()) <= 12 else 0.3)))
     _confetti(canvas, banner, canvas.now)
     _winner_banner(canvas, board, banner, names)
     table = Rect(area.left, banner.bottom + canvas.u(24), area.width, area.bottom - banner.bottom - canvas.u(24))

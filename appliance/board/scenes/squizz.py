@@ -12,7 +12,7 @@ import pygame
 from appliance.board import theme
 from appliance.board.canvas import Canvas, Rect
 from appliance.board.scenes import intro
-from appliance.board.scenes.common import columns, footer, header, player_pills
+from appliance.board.scenes.common import columns, footer, header, pills_height, player_pills
 from appliance.board.scenes.select import Choice
 from appliance.board.state import Board, as_int, as_list, as_map, as_text, show_number
 
@@ -109,7 +109,7 @@ def _layout(canvas: Canvas, board: Board, q: object) -> tuple[Rect, Rect, Rect]:
     area = footer(canvas, board, area)
     prompt = Rect(area.left, area.top, area.width, canvas.u(150))
     count = len(board.in_game())
-    players_height = canvas.u(84) * (-(-count // _columns(count)) or 1) + canvas.u(40)
+    players_height = pills_height(canvas, area.width, count, _columns(count), lines=3) + canvas.u(40)
     cards = Rect(area.left, prompt.bottom + canvas.u(20), area.width,
                  area.height - prompt.height - players_height - canvas.u(40))
     players = Rect(area.left, cards.bottom + canvas.u(20), area.width, area.bottom - cards.bottom - canvas.u(20))
