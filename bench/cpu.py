@@ -34,6 +34,7 @@ from appliance.decks.deal import DECK_TYPE, card_fields  # noqa: E402
 from appliance.decks.shipped import shipped_decks  # noqa: E402
 from appliance.edge.hub import Hub  # noqa: E402
 from appliance.edge.mqtt import Connection  # noqa: E402
+from appliance.flows import flow_factory
 from appliance.session.session import Session  # noqa: E402
 from firmware import protocol  # noqa: E402
 
@@ -70,8 +71,8 @@ class Running:
 class FullRebuildHub(Hub):
     """The baseline: every prompt rebuilt after every input (the hub before issue 22)."""
 
-    def _publish_changes(self, narrowed: bool = False) -> None:
-        super()._publish_changes(narrowed=False)
+    def publish_changes(self, narrowed: bool = False, state: bool = True) -> None:
+        super().publish_changes(narrowed=False, state=state)
 
 
 def cards(game: str) -> list[dict[str, Any]]:
@@ -85,7 +86,7 @@ CARDS = {game: cards(game) for game in ("confident", "poker")}
 def table(game: str, n: int, full: bool) -> tuple[Hub, Counter, list[str]]:
     """A hub with ``n`` handsets in the room and a game of ``game`` started with the first ones seated."""
     box = "cpubench"
-    session = Session(time.monotonic, random.Random(1))
+    session = Session(time.monotonic, random.Random(1), flows=flow_factory)
     hub = (FullRebuildHub if full else Hub)(box, session, Connection("127.0.0.1", 1))
     counter = Counter()
     hub.client = counter  # type: ignore[assignment]
@@ -155,8 +156,8 @@ def measure(game: str, n: int, count: int, full: bool) -> dict[str, float]:
         start = time.process_time()
         hub.on_message(topic, payload)  # up to the ack, as MQTT's thread runs it
         acked = time.process_time()
-        with hub.lock:  # what the publisher thread does after it (here after every input: no batching)
-            hub._publish_changes(narrowed=True)
+        with hub.outbox:  # what the publisher thread does after it (here after every input: no batching)
+            hub.publish_changes(narrowed=True)
         done = time.process_time()
         to_ack += acked - start
         spent += done - start

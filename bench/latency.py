@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 from appliance.box.sim import SimHandset  # noqa: E402
 from appliance.edge.broker import start_broker  # noqa: E402
 from appliance.edge.mqtt import Client, Connection  # noqa: E402
+from appliance.flows import flow_factory  # noqa: E402
 from firmware import protocol  # noqa: E402
 
 TIMEOUT = 30.0  # seconds to wait for an ack or a board state before counting the input lost
@@ -56,7 +57,7 @@ def serve(host: str, port: int, box: str) -> None:
     from appliance.edge.hub import Hub
     from appliance.session.session import Session
 
-    session = Session(time.monotonic, random.Random(1))
+    session = Session(time.monotonic, random.Random(1), flows=flow_factory)
     with Hub(box, session, Connection(host, port)):
         print("ready", flush=True)
         sys.stdin.read()

@@ -25,7 +25,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from appliance.edge.broker import RunningBroker, start_broker  # noqa: E402
 from appliance.edge.hub import Hub  # noqa: E402
 from appliance.edge.mqtt import Client, Connection  # noqa: E402
-from appliance.flows import register_flow  # noqa: E402
+from appliance.flows import (
+    flow_factory,
+    register_flow,  # noqa: E402
+)
 from appliance.session.flow import GameSetup  # noqa: E402
 from appliance.session.session import Session  # noqa: E402
 from firmware import protocol  # noqa: E402
@@ -143,7 +146,7 @@ def raw_rtt(conn: Connection, n: int, count: int) -> tuple[list[float], int]:
 
 def hub_rtt(conn: Connection, n: int, count: int) -> tuple[list[float], int]:
     box = f"bench{n}"
-    with Hub(box, Session(time.monotonic), conn) as hub:
+    with Hub(box, Session(time.monotonic, flows=flow_factory), conn) as hub:
         ids = [f"h{i:03d}" for i in range(n)]
         pingers = []
         for hid in ids:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from appliance.box.store import Store  # noqa: E402
+from appliance.infra.store import Store  # noqa: E402
 
 ACTION = {"kind": "answer", "player": "Ann", "bottom": "8", "top": "9.5"}
 

@@ -53,8 +53,6 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO))
 
-from appliance.box.config import Config, parse_config  # noqa: E402  (after the path set-up above)
-
 # the accounts: one implementation for the installer and the appliance (standard library only)
 from appliance.edge.accounts import (  # noqa: E402
     APPLIANCE_USER,
@@ -69,6 +67,7 @@ from appliance.edge.accounts import (  # noqa: E402
     is_handset_account,
 )
 from appliance.errors import ConfigError  # noqa: E402
+from appliance.infra.config import Config, parse_config  # noqa: E402  (after the path set-up above)
 from firmware import protocol  # noqa: E402
 
 # Handset ids that can never be handsets' broker accounts: they are the two accounts above.

@@ -16,7 +16,8 @@ from appliance.edge.broker import MosquittoBroker
 from appliance.edge.hub import Hub
 from appliance.edge.mqtt import Client
 from appliance.edge.refusals import code_of
-from appliance.errors import IllegalAction, MalformedInput
+from appliance.errors import IllegalAction, MalformedInput, NoGame
+from appliance.flows import flow_factory
 from appliance.games.base import NotYourTurn
 from appliance.session.session import Paused, Session, StalePrompt
 from firmware import protocol
@@ -68,7 +69,7 @@ class Chatter:
 @pytest.fixture
 def running(mosquitto: MosquittoBroker, box_id: str) -> Iterator[tuple[Hub, MqttLink]]:
     conn = connection_of(mosquitto)
-    with Hub(box_id, Session(time.monotonic), conn) as hub:
+    with Hub(box_id, Session(time.monotonic, flows=flow_factory), conn) as hub:
         link = MqttLink(box_id, conn).start(wait=10)
         try:
             deadline = time.monotonic() + 10
@@ -150,12 +151,12 @@ def test_a_command_the_broker_lost_is_sent_again_and_run_once(
     try:
         for _ in range(2):
             watcher.publish(protocol.admin_command_topic(box_id), json.dumps(command))
-        _wait(lambda: hub._last_result.get("id") == "twice-1")
+        _wait(lambda: hub.admin.last.get("id") == "twice-1")
         time.sleep(0.3)
     finally:
         watcher.stop()
     assert runs == ["skip", "identify"]
-    assert hub._last_result["code"] == "unknown_handset"
+    assert hub.admin.last["code"] == "unknown_handset"
 
 
 @pytest.mark.mqtt
@@ -252,7 +253,7 @@ def test_parse_command_checks_names_arguments_and_size() -> None:
         (Paused("game paused"), "paused"),
         (NotYourTurn("Bob to act"), "not_your_turn"),
         (MalformedInput("not a number 'x'"), "bad_value"),
-        (IllegalAction("no game is running"), "no_game"),
+        (NoGame(), "no_game"),  # the code travels on the class, not on the words of the message
         (IllegalAction("Ann already played her double"), "not_allowed"),
         (protocol.ProtocolError("too big", "bad_payload"), "bad_payload"),
         (RuntimeError("boom"), "refused"),
@@ -260,3 +261,17 @@ def test_parse_command_checks_names_arguments_and_size() -> None:
 )
 def test_refusal_codes_of_exceptions(exc: Exception, code: str) -> None:
     assert code_of(exc) == code and code in protocol.REFUSALS
+
+
+def test_every_exception_of_the_project_carries_a_documented_refusal_code() -> None:
+    """Issue 29: the codes were a table in the edge importing every game's exceptions; each class carries
+    its own now, and each one is a code protocol.md lists."""
+    import appliance.flows  # noqa: F401  (imports every game and the session, so every subclass is loaded)
+    from appliance.errors import QuizboxError
+
+    def subclasses(cls: type) -> list[type]:
+        return [cls] + [s for sub in cls.__subclasses__() for s in subclasses(sub)]
+
+    found = {cls.__name__: cls.code for cls in subclasses(QuizboxError)}
+    assert len(found) > 20
+    assert {name: code for name, code in found.items() if code not in protocol.REFUSALS} == {}

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from appliance.box.config import Config, load_config, parse_config
 from appliance.errors import ConfigError
+from appliance.infra.config import Config, load_config, parse_config
 
 
 def test_empty_config_is_a_working_demo_box() -> None:

@@ -13,6 +13,7 @@ import pytest
 from appliance.edge.broker import RunningBroker
 from appliance.edge.hub import STATE_BURST, STATE_EVERY, Hub
 from appliance.edge.mqtt import Client, Connection
+from appliance.flows import flow_factory
 from appliance.session.session import Session
 from firmware import protocol
 from tests.conftest import connection_of
@@ -64,7 +65,7 @@ class Raw:
 
 @pytest.fixture
 def hub(any_broker: RunningBroker, box_id: str) -> Iterator[Hub]:
-    with Hub(box_id, Session(time.monotonic), connection_of(any_broker)) as running:
+    with Hub(box_id, Session(time.monotonic, flows=flow_factory), connection_of(any_broker)) as running:
         yield running
 
 
@@ -164,7 +165,7 @@ def test_bad_payloads_get_an_error_ack(hub: Hub, any_broker: RunningBroker, box_
 
 
 def test_unknown_and_unaccepted_handsets_are_refused(any_broker: RunningBroker, box_id: str) -> None:
-    with Hub(box_id, Session(time.monotonic), connection_of(any_broker), open_join=False) as hub:
+    with Hub(box_id, Session(time.monotonic, flows=flow_factory), connection_of(any_broker), open_join=False) as hub:
         stranger = Raw(box_id, "h9", connection_of(any_broker))
         try:
             stranger.send("input", _range(1, {"id": "p1"}))
@@ -361,7 +362,7 @@ def test_the_publisher_rebuilds_only_after_the_ack_is_handed_over(box_id: str) -
     """Issue 22: woken while MQTT's thread still held the lock, the publisher took the lock the moment it was
     let go and rebuilt while the ack was being handed to MQTT, competing with it for the interpreter; it
     must start only once the ack is with the client."""
-    hub = Hub(box_id, Session(time.monotonic), Connection("127.0.0.1", 1))
+    hub = Hub(box_id, Session(time.monotonic, flows=flow_factory), Connection("127.0.0.1", 1))
     client = _SlowHandOver()
     hub.client = client  # type: ignore[assignment]
     rebuilds: list[float] = []

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from appliance.edge.broker import MosquittoBroker
 from appliance.edge.hub import Hub
+from appliance.flows import flow_factory
 from appliance.session.session import Session
 from firmware import protocol
 from tests.conftest import connection_of
@@ -56,7 +57,7 @@ payloads = st.one_of(
 def table(mosquitto: MosquittoBroker) -> Iterator[tuple[Hub, Raw]]:
     box = f"fuzz{int(time.time() * 1000) % 100000}"
     conn = connection_of(mosquitto)
-    with Hub(box, Session(time.monotonic), conn) as hub:
+    with Hub(box, Session(time.monotonic, flows=flow_factory), conn) as hub:
         ann = Raw(box, "h1", conn)
         ann.hello()
         hub.command({"cmd": "start", "game": "guess", "cards": CARDS,

@@ -158,6 +158,18 @@ PURE_GAMES_MAY_NOT = ("appliance.decks", "appliance.session", "appliance.flows",
         ("bench", ("tests",)),
         ("web", ("appliance.decks.io", "appliance.decks.validate", "appliance.decks.fields",
                  "appliance.board.")),
+        # issue 29's middle floor: the store and the config are the floor below every user of them
+        ("appliance.infra", ("appliance.box", "appliance.edge", "appliance.session", "appliance.flows",
+                             "appliance.decks", "appliance.board", "appliance.games", "web")),
+        ("appliance.edge", ("appliance.box",)),
+        ("appliance.session", ("appliance.box", "appliance.flows")),  # the flow lookup is passed in
+        ("appliance.decks", ("appliance.box", "appliance.session", "appliance.edge", "appliance.flows")),
+        # refusal codes travel on the exceptions: the edge's table of them imports no game
+        ("appliance.edge.refusals", ("appliance.games", "appliance.session", "appliance.infra")),
+        # the admin commands and liveness reach the hub through a narrow interface, not the class
+        ("appliance.edge.commands", ("appliance.edge.hub",)),
+        ("appliance.edge.liveness", ("appliance.edge.hub",)),
+        ("appliance.edge.night_commands", ("appliance.edge.hub",)),
     ],
 )
 def test_layers_keep_their_boundaries(layer: str, forbidden: tuple[str, ...]) -> None:
@@ -171,3 +183,20 @@ def test_bench_does_not_import_the_tests() -> None:
         names = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
         names += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
         assert not [n for n in names if n == "tests" or n.startswith("tests.")], path
+
+
+def test_no_module_reaches_into_the_hubs_private_fields() -> None:
+    """Issue 29: commands.py and liveness.py wrote the hub's private fields and called its private methods."""
+    import re
+
+    private = re.compile(r"\bhub\._[a-z]")
+    files = [path for package in ("appliance", "web") for path in (ROOT / package).rglob("*.py")]
+    found = [f"{path.relative_to(ROOT)}:{n}" for path in files
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if private.search(line)]
+    assert found == []
+
+
+def test_only_the_edge_reads_admin_commands() -> None:
+    """Issue 29: the night's admin commands were parsed in the session, every other one in the edge."""
+    readers = sorted(m for m, targets in GRAPH.items() if "appliance.edge.night_commands" in targets)
+    assert readers == ["appliance.edge.commands"]

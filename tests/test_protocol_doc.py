@@ -19,6 +19,7 @@ import pytest
 from appliance.edge.broker import MosquittoBroker
 from appliance.edge.hub import Hub
 from appliance.errors import MalformedInput
+from appliance.flows import flow_factory
 from appliance.games.numbers import format_plain, parse_number
 from appliance.session.session import Session
 from firmware import protocol
@@ -184,7 +185,7 @@ def test_the_walkthrough_handset_plays_and_says_goodbye(mosquitto: MosquittoBrok
     and, stopped, say offline before they disconnect."""
     script = tmp_path / "handset.py"
     script.write_text(_walkthrough())
-    session = Session(time.monotonic)
+    session = Session(time.monotonic, flows=flow_factory)
     ids = {"walk1": "Ann", "walk2": "Bob", "walk3": "Cat"}
     with Hub(box_id, session, connection_of(mosquitto)) as hub:
         handsets = [subprocess.Popen([sys.executable, str(script), mosquitto.address.host, box_id, hid, name,
@@ -251,7 +252,7 @@ def test_the_walkthrough_logs_in_with_its_account_and_says_hello_to_a_restarted_
             return all((h := hub.registry.get(hid)) is not None and h.online for hid in secrets_of)
 
         try:
-            with Hub(box, Session(time.monotonic), conn) as hub:
+            with Hub(box, Session(time.monotonic, flows=flow_factory), conn) as hub:
                 pulse = Pulse(hub, every_ms=100).start()
                 # the handsets after the box: a hello sent before any box listened is lost, and this box has
                 # no store to know them by their retained `online` (a fresh-clone run lost Ann's)
@@ -275,7 +276,8 @@ def test_the_walkthrough_logs_in_with_its_account_and_says_hello_to_a_restarted_
                 finally:
                     pulse.stop()
             said = len(hellos)
-            with Hub(box, Session(time.monotonic), conn) as restarted:  # the box again, with a new boot
+            # the box again, with a new boot
+            with Hub(box, Session(time.monotonic, flows=flow_factory), conn) as restarted:
                 pulse = Pulse(restarted, every_ms=100).start()
                 try:
                     deadline = time.monotonic() + 10

@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 
-from appliance.box.store import Store
 from appliance.decks.deal import cards_for_game, seed_shipped
 from appliance.edge.broker import MosquittoBroker
 from appliance.edge.hub import Hub
+from appliance.flows import flow_factory
+from appliance.infra.store import Store
 from appliance.session.session import Session
 from tests.conftest import connection_of
 from tests.faults.harness import wait_until
@@ -54,7 +55,7 @@ def test_raw_handsets_play_a_whole_question(mosquitto: MosquittoBroker, box_id: 
     store = Store(tmp_path / "q.db")
     seed_shipped(store)
     cards = [{"id": c.id, **c.fields} for c in cards_for_game(store, game, random.Random(3), limit=12)]
-    session = Session(time.monotonic, random.Random(3), store=store)
+    session = Session(time.monotonic, random.Random(3), store=store, flows=flow_factory)
     session.auto_advance = 0.05
     host, port = mosquitto.address.host, mosquitto.address.port
     with Hub(box_id, session, connection_of(mosquitto), store=store, tick_interval=0.02):
@@ -98,7 +99,7 @@ def test_raw_handsets_play_a_whole_question(mosquitto: MosquittoBroker, box_id: 
 @pytest.fixture
 def clocked(mosquitto: MosquittoBroker, box_id: str) -> Iterator[tuple[Hub, list[float]]]:
     now = [1000.0]
-    with Hub(box_id, Session(time.monotonic), connection_of(mosquitto), clock=lambda: now[0],
+    with Hub(box_id, Session(time.monotonic, flows=flow_factory), connection_of(mosquitto), clock=lambda: now[0],
              tick_interval=0.02) as hub:
         yield hub, now
 
@@ -122,7 +123,7 @@ def test_a_handset_gone_silent_is_shown_offline_and_back_when_heard(
             """Let the hub take in what the handset sent before it left (its last clock answers), then
             start the silence from when it was last heard."""
             time.sleep(0.5)
-            with hub.lock:
+            with hub.outbox:
                 quiet = hub.registry.get("quiet")
                 assert quiet is not None
                 now[0] = quiet.last_seen
@@ -160,7 +161,7 @@ def test_raw_handsets_break_a_quiz_nights_tie_with_their_own_numbers(mosquitto: 
     """The tie-break's ``number`` prompt as docs/protocol.md shows it: each tied handset types one number;
     the closest wins the night. The numbers are stored before they are acked (the night's log)."""
     store = Store(tmp_path / "q.db")
-    session = Session(time.monotonic, random.Random(3), store=store)
+    session = Session(time.monotonic, random.Random(3), store=store, flows=flow_factory)
     host, port = mosquitto.address.host, mosquitto.address.port
     with Hub(box_id, session, connection_of(mosquitto), store=store, tick_interval=0.02):
         admin = RawAdmin(host, port, box_id)

@@ -15,6 +15,7 @@ from appliance.edge.broker import MosquittoBroker
 from appliance.edge.hub import Hub
 from appliance.edge.refusals import screen_text
 from appliance.errors import IllegalAction
+from appliance.flows import flow_factory
 from appliance.games.confident.refusals import RangeUpsideDown
 from appliance.session.session import Session
 from firmware import protocol
@@ -25,7 +26,7 @@ from tests.test_hub import CARDS, Raw
 
 @pytest.fixture
 def hub(mosquitto: MosquittoBroker, box_id: str) -> Iterator[Hub]:
-    with Hub(box_id, Session(time.monotonic), connection_of(mosquitto), open_join=False) as running:
+    with Hub(box_id, Session(time.monotonic, flows=flow_factory), connection_of(mosquitto), open_join=False) as running:
         yield running
 
 

@@ -81,9 +81,9 @@ def test_the_set_up_page_offers_the_engines_seat_limits_and_defaults(spec: GameS
         spec.engine([f"P{i}" for i in range(spec.engine.max_players + 1)], {})
 
 
-def test_confident_offers_the_twelve_seats_its_engine_allows() -> None:
-    """Issue 14: New game offered Confident? 2-8 seats while the engine seats 12."""
-    assert catalogue.GAMES["confident"].max_players == 12
+def test_confident_offers_the_forty_seats_its_engine_allows() -> None:
+    """Issue 14: New game offered Confident? 2-8 seats while the engine seats 12; the room seats 40."""
+    assert catalogue.GAMES["confident"].max_players == 40
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.id)
@@ -148,10 +148,11 @@ def test_the_flow_options_the_registry_names_are_the_flows_and_not_the_engines(s
     import random
 
     from appliance.errors import ConfigError
-    from appliance.session.flow import Card, GameSetup
+    from appliance.games.dealt import DealtCard
+    from appliance.session.flow import GameSetup
 
     players = ["Ann", "Bob", "Cat", "Dan"]
-    cards = [Card(f"c{i}", {"question": "How many?", "answer": "5", "true_statements": ["a"],
+    cards = [DealtCard(f"c{i}", {"question": "How many?", "answer": "5", "true_statements": ["a"],
                             "false_statements": ["b", "c"], "propositions": ["1", "2", "3"], "values": ["1", "2", "3"],
                             "hint1": "more than 1", "hint2": "less than 9", "die": "largest"}) for i in range(3)]
     for name in spec.flow_options:
@@ -162,3 +163,19 @@ def test_the_flow_options_the_registry_names_are_the_flows_and_not_the_engines(s
             flow_factory(spec.id)(GameSetup(spec.id, players, {name: value}, cards), random.Random(1), 0.0)
         except ConfigError as exc:
             assert name not in str(exc), exc  # the flow took it (a card it does not like is another matter)
+
+
+def test_squizz_offers_forty_seats_and_the_room_form_on_the_set_up_page() -> None:
+    """docs/rules.md squizz-room: 2-40 seats; the page's readers choice and tokens become the engine's options."""
+    game = catalogue.GAMES["squizz"]
+    assert (game.min_players, game.max_players) == (2, 40)
+    assert [o.name for o in game.options] == ["readers", "tokens", "first_reader"]
+    room = [f"T{i}" for i in range(24)]
+    assert catalogue.options_from_form(game, {"squizz.readers": "auto", "squizz.tokens": "8"}, room) == {"tokens": 8}
+    five = room[:5]
+    assert catalogue.options_from_form(game, {"squizz.readers": "no", "squizz.tokens": "3"}, five) == {
+        "readers": False, "tokens": 3}
+    assert catalogue.options_from_form(game, {"squizz.readers": "yes", "squizz.tokens": "6"}, five) == {
+        "readers": True}
+    with pytest.raises(catalogue.OptionProblem, match="only when the box reads every card"):
+        catalogue.options_from_form(game, {"squizz.readers": "yes", "squizz.tokens": "5"}, five)

@@ -18,9 +18,11 @@ GAMES = ("confident", "poker", "allin", "squizz")
 SECTIONS = {
     "confident": "confident", "confident?": "confident", "estimation poker": "poker", "poker": "poker",
     "all in": "allin", "squizz": "squizz", "buzzer": "buzzer", "buzzer round": "buzzer", "quiz night": "night",
+    "the room": "room", "room": "room",
 }
 CITATION = re.compile(
-    r"rules\.md[ \"']{0,3}(confident\??|estimation poker|poker|all in|squizz|buzzer round|buzzer|quiz night)"
+    r"rules\.md[ \"']{0,3}"
+    r"(confident\??|estimation poker|poker|all in|squizz|buzzer round|buzzer|quiz night|the room|room)"
     r"[\"']?,? (\d+)(?:-(\d+))?",
     re.IGNORECASE,
 )
@@ -49,7 +51,7 @@ def cited_decisions() -> set[str]:
         cited.update(data.get("rules", []))
         for question in data.get("questions", []):
             cited.update(question.get("rules", []))
-    for game in GAMES:
+    for game in (*GAMES, "room"):
         cited.update(importlib.import_module(f"tests.games.test_{game}_scenarios").RULES)
     return cited
 
@@ -82,7 +84,7 @@ def test_each_decision_sits_under_its_game_and_rule() -> None:
 def test_the_rule_ids_are_unique_and_numbered_in_order() -> None:
     ids = rule_ids()
     assert len(ids) == len(set(ids))
-    for game in (*GAMES, "buzzer", "night"):
+    for game in (*GAMES, "buzzer", "night", "room"):
         numbers = [int(i.split("-")[1]) for i in ids if i.startswith(f"{game}-") and i.split("-")[1].isdigit()]
         assert numbers == list(range(1, len(numbers) + 1)), game
 

@@ -8,6 +8,7 @@ import time
 from appliance.box.sim import SimHandset
 from appliance.edge.broker import MosquittoBroker
 from appliance.edge.hub import Hub
+from appliance.flows import flow_factory
 from appliance.session.session import Session
 from tests.conftest import connection_of
 from tests.support import guess  # noqa: F401  (registers the test game)
@@ -18,7 +19,7 @@ CARDS = [{"id": "c1", "question": "Legs on a spider?", "answer": "8"},
 
 def test_whole_game_with_a_handset_that_drops_and_rejoins(mosquitto: MosquittoBroker, box_id: str) -> None:
     conn = connection_of(mosquitto)
-    with Hub(box_id, Session(time.monotonic), conn) as hub:
+    with Hub(box_id, Session(time.monotonic, flows=flow_factory), conn) as hub:
         ann = SimHandset(box_id, "ann", conn, name="Ann").start()
         bob = SimHandset(box_id, "bob", conn, name="Bob").start()
         try:

@@ -12,14 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from appliance.box.store import MIGRATIONS, Store, StoreError
 from appliance.edge.handsets import Handset
-from appliance.session.flow import Card, GameSetup
+from appliance.flows import flow_factory
+from appliance.games.dealt import DealtCard
+from appliance.infra.store import MIGRATIONS, Store, StoreError
+from appliance.session.flow import GameSetup
 from appliance.session.session import Session
 from tests.support import guess  # noqa: F401
 
-CARDS = [Card("c1", {"question": "Legs on a spider?", "answer": "8"}),
-         Card("c2", {"question": "Moons of Mars?", "answer": "2"})]
+CARDS = [DealtCard("c1", {"question": "Legs on a spider?", "answer": "8"}),
+         DealtCard("c2", {"question": "Moons of Mars?", "answer": "2"})]
 
 
 class Clock:
@@ -31,7 +33,7 @@ class Clock:
 
 
 def _session(store: Store, clock: Clock) -> tuple[Session, dict[str, Handset]]:
-    session = Session(clock, store=store)
+    session = Session(clock, store=store, flows=flow_factory)
     handsets = {n: Handset(id=n.lower(), name=n, accepted=True, online=True) for n in ("Ann", "Bob")}
     return session, handsets
 
@@ -81,7 +83,7 @@ def test_a_game_is_its_setup_and_log_and_resumes_exactly(tmp_path: Path) -> None
     finished = store2.game(resumed.game_id)  # type: ignore[arg-type]
     assert finished is not None and finished.status == "finished"
     assert finished.result is not None and finished.result["scores"] == {"Ann": 1, "Bob": 1}
-    assert Session(Clock(), store=store2).resume_stored() is False
+    assert Session(Clock(), store=store2, flows=flow_factory).resume_stored() is False
 
 
 @pytest.fixture
@@ -187,7 +189,7 @@ def test_skip_is_stored_and_replayed(tmp_path: Path) -> None:
     assert "Mars" in prompt["text"]
     with pytest.raises(Exception, match="no card left"):
         session.skip()
-    resumed = Session(Clock(), store=store)
+    resumed = Session(Clock(), store=store, flows=flow_factory)
     assert resumed.resume_stored()
     assert "Mars" in resumed.prompt_for(hs["Ann"])[0]["text"]
 
@@ -202,5 +204,5 @@ def test_ending_or_leaving_a_game_clears_the_pause_and_abandons_it(tmp_path: Pat
     session.to_lobby()
     session.start_game(GameSetup("guess", ["Ann", "Bob"], {}, CARDS), {"Ann": "ann", "Bob": "bob"})
     session.to_lobby()  # straight back to the lobby: the game must not come back after a power cut
-    assert Session(Clock(), store=store).resume_stored() is False
+    assert Session(Clock(), store=store, flows=flow_factory).resume_stored() is False
     assert [g.status for g in store.games()] == ["abandoned", "abandoned"]

@@ -12,10 +12,11 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from appliance.board import Board
-from appliance.box.config import GpioConfig
 from appliance.box.tv import TV
 from appliance.edge.broker import MosquittoBroker
 from appliance.edge.hub import Hub
+from appliance.flows import flow_factory
+from appliance.infra.config import GpioConfig
 from appliance.session.session import Session
 from tests.conftest import connection_of
 from tests.support import guess  # noqa: F401
@@ -24,7 +25,7 @@ from tests.test_hub import CARDS, Raw
 
 @pytest.fixture
 def table(mosquitto: MosquittoBroker, box_id: str) -> Iterator[tuple[Hub, Raw]]:
-    with Hub(box_id, Session(time.monotonic), connection_of(mosquitto)) as hub:
+    with Hub(box_id, Session(time.monotonic, flows=flow_factory), connection_of(mosquitto)) as hub:
         ann = Raw(box_id, "h1", connection_of(mosquitto))
         ann.hello()
         try:

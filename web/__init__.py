@@ -2,7 +2,7 @@
 
 Settings come from :mod:`web.settings` defaults, the box's TOML config (box id, broker, data folder, web
 host and port) and the instance folder ``<data_dir>/web`` (secret key, admin password, ``web.cfg``).
-``test_config`` overrides all of them; it may carry ``QUIZBOX_CONFIG`` (a :class:`appliance.box.config.Config`),
+``test_config`` overrides all of them; it may carry ``QUIZBOX_CONFIG`` (a :class:`appliance.infra.config.Config`),
 ``LINK`` (an :class:`web.link.ApplianceLink`), ``PHONE_FACTORY`` and ``STORE``.
 """
 
@@ -18,8 +18,8 @@ from typing import Any
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect  # type: ignore[import-untyped]
 
-from appliance.box.config import Config, load_config
 from appliance.edge.mqtt import Connection
+from appliance.infra.config import Config, load_config
 from web import restore
 from web.account import Account
 from web.link import ApplianceLink, MqttLink

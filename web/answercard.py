@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from appliance.box.store import Store, StoreError
+from appliance.infra.store import Store, StoreError
 
 
 @dataclass(frozen=True)

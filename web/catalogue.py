@@ -4,7 +4,7 @@ engines give them), and how a form becomes options.
 The engines decide whether options are legal (``validate_options``); the appliance refuses a bad set-up
 when the game starts and the page shows its reason. This module only turns form fields into the option
 values each engine reads (rules.md Confident 8 variants, poker stack/ante/schedule, All In chips, sQuizz
-first reader, the buzzer's lock-out and points).
+readers, tokens and first reader, the buzzer's lock-out and points).
 """
 
 from __future__ import annotations
@@ -13,8 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from appliance.errors import ConfigError
 from appliance.games import registry
 from appliance.games.registry import GameSpec, Setting
+from appliance.games.squizz.table import READERS_AUTO, setup_options
 
 Option = Setting
 """One option the page offers (the registry's :class:`~appliance.games.registry.Setting`)."""
@@ -83,6 +85,12 @@ def options_from_form(game: Game, form: Mapping[str, str], players: Sequence[str
             options[option.name] = raw
     if game.id == "confident":
         options["variants"] = variants
+    if game.id == "squizz":
+        tokens = options.pop("tokens", None)
+        try:
+            options |= setup_options(options.pop("readers", READERS_AUTO), tokens, len(players))
+        except ConfigError as exc:
+            raise OptionProblem(str(exc)) from None
     if game.id == "poker":
         unit = options.pop("ante_unit", "minutes")
         every = options.pop("ante_every", None)

@@ -15,7 +15,6 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from appliance.box.store import Store
 from appliance.decks import (
     CSV_COLUMNS,
     FAMILY_WORDS,
@@ -30,6 +29,7 @@ from appliance.decks import (
     row_to_raw,
 )
 from appliance.decks.model import Card, Deck, DeckInfo, DeckType, Problem
+from appliance.infra.store import Store
 
 COMMON = ("id", "category", "difficulty", "family", "tags")
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from appliance.box.store import StoreError
 from appliance.decks import InvalidDeck, dump_deck, load_deck
 from appliance.decks.model import CATEGORIES, DECK_TYPES, DIFFICULTIES, Deck, DeckInfo
+from appliance.infra.store import StoreError
 from web import deckdata
 from web.services import services
 

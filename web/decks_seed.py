@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import logging
 
-from appliance.box.store import Store, StoreError
 from appliance.decks import InvalidDeck
 from appliance.decks.deal import seed_shipped as _seed
+from appliance.infra.store import Store, StoreError
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@ it; the history of games with results, exported as CSV."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
@@ -19,7 +19,18 @@ from web.services import services
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
-MAX_SEATS = 12
+MAX_SEAT_ROWS = 256
+"""The most seat rows a set-up reads: a buzzer round or a night seats up to 256 (rules.md The room 1)."""
+
+MIN_SEAT_ROWS = 4
+
+
+def seat_rows(form: Mapping[str, str], handsets: Sequence[object]) -> int:
+    """How many seat rows the page shows: one per handset at the table (a seat needs its own handset), at
+    least the rows already filled in, never fewer than four nor more than :data:`MAX_SEAT_ROWS`."""
+    filled = max((i + 1 for i in range(MAX_SEAT_ROWS) if form.get(f"player-{i}") or form.get(f"handset-{i}")),
+                 default=0)
+    return min(MAX_SEAT_ROWS, max(MIN_SEAT_ROWS, len(handsets), filled))
 
 
 class SetupProblem(ValueError):
@@ -38,7 +49,7 @@ def _handsets() -> list[dict[str, Any]]:
 def _seats(form: Mapping[str, str]) -> list[dict[str, str]]:
     seats: list[dict[str, str]] = []
     known = {h["id"] for h in _handsets()}
-    for i in range(MAX_SEATS):
+    for i in range(MAX_SEAT_ROWS):
         player = form.get(f"player-{i}", "").strip()
         handset = form.get(f"handset-{i}", "").strip()
         if not player and not handset:
@@ -122,8 +133,9 @@ def new() -> str | BaseResponse | tuple[str, int]:
         form = {f"player-{i}": h["name"] for i, h in enumerate(h for h in _handsets() if h.get("online"))}
         form |= {f"handset-{i}": h["id"] for i, h in enumerate(h for h in _handsets() if h.get("online"))}
     decks = [d for d in services().store.decks() if d["cards"]]
+    handsets = _handsets()
     return render_template("games/new.html", form=form, error=error, games=games(current_app.config["EXTRA_GAMES"]),
-                           handsets=_handsets(), decks=decks, seats=MAX_SEATS, categories=CATEGORIES,
+                           handsets=handsets, decks=decks, seats=seat_rows(form, handsets), categories=CATEGORIES,
                            difficulties=DIFFICULTIES), (400 if error else 200)
 
 

@@ -23,7 +23,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from appliance.errors import QuizboxError
 from appliance.games.night import KINDS, NightEngine, RoundPlan
 from appliance.games.registry import GAMES as SPECS
-from web.games import MAX_SEATS, SetupProblem, _handsets, _seats
+from web.games import SetupProblem, _handsets, _seats, seat_rows
 from web.link import LinkError
 from web.results import safe_cell
 from web.services import services
@@ -31,6 +31,12 @@ from web.services import services
 bp = Blueprint("night", __name__, url_prefix="/night")
 
 MAX_ROUNDS = 12
+
+NIGHT_LIMITS = (f"A night seats {NightEngine.min_players} to {NightEngine.max_players} players or teams; each round "
+                "seats some of them within its game's limits: "
+                + ", ".join(f"{SPECS[k.game].title} {SPECS[k.game].min_players}–{SPECS[k.game].max_players}"
+                            for k in KINDS.values()) + ".")
+"""The seat limits said beside the night's player list (rules.md The room 1)."""
 """Rows on the planning form (the night engine takes more; a run-sheet saved with more keeps them)."""
 
 
@@ -162,8 +168,10 @@ def plan() -> str | BaseResponse | tuple[str, int]:
         form |= {f"handset-{i}": h["id"] for i, h in enumerate(online)}
     decks = [d for d in store.decks() if d["cards"]]
     kinds = [(k.game, k.title, SPECS[k.game].deck) for k in KINDS.values()]
-    return render_template("night/plan.html", form=form, error=error, kinds=kinds, decks=decks,
-                           rounds=MAX_ROUNDS, seats=MAX_SEATS, handsets=_handsets()), (400 if error else 200)
+    handsets = _handsets()
+    return render_template("night/plan.html", form=form, error=error, kinds=kinds, decks=decks, rounds=MAX_ROUNDS,
+                           seats=seat_rows(form, handsets), handsets=handsets,
+                           limits=NIGHT_LIMITS), (400 if error else 200)
 
 
 @bp.get("/sheets")

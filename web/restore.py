@@ -1,6 +1,6 @@
 """The box's health on the admin page, and the page that puts the store's last good copy back.
 
-The appliance writes ``<data_dir>/health.json`` (appliance/box/health.py): its optional parts that fail
+The appliance writes ``<data_dir>/health.json`` (appliance/infra/health.py): its optional parts that fail
 (the TV, sound, buttons, mDNS) and what its start-up check found after a power cut. The live page shows
 both. When the database cannot be opened at all, the admin page still starts (on an empty stand-in
 store) and sends the quizmaster here: the good copy is put in place now when the box is not running, or
@@ -18,9 +18,10 @@ from typing import Any
 from flask import Blueprint, Flask, current_app, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from appliance.box import health, recovery
-from appliance.box.store import Store, StoreError
+from appliance.box import recovery
 from appliance.errors import QuizboxError
+from appliance.infra import health
+from appliance.infra.store import Store, StoreError
 from web.services import services
 
 bp = Blueprint("restore", __name__, url_prefix="/restore")

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from appliance.box.store import StoredGame
+from appliance.infra.store import StoredGame
 from web import standings
 from web.catalogue import GAMES
 

@@ -7,7 +7,7 @@ from typing import cast
 
 from flask import current_app
 
-from appliance.box.store import Store
+from appliance.infra.store import Store
 from web.account import Account
 from web.link import ApplianceLink
 from web.phones import Phones

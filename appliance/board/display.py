@@ -83,7 +83,7 @@ class Board:
         self.display = display
         self.sound_enabled = sound
         self.clock = clock
-        # how the optional parts are doing: report("board" | "sound", ok, words) (appliance/box/health.py)
+        # how the optional parts are doing: report("board" | "sound", ok, words) (appliance/infra/health.py)
         self.report = report or (lambda part, ok, text: None)
         self.driver: str | None = None
         self.frames = 0

@@ -14,11 +14,8 @@ from typing import Any
 import pygame
 
 from appliance.board import Board
-from appliance.box.config import Config
-from appliance.box.health import Health, Retry, backoff
 from appliance.box.pulse import Pulse
 from appliance.box.recovery import Claims, Keeper, Report, check_on_start, say
-from appliance.box.store import Store
 from appliance.box.tv import TV, join_info
 from appliance.decks.deal import cards_for_game, seed_shipped
 from appliance.edge.accounts import AccountsError, BrokerAccounts, Dynsec, PahoTransport
@@ -27,7 +24,11 @@ from appliance.edge.hub import Hub
 from appliance.edge.mqtt import Connection
 from appliance.edge.pairing import Pairing, PairingError
 from appliance.errors import QuizboxError
-from appliance.session.flow import Card
+from appliance.flows import flow_factory
+from appliance.games.dealt import DealtCard
+from appliance.infra.config import Config
+from appliance.infra.health import Health, Retry, backoff
+from appliance.infra.store import Store
 from appliance.session.night import NightRunner
 from appliance.session.session import Session
 
@@ -94,7 +95,7 @@ class Appliance(contextlib.ExitStack):
         b = self.config.broker
         self.broker = start_broker(b.host, b.port, prefer=self.broker_prefer)
         self.callback(self.broker.stop)
-        session = Session(self.clock, self.rng, box_name=self.config.box.name, store=self.store)
+        session = Session(self.clock, self.rng, box_name=self.config.box.name, store=self.store, flows=flow_factory)
         NightRunner(session, self.store, self._cards).resume()  # a night's round, or the game, in play
         say(self.report, session, self.health)  # the TV, the admin page and the doctor say what was lost
         self.hub = Hub(
@@ -235,7 +236,7 @@ class Appliance(contextlib.ExitStack):
     def _board_report(self, part: str, ok: bool, text: str) -> None:
         (self.health.ok if ok else self.health.failing)(part, text)
 
-    def _cards(self, game: str, command: Mapping[str, Any]) -> Sequence[Card]:
+    def _cards(self, game: str, command: Mapping[str, Any]) -> Sequence[DealtCard]:
         assert self.store is not None
         deck = command.get("deck")
         return cards_for_game(self.store, game, self.rng, deck if isinstance(deck, str) else None,

@@ -109,7 +109,7 @@ def _demo(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from appliance.box import notify
     from appliance.box.app import Appliance
-    from appliance.box.config import load_config
+    from appliance.infra.config import load_config
 
     config = load_config(args.config)
     stop = stop_event()
@@ -140,8 +140,8 @@ def _watchdog(app: object, stop: threading.Event) -> None:
         hub = getattr(app, "hub", None)
         if hub is None or not hub.alive():
             continue
-        if hub.lock.acquire(timeout=heart.interval):
-            hub.lock.release()
+        if hub.outbox.acquire(timeout=heart.interval):
+            hub.outbox.release()
             heart.beat()
 
 

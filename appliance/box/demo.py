@@ -1,6 +1,6 @@
 """``quizbox demo``: the whole appliance on one machine, with bot handsets playing game after game.
 
-The bots play like people (appliance.box.people). The demo's autopilot (its quizmaster) starts a game
+The bots play like people (appliance.box.demo_bots). The demo's autopilot (its quizmaster) starts a game
 once the bots are in, moves it on, and starts another when it ends; it drives only the games it started:
 once the quizmaster starts a game from the admin page, the autopilot retires and never touches the
 session again. ``--bots 0`` means no bots and no autopilot: the quizmaster runs the evening. The admin
@@ -18,11 +18,11 @@ import threading
 from dataclasses import replace
 
 from appliance.box.app import Appliance
-from appliance.box.config import Config, load_config
-from appliance.box.people import Person, answer_of
+from appliance.box.demo_bots import Person, answer_of
 from appliance.box.sim import start_bots
 from appliance.box.tv import join_info
 from appliance.errors import QuizboxError
+from appliance.infra.config import Config, load_config
 
 log = logging.getLogger(__name__)
 

@@ -26,10 +26,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from appliance.box import health, recovery
-from appliance.box.config import Config, load_config
+from appliance.box import recovery
 from appliance.edge.mqtt import Connection
 from appliance.errors import ConfigError
+from appliance.infra import health
+from appliance.infra.config import Config, load_config
 from firmware import protocol
 
 SERVICE_USER = "quizbox"
@@ -381,7 +382,7 @@ PART_FIXES = {
 
 
 def check_parts(config: Config, probes: Probes) -> Finding:
-    """The optional parts the running quiz program reports on (appliance/box/health.py)."""
+    """The optional parts the running quiz program reports on (appliance/infra/health.py)."""
     data = health.read(config.data_path)
     if data is None:
         return fine("no report from the quiz program yet")

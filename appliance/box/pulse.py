@@ -43,9 +43,9 @@ class Pulse:
     def beat(self) -> bool:
         """One heartbeat, if the hub is alive and not stuck; True when sent."""
         hub, every = self.hub, self.every_ms / 1000
-        if not hub.alive() or not hub.lock.acquire(timeout=every):
+        if not hub.alive() or not hub.outbox.acquire(timeout=every):
             return False
-        hub.lock.release()
+        hub.outbox.release()
         payload = protocol.make_heartbeat(round(self.wall() * 1000), hub.boot, self.every_ms)
         hub.client.publish(protocol.appliance_heartbeat_topic(hub.box), protocol.encode(payload),
                            retain=True, qos=0)

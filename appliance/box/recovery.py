@@ -16,7 +16,7 @@
 
 Each finding ends in a sentence in plain words ("a power cut lost 3 answers of question 4: the game goes
 on from question 4") on the TV (the session's message), the admin page and ``quizbox doctor`` (both read
-``health.json``, appliance/box/health.py).
+``health.json``, appliance/infra/health.py).
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from appliance.box.health import Health
 from appliance.errors import QuizboxError
 from appliance.flows import flow_factory
+from appliance.infra.health import Health
 
 log = logging.getLogger(__name__)
 
@@ -544,7 +544,7 @@ class Claims:
         self.checked.add(claim)
         if not lost_ack(self.hub.store.last_acked(handset_id), (acked["seq"], acked["prompt"])):
             return
-        with self.hub.lock:
+        with self.hub.outbox:
             session = self.hub.session
             if handset_id in self.report.lost_answers:
                 return
@@ -553,7 +553,7 @@ class Claims:
             handset = self.hub.registry.get(handset_id)
             self.report.names[handset_id] = player or (handset.name if handset is not None else handset_id)
             say(self.report, session, self.health)
-            self.hub._publish_state()
+            self.hub.publish_state()
         log.error("handset %s had an answer acked (seq %s on %s) that the store lost", *claim)
 
 

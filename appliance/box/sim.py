@@ -57,7 +57,7 @@ class SimHandset:
         chooser: Chooser | None = None,
     ) -> None:
         self.box = box
-        self.chooser: Chooser = chooser or bot.choose  # the demo's people (appliance.box.people)
+        self.chooser: Chooser = chooser or bot.choose  # the demo's people (appliance.box.demo_bots)
         self.id = handset_id
         self.rng = random.Random(bot_seed) if bot_seed is not None else None
         self.think = think

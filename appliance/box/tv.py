@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from appliance.board import Board
-from appliance.box.health import Health, Retry
 from appliance.edge.mqtt import Client, Connection
+from appliance.infra.health import Health, Retry
 from firmware import protocol
 
 log = logging.getLogger(__name__)

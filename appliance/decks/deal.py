@@ -8,9 +8,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from appliance.box.store import Store
 from appliance.decks import (
     AllInCard,
+    Card,
     CardFilter,
     Deck,
     EstimationCard,
@@ -20,18 +20,18 @@ from appliance.decks import (
     load_deck,
     shipped_decks,
 )
-from appliance.decks import Card as DeckCardRecord
 from appliance.decks import pool as deck_pool
 from appliance.errors import DeckError, MalformedInput
 from appliance.games import registry
+from appliance.games.dealt import DealtCard
 from appliance.games.numbers import format_plain
-from appliance.session.flow import Card
+from appliance.infra.store import Store
 
 DECK_TYPE: Mapping[str, str] = {spec.id: spec.deck for spec in registry.SPECS}
 """Game -> the deck type it deals (the buzzer reads an estimation card's question)."""
 
 
-def card_fields(card: DeckCardRecord) -> dict[str, Any]:
+def card_fields(card: Card) -> dict[str, Any]:
     """A deck card as the plain JSON fields a flow reads (numbers as exact strings)."""
     common: dict[str, Any] = {"category": card.category, "difficulty": card.difficulty, "family": card.family}
     if isinstance(card, EstimationCard):
@@ -104,7 +104,7 @@ def card_filter(filters: Mapping[str, Any] | None) -> CardFilter:
 def cards_for_game(
     store: Store, game: str, rng: random.Random, deck_id: str | None = None,
     filters: Mapping[str, Any] | None = None, limit: int = 500,
-) -> Sequence[Card]:
+) -> Sequence[DealtCard]:
     """The cards to deal for ``game``, in draw order (unused on this box first)."""
     deck_type = DECK_TYPE.get(game)
     if deck_type is None:
@@ -115,4 +115,4 @@ def cards_for_game(
         raise MalformedInput(f"no {deck_type} cards match those filters")
     used = store.used_cards()
     order = draw_order(cards, used, rng)[:limit]
-    return [Card(c.key, card_fields(c.card)) for c in order]
+    return [DealtCard(c.key, card_fields(c.card)) for c in order]

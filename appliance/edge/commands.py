@@ -1,27 +1,38 @@
 """The quizmaster's admin commands, as the hub runs them: the handset table (accept, rename, remove,
-identify), the game start-up (seats, cards, options) and the game controls (next, skip, pause...).
+identify), the game start-up (seats, cards, options), the game controls (next, skip, pause...) and the quiz
+night's (appliance/edge/night_commands.py): every admin command is read here and nowhere else.
 
-The hub's MQTT edge hands every ``admin/command`` payload to :func:`on_admin`; the demo, the TV and the
-tests call :func:`run` (through ``Hub.command``) directly. Both run under the hub's lock.
+:class:`AdminCommands` owns what the commands keep between them (the recent replies by command id, and the
+last one, which the admin state carries) and reaches the hub only through :class:`CommandHost`, the few
+things a command needs of it. The hub's MQTT edge hands every ``admin/command`` payload to
+:meth:`AdminCommands.on_payload`; the demo, the TV and the tests call :meth:`AdminCommands.run` (through
+``Hub.command``) directly. Both run under the hub's outbox (its lock).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from appliance.edge.memory import settle_memory
-from appliance.edge.refusals import NO_GAME, code_of
-from appliance.errors import IllegalAction, QuizboxError
-from appliance.session.flow import Card, GameSetup
-from appliance.session.night import NIGHT_COMMANDS, NightRunner, night_command
+from appliance.edge.night_commands import NIGHT_COMMANDS, night_command
+from appliance.edge.refusals import code_of
+from appliance.errors import IllegalAction, NoGame, QuizboxError
+from appliance.games.dealt import DealtCard
+from appliance.infra.store import Store
+from appliance.session.flow import GameSetup
+from appliance.session.night import NightRunner
+from appliance.session.session import Session
 from firmware import protocol
 
 if TYPE_CHECKING:
-    from appliance.edge.handsets import Handset
-    from appliance.edge.hub import Hub
+    from appliance.edge.clocksync import ClockSync
+    from appliance.edge.handsets import Handset, Registry
+    from appliance.edge.outbox import Outbox
+    from appliance.edge.pairing import Pairing
 
 log = logging.getLogger(__name__)
 
@@ -31,31 +42,69 @@ REMEMBERED_REPLIES = 64
 the broker dropped under a flood, or a broker restart), and gets the first answer, not a second run."""
 
 
-def on_admin(hub: Hub, payload: bytes) -> None:
-    """One ``admin/command`` payload: validate it (firmware/protocol.py), run it, and answer in the admin
-    state's ``last`` with the command's id echoed, whether it was done or refused. A command whose id was
-    answered lately is answered again and not run twice (``next`` sent again must not skip a question)."""
-    command_id = ""
-    with hub.lock:  # the command, its answer and its publishing, in turn with the ticker's and the publisher's
-        try:
-            command = protocol.decode_command(payload)
-            command_id = command["id"]
-            reply = hub._replies.get(command_id)
-            if reply is None:
-                result = run(hub, command)
-                reply = protocol.make_reply(command_id, True, str(result.get("msg", "")))
-        except (ValueError, QuizboxError) as exc:
-            code = code_of(exc)
-            reply = protocol.make_reply(command_id or _salvage_id(payload), False, str(exc), code)
-            log.warning("admin command refused (%s): %s", code, exc)
-        if reply["id"]:
-            hub._replies[reply["id"]] = reply
-            hub._replies.move_to_end(reply["id"])
-            while len(hub._replies) > REMEMBERED_REPLIES:
-                hub._replies.popitem(last=False)
-        hub._last_result = reply
-        hub._admin_sent = None
-        hub._publish_changes()
+class CommandHost(Protocol):
+    """What the admin commands need of the hub, and no more."""
+
+    session: Session
+    registry: Registry
+    store: Store | None
+    pairing: Pairing | None
+    clocks: ClockSync
+    outbox: Outbox
+    clock: Callable[[], float]
+
+    @property
+    def decks(self) -> Callable[[str, Mapping[str, Any]], Sequence[DealtCard]] | None: ...
+
+    def save_handset(self, handset: Handset) -> None: ...
+
+    def forget_request(self, handset_id: str) -> bool: ...
+
+    def publish_changes(self, narrowed: bool = False, state: bool = True) -> None: ...
+
+    def resend_admin_state(self) -> None: ...
+
+
+class AdminCommands:
+    """The admin commands of one hub, with the replies it gave lately."""
+
+    def __init__(self, hub: CommandHost) -> None:
+        self.hub = hub
+        self.replies: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self.last: dict[str, Any] = {}
+        """The last reply: the admin state's ``last``."""
+
+    def on_payload(self, payload: bytes) -> None:
+        """One ``admin/command`` payload: validate it (firmware/protocol.py), run it, and answer in the admin
+        state's ``last`` with the command's id echoed, whether it was done or refused. A command whose id
+        was answered lately is answered again and not run twice (``next`` sent again must not skip a
+        question)."""
+        hub = self.hub
+        command_id = ""
+        with hub.outbox:  # the command, its answer and its publishing, in turn with the ticker's and the publisher's
+            try:
+                command = protocol.decode_command(payload)
+                command_id = command["id"]
+                reply = self.replies.get(command_id)
+                if reply is None:
+                    result = self.run(command)
+                    reply = protocol.make_reply(command_id, True, str(result.get("msg", "")))
+            except (ValueError, QuizboxError) as exc:
+                code = code_of(exc)
+                reply = protocol.make_reply(command_id or _salvage_id(payload), False, str(exc), code)
+                log.warning("admin command refused (%s): %s", code, exc)
+            if reply["id"]:
+                self.replies[reply["id"]] = reply
+                self.replies.move_to_end(reply["id"])
+                while len(self.replies) > REMEMBERED_REPLIES:
+                    self.replies.popitem(last=False)
+            self.last = reply
+            hub.resend_admin_state()
+            hub.publish_changes()
+
+    def run(self, command: Mapping[str, Any]) -> dict[str, Any]:
+        """Run one admin command; raises on refusal."""
+        return run(self.hub, command)
 
 
 def _salvage_id(payload: bytes) -> str:
@@ -69,24 +118,24 @@ def _salvage_id(payload: bytes) -> str:
     return value if isinstance(value, str) and len(value) <= protocol.MAX_COMMAND_ID else ""
 
 
-def run(hub: Hub, command: Mapping[str, Any]) -> dict[str, Any]:
+def run(hub: CommandHost, command: Mapping[str, Any]) -> dict[str, Any]:
     """Run one admin command; raises on refusal."""
-    with hub.lock:
+    with hub.outbox:
         name = command["cmd"]
         s = hub.session
         if name == "accept":
             # with broker accounts: its own account, from its pairing request
             handset = _handset(hub, command) if hub.pairing is None else _paired(hub, command)
             handset.accepted = True
-            hub._save(handset)
+            hub.save_handset(handset)
         elif name == "rename":
             handset = _handset(hub, command)
             new = str(command.get("name", "")).strip()
             if not new:
                 raise protocol.ProtocolError("a name cannot be empty", "bad_command")
             handset.name = hub.registry.unique_name(new, exclude=handset.id)
-            hub._save(handset)
-        elif name == "remove" and hub._forget_request(str(command.get("handset", ""))):
+            hub.save_handset(handset)
+        elif name == "remove" and hub.forget_request(str(command.get("handset", ""))):
             pass  # only asking to be paired (or two devices claiming the id): the request is gone
         elif name == "remove":
             handset = _handset(hub, command)
@@ -108,13 +157,13 @@ def run(hub: Hub, command: Mapping[str, Any]) -> dict[str, Any]:
             runner = s.night if s.night is not None else NightRunner(s, hub.store, hub.decks)
             message = night_command(runner, command, lambda hid: (h := hub.registry.get(hid)) is not None
                                     and h.accepted)
-            hub._publish_changes()
+            hub.publish_changes()
             return {"ok": True, "msg": message}
         elif name == "next" and s.night is not None and s.night.wants_next():
             s.night.next()  # between a night's rounds *next* starts the next one (or ends a round that is due)
         elif name in s.flow_commands():  # a game's own commands (protocol.GAME_COMMANDS: the buzzer's)
             message = s.flow_command(name, command)
-            hub._publish_changes()
+            hub.publish_changes()
             return {"ok": True, "msg": message}
         elif name == "next":
             s.advance()
@@ -132,20 +181,20 @@ def run(hub: Hub, command: Mapping[str, Any]) -> dict[str, Any]:
             s.finish_now()
         elif name == "seat":  # a seat moves to another handset (the quizmaster, or the player's seat code)
             message = move_seat(hub, command)
-            hub._publish_changes()
+            hub.publish_changes()
             return {"ok": True, "msg": message}
         elif name == "lobby":
             s.to_lobby()
         elif name in protocol.GAME_COMMANDS:
             game = s.setup.game if s.setup is not None and s.state == "playing" else None
-            raise IllegalAction(f"{name} is not a command of {game or 'the lobby'}" if game else NO_GAME)
+            raise IllegalAction(f"{name} is not a command of {game}") if game else NoGame()
         else:
             raise protocol.ProtocolError(f"unknown command {name!r}", "unknown_command")
-        hub._publish_changes()
+        hub.publish_changes()
         return {"ok": True, "msg": f"{name}: done"}
 
 
-def move_seat(hub: Hub, command: Mapping[str, Any]) -> str:
+def move_seat(hub: CommandHost, command: Mapping[str, Any]) -> str:
     """Seats belong to players: ``player``'s seat to ``handset`` (appliance.session.Session.move_seat);
     with ``code``, the player's own retake from another handset while theirs is offline."""
     player = str(command["player"])
@@ -154,7 +203,7 @@ def move_seat(hub: Hub, command: Mapping[str, Any]) -> str:
     return hub.session.move_seat(player, _handset(hub, command), current, None if code is None else str(code))
 
 
-def _paired(hub: Hub, command: Mapping[str, Any]) -> Handset:
+def _paired(hub: CommandHost, command: Mapping[str, Any]) -> Handset:
     """Accept with broker accounts: make the account the handset asked for (or find the one it has),
     then the handset is at the table (known before, or new from its request)."""
     assert hub.pairing is not None
@@ -171,14 +220,14 @@ def _paired(hub: Hub, command: Mapping[str, Any]) -> Handset:
     return known
 
 
-def _handset(hub: Hub, command: Mapping[str, Any]) -> Handset:
+def _handset(hub: CommandHost, command: Mapping[str, Any]) -> Handset:
     handset = hub.registry.get(str(command.get("handset", "")))
     if handset is None:
         raise protocol.ProtocolError(f"no handset {command.get('handset')!r}", "unknown_handset")
     return handset
 
 
-def start_game(hub: Hub, command: Mapping[str, Any]) -> None:
+def start_game(hub: CommandHost, command: Mapping[str, Any]) -> None:
     """The game start-up: who sits where, the cards (sent, or dealt from a deck), the options."""
     night = hub.session.night
     if night is not None and night.engine is not None and not night.engine.finished:
@@ -209,7 +258,7 @@ def start_game(hub: Hub, command: Mapping[str, Any]) -> None:
     if cards_raw is not None:
         if not isinstance(cards_raw, list) or not all(isinstance(c, dict) for c in cards_raw):
             raise protocol.ProtocolError("cards must be a list of objects", "bad_command")
-        cards: Sequence[Card] = [Card(str(c.get("id", i)), c) for i, c in enumerate(cards_raw)]
+        cards: Sequence[DealtCard] = [DealtCard(str(c.get("id", i)), c) for i, c in enumerate(cards_raw)]
     elif hub.decks is not None:
         cards = hub.decks(game, command)
     else:

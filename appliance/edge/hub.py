@@ -16,14 +16,13 @@ import secrets
 import sys
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from appliance.box.store import Store, StoreError
-from appliance.edge import commands, liveness
+from appliance.edge import liveness
 from appliance.edge.accounts import private_client_id
 from appliance.edge.clocksync import ClockSync
+from appliance.edge.commands import AdminCommands
 from appliance.edge.flood import COOL_OFF, FloodGuard
 from appliance.edge.handsets import Handset, Registry
 from appliance.edge.handsets import revision as handsets_revision
@@ -34,13 +33,14 @@ from appliance.edge.pairing import Pairing, PairingDesk
 from appliance.edge.prompts import fit
 from appliance.edge.refusals import code_of, screen_text
 from appliance.errors import QuizboxError
-from appliance.session.flow import Card
+from appliance.games.dealt import DealtCard
+from appliance.infra.store import Store, StoreError
 from appliance.session.session import Session
 from firmware import protocol
 
 log = logging.getLogger(__name__)
 
-DeckProvider = Callable[[str, Mapping[str, Any]], Sequence[Card]]
+DeckProvider = Callable[[str, Mapping[str, Any]], Sequence[DealtCard]]
 
 SWITCH_INTERVAL = 0.001
 """Seconds a Python thread runs before another may take the interpreter (Python's default: 5 ms). MQTT's
@@ -91,13 +91,12 @@ class Hub:
         self.clock = clock
         self.decks = decks
         self.pairing = pairing  # None: no broker accounts to manage (the demo's private broker)
-        self.lock = Outbox(self._deliver)  # the hub's lock; what is published under it goes out after it
+        self.outbox = Outbox(self._deliver)  # the hub's lock; what is published under it goes out after it
         self.refused = 0  # inputs and payloads refused (for benches and tests)
         self.accepted = 0
         self._board_sent: str | None = None
         self._admin_sent: str | None = None
-        self._last_result: dict[str, Any] = {}
-        self._replies: OrderedDict[str, dict[str, Any]] = OrderedDict()  # recent admin replies by id (commands.py)
+        self.admin = AdminCommands(self)  # the quizmaster's commands and their recent replies (commands.py)
         self._telemetry_due = False  # telemetry changed the admin state: the ticker publishes it
         self._players_json: tuple[Any, str] | None = None  # the board's players list and its JSON
         self._admin_handsets: tuple[Any, str] | None = None  # the handsets as the admin state lists them
@@ -174,13 +173,13 @@ class Hub:
     def _on_connect(self) -> None:
         # After a (re)connect: the retained board again, and every online handset's current prompt,
         # since a prompt sent while we were away may have been lost.
-        with self.lock:
+        with self.outbox:
             self._board_sent = None
             self._admin_sent = None
             for handset in self.registry:
                 if handset.online:
-                    self._send_prompt(handset, fresh=True)
-            self._publish_state()
+                    self.send_prompt(handset, fresh=True)
+            self.publish_state()
 
     def _ms(self) -> int:
         """The appliance clock in ms (the session's clock: the buzzer compares the two)."""
@@ -189,21 +188,21 @@ class Hub:
     def _tick_loop(self) -> None:
         while not self._stop.wait(self._tick_interval):
             try:
-                with self.lock:
+                with self.outbox:
                     online = [h.id for h in self.registry if h.online]
                     now = self.clock()
                     now_ms = round(now * 1000)
                     self.clocks.pace(self.session.times_presses, now_ms)  # pings every 1 s only for a buzzer
                     for handset_id, ping in self.clocks.due(now_ms, online):  # clock offsets (buzzer)
-                        self.lock.post(protocol.time_topic(self.box, handset_id), protocol.encode(ping), qos=0)
+                        self.outbox.post(protocol.time_topic(self.box, handset_id), protocol.encode(ping), qos=0)
                     if now - self._swept_at >= SWEEP_EVERY:  # handsets silent too long: offline
                         self._swept_at = now
                         liveness.sweep(self)
                     since = now - self._state_at
                     if self.session.tick():
-                        self._publish_changes()
+                        self.publish_changes()
                     elif since >= 1.0 or (self._telemetry_due and since >= TELEMETRY_STATE_EVERY):
-                        self._publish_state()  # countdowns move once a second; telemetry a few times
+                        self.publish_state()  # countdowns move once a second; telemetry a few times
             except Exception:
                 log.exception("session tick failed")
 
@@ -219,10 +218,10 @@ class Hub:
             self._changes_due.clear()
             self._acks_written()
             try:
-                with self.lock:
+                with self.outbox:
                     # the prompts at once; the board and the admin state as STATE_BURST allows
                     wait = self._state_wait()
-                    self._publish_changes(narrowed=True, state=wait == 0)
+                    self.publish_changes(narrowed=True, state=wait == 0)
                     if wait:
                         self._state_due = time.monotonic() + wait
             except Exception:
@@ -258,7 +257,7 @@ class Hub:
                     self._cut_off(handset_id)
                 return
         try:
-            with self.lock:  # what the message makes the hub publish (an ack) is handed to MQTT on leaving it
+            with self.outbox:  # what the message makes the hub publish (an ack) is handed to MQTT on leaving it
                 self._route(topic, payload, received)
         except protocol.ProtocolError as exc:
             self.refused += 1
@@ -324,11 +323,11 @@ class Hub:
         handset.layout = hello["layout"]
         handset.keepalive = hello.get("keepalive", protocol.KEEPALIVE)
         if new:
-            self._save(handset)
+            self.save_handset(handset)
             state = "accepted" if handset.accepted else "pending"
             log.info("handset %s joined as %s (%s)", handset_id, handset.name, state)
         # a hello means the handset (re)started or reconnected: it needs its current prompt again
-        self._send_prompt(handset, fresh=True)
+        self.send_prompt(handset, fresh=True)
         self.state_soon()
 
     def _status(self, handset_id: str, payload: bytes) -> None:
@@ -346,7 +345,7 @@ class Hub:
             # A handset that is connected but says no hello: after this appliance (re)started, its
             # retained "online" is all we hear of it (the firmware says hello only on its own
             # reconnect), and the prompt it shows is from before the restart: send the current one.
-            self._send_prompt(handset, fresh=True)
+            self.send_prompt(handset, fresh=True)
         self.state_soon()
 
     def _telemetry(self, handset_id: str, payload: bytes) -> None:
@@ -395,7 +394,7 @@ class Hub:
         liveness.heard(self, handset)
         key = (msg["seq"], msg["prompt"])
         if key in handset.acks:  # a QoS 1 duplicate or a retry after reconnect: ack again, apply once
-            self.lock.post(_ack_topic(self.box, handset_id), handset.acks[key])
+            self.outbox.post(_ack_topic(self.box, handset_id), handset.acks[key])
             return
         tag, local_id = protocol.split_prompt_id(msg["prompt"])
         if tag and tag != self.boot:  # answers a prompt sent before this appliance restarted
@@ -413,11 +412,11 @@ class Hub:
         self.accepted += 1
         ack = protocol.encode(protocol.make_ack(msg["seq"], True, message, msg["prompt"]))
         handset.remember_ack(msg["seq"], msg["prompt"], ack)
-        self.lock.post(_ack_topic(self.box, handset_id), ack)
+        self.outbox.post(_ack_topic(self.box, handset_id), ack)
         if self._publisher.is_alive():  # the ack goes out now; the prompts and the board right after it
             self._rebuild_due = True  # on_message wakes the publisher once the ack is handed to MQTT
         else:
-            self._publish_changes(narrowed=True)  # the input changed the game only: the prompts it touched
+            self.publish_changes(narrowed=True)  # the input changed the game only: the prompts it touched
 
     # -- pairing and identity (appliance/edge/pairing.py: the topic is the identity) ---------------------------
 
@@ -426,7 +425,7 @@ class Hub:
         ACL lets account <id> alone publish there) or is a phone the admin page speaks for."""
         return self.pairing is None or self.pairing.may_speak(handset_id)
 
-    def _forget_request(self, handset_id: str) -> bool:
+    def forget_request(self, handset_id: str) -> bool:
         """Drop a pairing request (or conflict) of an id that is not at the table; False if it is."""
         if self.pairing is None or self.registry.get(handset_id) is not None:
             return False
@@ -438,8 +437,8 @@ class Hub:
     def _pairing_changed(self) -> None:
         # requests are listed in the admin state (bounded, see Pairing), not in the registry or the store
         # until the quizmaster accepts one, so a flood of requests from the public account costs nothing
-        with self.lock:
-            self._publish_state()
+        with self.outbox:
+            self.publish_state()
 
     def _refuse(self, handset_id: str, seq: int, message: str, prompt_id: str | None = None,
                 code: str = "refused", about: str | None = None, shown: str | None = None) -> None:
@@ -448,18 +447,23 @@ class Hub:
         self.refused += 1
         log.warning("refused %s from %s (seq %s, %s): %s", about or "input", handset_id, seq, code, message)
         ack = protocol.make_ack(seq, False, message if shown is None else shown, prompt_id, code=code, about=about)
-        self.lock.post(protocol.ack_topic(self.box, handset_id), protocol.encode(ack))
+        self.outbox.post(protocol.ack_topic(self.box, handset_id), protocol.encode(ack))
 
     # -- admin commands (appliance/edge/commands.py) ------------------------------------------------------
 
     def _admin(self, payload: bytes) -> None:
-        commands.on_admin(self, payload)
+        self.admin.on_payload(payload)
 
     def command(self, command: Mapping[str, Any]) -> dict[str, Any]:
         """Run one admin command (also called directly by the demo and tests); raises on refusal."""
-        return commands.run(self, command)
+        return self.admin.run(command)
 
-    def _save(self, handset: Handset) -> None:
+    def resend_admin_state(self) -> None:
+        """Publish the admin state at the next change even if its text is the same (a command answered
+        again from the replies: its sender waits for the echo of its id)."""
+        self._admin_sent = None
+
+    def save_handset(self, handset: Handset) -> None:
         if self.store is None:
             return
         try:
@@ -477,12 +481,12 @@ class Hub:
         """Publish one message the hub queued (Outbox: after the lock is let go, in the order queued)."""
         self.client.publish(topic, payload, retain=retain, qos=qos)
 
-    def _send_prompt(self, handset: Handset, fresh: bool = False) -> None:
+    def send_prompt(self, handset: Handset, fresh: bool = False) -> None:
         prompt, changed = self.session.prompt_for(handset, fresh=fresh)
         if changed or fresh:
             self._publish_prompt(handset, prompt)
 
-    def _publish_changes(self, narrowed: bool = False, state: bool = True) -> None:
+    def publish_changes(self, narrowed: bool = False, state: bool = True) -> None:
         """The prompts that changed, then the board: every prompt rebuilt, or with ``narrowed`` (right
         after an input, when nothing else can have changed) only those the session says the input touched.
         ``state`` False: the prompts only (the publisher sends the state a little later, STATE_BURST)."""
@@ -490,7 +494,7 @@ class Hub:
         for handset, prompt in changed:
             self._publish_prompt(handset, prompt)
         if state:
-            self._publish_state()
+            self.publish_state()
 
     def _publish_prompt(self, handset: Handset, prompt: dict[str, Any]) -> None:
         """One handset's prompt; a prompt that cannot be sent is logged and never stops the others or
@@ -505,7 +509,7 @@ class Hub:
                 log.error("prompt for %s cannot fit a handset (%s): %s", handset.id, exc, str(wire)[:200])
                 payload = protocol.encode(protocol.make_prompt(wire_id, protocol.INFO, "Too much to show",
                                                                "Ask the quizmaster to use the admin page."))
-        self.lock.post(protocol.prompt_topic(self.box, handset.id), payload)
+        self.outbox.post(protocol.prompt_topic(self.box, handset.id), payload)
 
     def state_soon(self) -> None:
         """The board and the admin state after a handset's own news on MQTT's thread (its hello, its
@@ -516,9 +520,9 @@ class Hub:
         if self._publisher.is_alive():
             self._rebuild_due = True  # on_message wakes the publisher once what the message sent is out
         else:
-            self._publish_state()
+            self.publish_state()
 
-    def _publish_state(self) -> None:
+    def publish_state(self) -> None:
         self._state_at = self.clock()
         self._state_due = None  # a state held back goes out with this one
         self._telemetry_due = False  # what telemetry changed goes out with this state
@@ -526,7 +530,7 @@ class Hub:
         text = self._board_text(board)
         if text != self._board_sent:
             self._board_sent = text
-            self.lock.post(protocol.board_topic(self.box), text, retain=True)
+            self.outbox.post(protocol.board_topic(self.box), text, retain=True)
         admin = {
             "v": protocol.VERSION,
             "scene": self.session.state,
@@ -538,7 +542,7 @@ class Hub:
             # quizmaster types the one on its screen), and plain-words warnings about pairing under attack
             "pairing": self.pairing.requests() if self.pairing is not None else {},
             "pairing_warnings": (self.pairing.warnings() if self.pairing is not None else []) + self.flood.warnings(),
-            "last": self._last_result,
+            "last": self.admin.last,
             # which of the stored game's cards is on the table: the admin page shows its answer card
             # from the store (never on this topic: no answer travels over MQTT)
             "card": {"game_id": self.session.game_id, "index": self.session.current_card()},
@@ -546,7 +550,7 @@ class Hub:
         text = _with_list(admin, "handsets", self._handsets_json())
         if text != self._admin_sent:
             self._admin_sent = text
-            self.lock.post(protocol.admin_state_topic(self.box), text, retain=True)
+            self.outbox.post(protocol.admin_state_topic(self.box), text, retain=True)
 
     # The board and the admin state are published after every input; their lists of handsets change only
     # when a handset does, so each list's JSON is kept and spliced into the rest, which is small.

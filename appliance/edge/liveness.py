@@ -13,13 +13,26 @@ is re-sent then).
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
 
 from firmware import protocol
 
 if TYPE_CHECKING:
-    from appliance.edge.handsets import Handset
-    from appliance.edge.hub import Hub
+    from appliance.edge.handsets import Handset, Registry
+
+
+class Watched(Protocol):
+    """What liveness needs of the hub, and no more."""
+
+    registry: Registry
+    clock: Callable[[], float]
+
+    def send_prompt(self, handset: Handset, fresh: bool = False) -> None: ...
+
+    def state_soon(self) -> None: ...
+
+    def publish_state(self) -> None: ...
 
 log = logging.getLogger(__name__)
 
@@ -29,18 +42,18 @@ def limit(handset: Handset) -> float:
     return float(max(protocol.SILENT_AFTER, 3 * handset.keepalive))
 
 
-def heard(hub: Hub, handset: Handset) -> None:
+def heard(hub: Watched, handset: Handset) -> None:
     """A message from ``handset``: it is connected; if it was shown offline it is back (its prompt and
     the state are sent again)."""
     handset.last_seen = hub.clock()
     if not handset.online:
         handset.online = True
         log.info("handset %s is heard again", handset.id)
-        hub._send_prompt(handset, fresh=True)
+        hub.send_prompt(handset, fresh=True)
         hub.state_soon()
 
 
-def sweep(hub: Hub) -> None:
+def sweep(hub: Watched) -> None:
     """Mark every online handset silent for too long offline (called by the hub's ticker, under its lock)."""
     now = hub.clock()
     changed = False
@@ -50,4 +63,4 @@ def sweep(hub: Hub) -> None:
             log.warning("handset %s silent for %.0f s: shown offline", handset.id, now - handset.last_seen)
             changed = True
     if changed:
-        hub._publish_state()
+        hub.publish_state()

@@ -1,44 +1,18 @@
 """Which refusal code (firmware/protocol.py ``REFUSALS``, listed in docs/protocol.md) an exception is
-answered with. The code is the stable part a handset or the admin page may act on; the message stays the
-readable reason."""
+answered with, and what a handset's screen shows of it. The code is the stable part a handset or the admin
+page may act on; the message stays the readable reason."""
 
 from __future__ import annotations
 
-from appliance.box.store import StoreError
-from appliance.errors import ConfigError, IllegalAction, MalformedInput
-from appliance.games.base import NotYourTurn, WrongPhase
-from appliance.games.confident.refusals import AlreadyAnswered
-from appliance.games.squizz.engine import AlreadySubmitted
-from appliance.session.session import NotSeated, Paused, StalePrompt
+from appliance.errors import IllegalAction, MalformedInput, QuizboxError
 from firmware import protocol
-
-# most specific first: the first class the exception is an instance of gives the code
-_CODES: tuple[tuple[type[Exception], str], ...] = (
-    (StalePrompt, "stale"),
-    (NotSeated, "not_seated"),
-    (Paused, "paused"),
-    (NotYourTurn, "not_your_turn"),
-    (WrongPhase, "wrong_phase"),
-    (AlreadyAnswered, "already_in"),
-    (AlreadySubmitted, "already_in"),
-    (StoreError, "not_saved"),
-    (MalformedInput, "bad_value"),
-    (ConfigError, "bad_command"),  # a game option or a deck that does not fit the game
-)
-
-NO_GAME = "no game is running"
 
 
 def code_of(exc: Exception) -> str:
-    """The refusal code for ``exc`` (a ProtocolError carries its own)."""
-    if isinstance(exc, protocol.ProtocolError):
-        return exc.code if exc.code in protocol.REFUSALS else "refused"
-    for cls, code in _CODES:
-        if isinstance(exc, cls):
-            return code
-    if isinstance(exc, IllegalAction):
-        return "no_game" if str(exc) == NO_GAME else "not_allowed"
-    return "refused"
+    """The refusal code for ``exc``: the one each exception carries (appliance/errors.py; a ProtocolError
+    its own), "refused" for anything else."""
+    code = exc.code if isinstance(exc, QuizboxError | protocol.ProtocolError) else "refused"
+    return code if code in protocol.REFUSALS else "refused"
 
 
 def screen_text(exc: Exception) -> str:

@@ -17,11 +17,19 @@ from appliance.games.allin.actions import StartQuestion as Deal
 from appliance.games.allin.engine import AllInEngine
 from appliance.games.allin.state import Phase
 from appliance.games.base import JSON, Action, Engine
+from appliance.games.dealt import DealtCard
 from appliance.session.engine_flow import EngineFlow
-from appliance.session.flow import Card, info
+from appliance.session.flow import info
 from firmware import protocol
 
 TRUE, FALSE = "true", "false"
+
+
+ROOM_LISTED = 8
+"""Up to this many players a prompt lists the others by name; a room is given seat numbers (rules.md The
+room 2), as 39 names do not fit a handset's 1 KB prompt."""
+
+NOBODY = "-"
 
 
 class AllInFlow(EngineFlow):
@@ -31,7 +39,7 @@ class AllInFlow(EngineFlow):
     def make_engine(self, players: Sequence[str], options: Mapping[str, Any]) -> Engine:
         return AllInEngine(tuple(players), options)
 
-    def deal(self, card: Card) -> list[Action]:
+    def deal(self, card: DealtCard) -> list[Action]:
         statements = card.fields.get("statements")
         if not isinstance(statements, list | tuple):
             raise MalformedInput(f"card {card.id} is not an All In card")
@@ -69,8 +77,8 @@ class AllInFlow(EngineFlow):
             pick, answer = choices.get("pick"), choices.get("answer")
             if pick not in ("0", "1", "2") or answer not in (TRUE, FALSE):
                 raise MalformedInput("pick a statement and answer True or False")
-            exclude = choices.get("exclude") or None
-            return Read(player, int(pick), answer == TRUE, exclude)
+            exclude = choices.get("exclude") or _seat_of_digits(choices) or None  # rules.md The room 2
+            return Read(player, int(pick), answer == TRUE, None if exclude is None else self.engine.player_at(exclude))
         if kind == protocol.SPLIT:
             split = data["split"]
             unknown = sorted(set(split) - {TRUE, FALSE})
@@ -126,11 +134,23 @@ class AllInFlow(EngineFlow):
             {"name": "answer", "label": "Your true answer",
              "options": [{"id": TRUE, "label": "True"}, {"id": FALSE, "label": "False"}], "required": True},
         ]
-        if legal["exclude"]:
+        if legal["exclude"] and len(self.engine.players) > ROOM_LISTED:
+            fields += self._exclude_by_digits()
+        elif legal["exclude"]:
             fields.append({"name": "exclude", "label": "Exclude (once a game)", "required": False,
                            "options": [{"id": name, "label": name} for name in legal["exclude"]]})
         text = " / ".join(f"{i + 1}. {s}" for i, s in enumerate(legal["statements"]))
         return {"kind": protocol.CHOICE, "title": "You read", "text": text[: protocol.MAX_TEXT], "fields": fields}
+
+    def _exclude_by_digits(self) -> list[JSON]:
+        """The room's exclusion (rules.md The room 2): 39 names are more than a handset's 1 KB prompt holds,
+        so the reader gives the seat number as its tens and its units, two short closed choices any
+        protocol-v1 handset shows (the TV shows every seat number beside its name)."""
+        tens = [{"id": NOBODY, "label": "Nobody"}] + [
+            {"id": str(t), "label": f"{t}-"} for t in range(len(self.engine.players) // 10 + 1)]
+        units = [{"id": str(u), "label": str(u)} for u in range(10)]
+        return [{"name": "exclude_tens", "label": "Exclude seat: tens", "options": tens, "required": False},
+                {"name": "exclude_units", "label": "Exclude seat: units", "options": units, "required": False}]
 
     def _waiting(self, player: str) -> JSON:
         question = self.engine.current
@@ -152,3 +172,13 @@ class AllInFlow(EngineFlow):
             split = question.splits[player]
             return info("Locked in", f"{split.on_true} true / {split.on_false} false", wait=True)
         return info("Out of chips", "You sit this one out, but you will still read.", wait=True)
+
+
+def _seat_of_digits(choices: Mapping[str, Any]) -> str | None:
+    """A seat number given as its tens and units (the room's exclusion prompt); None for nobody."""
+    tens, units = choices.get("exclude_tens"), choices.get("exclude_units")
+    if tens in (None, "", NOBODY):
+        return None
+    if not (isinstance(tens, str) and tens.isdigit() and isinstance(units, str) and units.isdigit()):
+        raise MalformedInput("to exclude a seat, choose its tens and its units")
+    return str(int(tens) * 10 + int(units))

@@ -33,9 +33,10 @@ from appliance.games.base import HOST, JSON, Action, Engine
 from appliance.games.buzzer.actions import Arm, Close, Declare, EndGame, Judge, Press, StartQuestion
 from appliance.games.buzzer.engine import BuzzerEngine
 from appliance.games.buzzer.state import Phase
+from appliance.games.dealt import DealtCard
 from appliance.games.fields import whole
 from appliance.session.engine_flow import EngineFlow
-from appliance.session.flow import Card, GameSetup, info
+from appliance.session.flow import GameSetup, info
 from firmware import protocol
 
 DEFAULT_SETTLE_MS = 150
@@ -61,7 +62,7 @@ class BuzzerFlow(EngineFlow):
         if count is not None:
             cards = cards[: _whole(count, "questions", 1, MAX_QUESTIONS)]
         if not cards:
-            cards = [Card(f"buzzer-{n}", {}) for n in range(1, (count or DEFAULT_QUESTIONS) + 1)]
+            cards = [DealtCard(f"buzzer-{n}", {}) for n in range(1, (count or DEFAULT_QUESTIONS) + 1)]
         if options.get("answer_seconds", 0) != 0:
             raise ConfigError("the buzzer round has no answer time limit: the quizmaster judges (answer_seconds 0)")
         self.settle_until: float | None = None
@@ -72,7 +73,7 @@ class BuzzerFlow(EngineFlow):
 
     # -- questions ------------------------------------------------------------------------------------
 
-    def deal(self, card: Card) -> list[Action]:
+    def deal(self, card: DealtCard) -> list[Action]:
         text = card.fields.get("question")
         return [StartQuestion(HOST, text[: protocol.MAX_TEXT] if isinstance(text, str) else "")]
 

@@ -11,11 +11,15 @@ from appliance.games.base import HOST, JSON, Action, Engine
 from appliance.games.confident.actions import Answer, Close, CloseReason, EndGame, Settle, StartQuestion
 from appliance.games.confident.engine import ConfidentEngine, Phase
 from appliance.games.confident.options import Variant
+from appliance.games.dealt import DealtCard
 from appliance.games.numbers import format_compact, parse_number
 from appliance.games.ranges import Range
 from appliance.session.engine_flow import EngineFlow
-from appliance.session.flow import Card, info
+from appliance.session.flow import info
 from firmware import protocol
+
+ROOM_LISTED = 8
+"""Up to this many players a prompt offers the others by name; a room offers seat numbers."""
 
 
 class ConfidentFlow(EngineFlow):
@@ -27,7 +31,7 @@ class ConfidentFlow(EngineFlow):
 
     # -- cards --------------------------------------------------------------------------------------
 
-    def deal(self, card: Card) -> list[Action]:
+    def deal(self, card: DealtCard) -> list[Action]:
         fields = card.fields
         question, answer = fields.get("question"), fields.get("answer")
         if not isinstance(question, str) or not isinstance(answer, str):
@@ -82,12 +86,13 @@ class ConfidentFlow(EngineFlow):
         board = None
         if "bottom" in data:
             board = Range(parse_number(str(data["bottom"])), parse_number(str(data["top"])))
-        swap = data.get("swap")
+        copy, swap = data.get("copy"), data.get("swap")
+        named = self.engine.player_at  # a name or a seat number (rules.md The room 2)
         return Answer(
             player,
             range=board,
-            copy=data.get("copy"),
-            swap=None if swap is None else (str(swap[0]), str(swap[1])),
+            copy=None if copy is None else named(copy),
+            swap=None if swap is None else (named(swap[0]), named(swap[1])),
             double=bool(data.get("double", False)),
         )
 
@@ -99,6 +104,9 @@ class ConfidentFlow(EngineFlow):
         # a board changes only its writer's prompt: the others' offer every other player to copy or swap,
         # whoever has answered, and nobody's prompt shows who is in (the board does)
         return {action.player} if isinstance(action, Answer) else None
+
+    def _pickable(self, names: list[str]) -> list[str]:
+        return _pickable_names(self.engine, names)
 
     def prompt(self, player: str) -> JSON:
         engine = self.engine
@@ -121,7 +129,8 @@ class ConfidentFlow(EngineFlow):
                 "private": private,
             }
             if legal["boosts"]:
-                body["boosts"] = {"copy": legal["copy"], "swap": legal["swap"], "double": "double" in legal["boosts"]}
+                body["boosts"] = {"copy": self._pickable(legal["copy"]), "swap": self._pickable(legal["swap"]),
+                                  "double": "double" in legal["boosts"]}
             return body
         if engine.phase in (Phase.OPEN, Phase.CLOSED):
             board = question.boards.get(player)
@@ -132,6 +141,14 @@ class ConfidentFlow(EngineFlow):
         points = settlement.points[player]
         answer = format_compact(settlement.answer)
         return {**info(f"Answer: {answer}", f"You scored {points:+d}. Total {score}.", wait=True), "private": private}
+
+
+def _pickable_names(engine: ConfidentEngine, names: list[str]) -> list[str]:
+    """Whom a Copy or a Swap may name, as the prompt offers them: names at a table, seat numbers in a room
+    (rules.md The room 2; 39 names twice are more than a handset's 1 KB prompt holds)."""
+    if len(engine.players) <= ROOM_LISTED:
+        return names
+    return [str(engine.seat(name)) for name in names]
 
 
 def _describe(board: Answer) -> str:

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from appliance.errors import MalformedInput
 from appliance.games.base import JSON, Action, Engine
+from appliance.games.dealt import DealtCard
 from appliance.games.numbers import format_compact, parse_number
 from appliance.games.poker.actions import (
     AllIn,
@@ -31,11 +32,11 @@ from appliance.games.poker.actions import (
     StartBetting,
     StartQuestion,
 )
-from appliance.games.poker.engine import PokerEngine
+from appliance.games.poker.room import RoomPokerEngine
 from appliance.games.poker.schedule import GROWTH, Unit, ante_at
 from appliance.games.poker.state import Phase
 from appliance.session.engine_flow import EngineFlow
-from appliance.session.flow import Card, info
+from appliance.session.flow import info
 from firmware import protocol
 
 SIMPLE = {"check": Check, "call": Call, "fold": Fold, "allin": AllIn}
@@ -44,16 +45,22 @@ SHOW = "show"
 
 
 class PokerFlow(EngineFlow):
+    """Up to 8 players one table; above, room tables (rules.md Estimation poker 13-15): each player's prompt
+    is their table's, every table keeps its own action clock (:attr:`turns`), and the host's *next* starts
+    betting at every table together."""
+
     game = "poker"
-    engine: PokerEngine
+    engine: RoomPokerEngine
     flow_options: ClassVar[tuple[str, ...]] = ("answer_seconds", "action_seconds")
 
     def make_engine(self, players: Sequence[str], options: Mapping[str, Any]) -> Engine:
-        return PokerEngine(players, options)
+        self.turns: dict[int, tuple[str, float]] = {}
+        """Room tables: table number -> (the player to act there, when their turn started)."""
+        return RoomPokerEngine(players, options)
 
     # -- cards and the ante clock ---------------------------------------------------------------------
 
-    def deal(self, card: Card) -> list[Action]:
+    def deal(self, card: DealtCard) -> list[Action]:
         fields = card.fields
         question, answer, hints = fields.get("question"), fields.get("answer"), fields.get("hints")
         if not isinstance(question, str) or not isinstance(answer, str) or not isinstance(hints, list):
@@ -96,6 +103,7 @@ class PokerFlow(EngineFlow):
 
     def restore(self, log: Sequence[JSON], now: float) -> None:
         super().restore(log, now)
+        self._note_turns(None, now)  # room tables: every action clock starts again, as the one clock does
         self.now = now
         schedule = self.engine.schedule
         question = self.engine.current
@@ -110,22 +118,25 @@ class PokerFlow(EngineFlow):
     def host_step(self) -> Action | None:
         """The quizmaster stops waiting: betting starts without the missing ranges, or the player to
         act (a handset gone dark) checks if they can, else folds, as when the action clock runs out."""
-        question = self.engine.current
-        if self.engine.phase == Phase.RANGES and question is not None and question.ranges:
+        if self.engine.phase == Phase.RANGES and self.engine.can(StartBetting.now()):
             return StartBetting.now()
-        return self.timeout() if self.engine.phase == Phase.BETTING else None
+        if self.engine.phase == Phase.BETTING:
+            return self._out_of_time(self._longest_waiting()) if self.engine.room else self.timeout()
+        return None
 
     def waiting_for(self) -> str:
-        question = self.engine.current
-        if self.engine.phase == Phase.RANGES and question is not None and not question.ranges:
+        if self.engine.phase == Phase.RANGES and not self.engine.can(StartBetting.now()):
             # betting cannot start with everyone folded (NoRanges); a card nobody answered can be skipped
-            return "nobody has entered a range yet: wait for one, or skip the card (its antes go back)"
+            where = " at one of the tables" if self.engine.room else ""
+            return f"nobody{where} has entered a range yet: wait for one, or skip the card (its antes go back)"
         return super().waiting_for()
 
     def automatic(self) -> Action | None:
         question = self.engine.current
-        if self.engine.phase == Phase.RANGES and question is not None and len(question.ranges) == len(question.dealt):
-            return StartBetting.now()  # everyone's range is in: betting round 1 starts (ranges lock)
+        if self.engine.phase == Phase.RANGES and question is not None and all(
+            len(hand.ranges) == len(hand.dealt) for hand in question.hands.values()
+        ):
+            return StartBetting.now()  # everyone's range is in at every table: betting round 1 starts (ranges lock)
         return None
 
     def waiting_for_players(self) -> bool:
@@ -137,21 +148,56 @@ class PokerFlow(EngineFlow):
         return self.answer_seconds
 
     def apply(self, action: Action, now: float) -> None:
+        acted_at = self.engine.table_number(action.player) if action.player else None
         super().apply(action, now)
         if self.engine.phase == Phase.BETTING:
             # the action clock starts again for whoever acts next, also when the same player opens the
-            # next round (rules.md Estimation poker 2)
+            # next round (rules.md Estimation poker 2); at room tables, at the table that moved
             self.opened_at = now
+        self._note_turns(acted_at, now)
+
+    def _note_turns(self, acted_at: int | None, now: float) -> None:
+        """Room tables: the action clock of the table where ``acted_at``'s player acted (every table after
+        a host action) starts again; tables with nobody to act have none."""
+        actors = self.engine.actors() if self.engine.room and self.engine.phase == Phase.BETTING else {}
+        self.turns = {
+            number: (actor, now if acted_at in (None, number) or self.turns.get(number, ("",))[0] != actor
+                     else self.turns[number][1])
+            for number, actor in actors.items()
+        }
+
+    def _longest_waiting(self) -> str:
+        """Room tables: the player to act whose turn started first."""
+        return min(self.turns.values(), key=lambda turn: turn[1])[0]
+
+    def _out_of_time(self, actor: str) -> Action:
+        """A player out of time (or waited for no longer by the host) checks if they can, else folds."""
+        kinds = {offer.kind for offer in self.engine.legal_inputs(actor)}
+        return Check(actor) if "check" in kinds else Fold(actor)
+
+    def deadline(self) -> float | None:
+        limit = self.time_limit()
+        if not self.engine.room or self.engine.phase != Phase.BETTING:
+            return super().deadline()
+        return min(since for _, since in self.turns.values()) + limit if limit and self.turns else None
+
+    def on_deadline(self, now: float) -> None:
+        """Room tables: every player whose own table's clock ran out checks or folds."""
+        if not self.engine.room or self.engine.phase != Phase.BETTING:
+            super().on_deadline(now)
+            return
+        limit = self.time_limit()
+        for number, (actor, since) in sorted(self.turns.items()):
+            if since + limit <= now and self.engine.actors().get(number) == actor:
+                self.apply(self._out_of_time(actor), now)
 
     def timeout(self) -> Action | None:
         engine = self.engine
-        question = engine.current
-        if engine.phase == Phase.RANGES and question is not None and question.ranges:
+        if engine.phase == Phase.RANGES and engine.can(StartBetting.now()):
             return StartBetting.now()
         actor = engine.to_act
         if engine.phase == Phase.BETTING and actor is not None:
-            kinds = {offer.kind for offer in engine.legal_inputs(actor)}
-            return Check(actor) if "check" in kinds else Fold(actor)
+            return self._out_of_time(actor)
         return None
 
     # -- handsets --------------------------------------------------------------------------------------------
@@ -185,20 +231,28 @@ class PokerFlow(EngineFlow):
         change: everyone's."""
         if isinstance(action, EnterRange | Reveal):
             return {action.player}
-        actor = self.engine.to_act  # after the bet: who acts next (None: nobody yet)
+        table, hand = self.engine.table_of(action.player), self.engine.hand(action.player)
+        if table is None or hand is None or hand.settled:
+            return None  # a room table's hand is over: its players' screens change
+        actor = table.to_act  # after the bet: who acts next at the player's table (None: nobody yet)
         return {action.player} | ({actor} if actor is not None else set())
 
     def prompt(self, player: str) -> JSON:
         engine = self.engine
         mine = engine.private_view(player)
         private = {"stack": mine["stack"], "range": mine["range"]}
-        question = engine.current
+        question = engine.hand(player)
         if engine.finished:
             winners = engine.winners()
             won = "You win!" if player in winners else f"Winner: {', '.join(winners)}"
             return {**info("Game over", f"{won} You have {mine['stack']} chips."), "private": private}
-        if question is None:
+        if engine.current is None:
             return {**info("Estimation poker", "Get ready: antes first.", wait=True), "private": private}
+        if question is None:  # room tables: out, or alone at a table that plays no more hands
+            if mine["stack"] == 0:
+                return {**info("Out", "No chips left: watch the TV.", wait=True), "private": private}
+            return {**info(f"Table {mine.get('table')}: waiting", "Alone at your table: you keep your chips "
+                           "until the final table.", wait=True), "private": private}
         if mine["may_enter_range"]:  # again once entered: the last counts (rules.md poker-4)
             title = f"Q{question.number} ante {question.ante}" if mine["range"] is None else \
                 f"Q{question.number}: range in, change it?"
@@ -226,8 +280,10 @@ class PokerFlow(EngineFlow):
 
     def _waiting(self, player: str) -> JSON:
         engine = self.engine
-        question = engine.current
+        question = engine.hand(player)
         assert question is not None
+        if engine.phase == Phase.BETTING and question.settled:
+            return info("Hand over", "Your table's hand is over: waiting for the other tables.", wait=True)
         if engine.phase == Phase.RANGES:
             return info("Ranges", "Waiting for the others' ranges.", wait=True)  # a player dealt out
         if engine.phase == Phase.BETTING:

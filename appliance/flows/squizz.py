@@ -2,6 +2,10 @@
 dealt, every non-reader's handset offers A/B/C and their unused bet tokens; the reveal follows the last
 answer; the host's *next* rolls for the next reader. Token values stay on the handsets until the end.
 
+In the room form (docs/rules.md squizz-room) nobody reads: the TV shows the card, the box rolls the die when
+the host's *next* deals it, and every seat's handset offers A/B/C and its unused tokens on every card; the game
+deals exactly ``tokens`` cards. The prompts stay within the protocol's sizes at 40 seats: none lists the room.
+
 While answers are open, the host's *next* (a quizmaster who stops waiting, e.g. for a handset gone for
 good) and the ``answer_seconds`` time limit close them: each answerer still missing is wrong and uses up
 their lowest unused token (the product's decision, appliance.games.squizz.actions.Close)."""
@@ -14,14 +18,14 @@ from typing import Any
 
 from appliance.errors import ConfigError, MalformedInput
 from appliance.games.base import HOST, JSON, Action, Engine
+from appliance.games.dealt import DealtCard
 from appliance.games.numbers import format_compact, parse_number
 from appliance.games.squizz.actions import Answer, Close, CloseReason, EndGame, StartQuestion
-from appliance.games.squizz.card import LETTERS, TARGETS
-from appliance.games.squizz.card import Card as Deal
+from appliance.games.squizz.card import LETTERS, TARGETS, DealCard
 from appliance.games.squizz.engine import SquizzEngine
 from appliance.games.squizz.state import Phase
 from appliance.session.engine_flow import EngineFlow
-from appliance.session.flow import Card, info
+from appliance.session.flow import info
 from firmware import protocol
 
 
@@ -32,7 +36,7 @@ class SquizzFlow(EngineFlow):
     def make_engine(self, players: Sequence[str], options: Mapping[str, Any]) -> Engine:
         return SquizzEngine(tuple(players), options)
 
-    def deal(self, card: Card) -> list[Action]:
+    def deal(self, card: DealtCard) -> list[Action]:
         props = card.fields.get("propositions")
         prompt = card.fields.get("prompt")
         if not isinstance(props, list) or len(props) != len(LETTERS) or not isinstance(prompt, str):
@@ -40,15 +44,16 @@ class SquizzFlow(EngineFlow):
         texts = tuple(proposition_text(p) for p in props)
         values: tuple[Decimal, ...] = tuple(parse_number(str(p.get("value"))) for p in props)
         die = self.rng.randint(1, 3)  # rules.md sQuizz 3: smallest, middle, largest with equal chance
-        return [StartQuestion(HOST, die), Deal(HOST, prompt, texts, values)]
+        return [StartQuestion(HOST, die), DealCard(HOST, prompt, texts, values)]
 
     def start(self, now: float) -> None:
-        # sQuizz ends after a fixed number of reads (rules.md sQuizz 1-2), not when the deck runs out:
-        # a game that cannot be finished is refused at set-up
+        # sQuizz ends after a fixed number of reads (rules.md sQuizz 1-2), or of tokens in the room form
+        # (docs/rules.md squizz-room), not when the deck runs out: a game that cannot be finished is refused
         needed = self.engine.total_questions
         if len(self.cards) < needed:
             players = len(self.engine.players)
-            raise ConfigError(f"sQuizz for {players} players needs {needed} cards, got {len(self.cards)}")
+            form = " in the room form" if self.engine.room else ""
+            raise ConfigError(f"sQuizz for {players} players{form} needs {needed} cards, got {len(self.cards)}")
         super().start(now)
 
     def is_deal(self, action: Action) -> bool:
@@ -97,8 +102,8 @@ class SquizzFlow(EngineFlow):
         if engine.finished:
             scores = engine.scores()
             winners = engine.winners()
-            won = "You win!" if player in winners else f"Winner: {', '.join(winners)}"
-            return {**info("Game over", f"{won} You scored {scores[player]}."), "private": private}
+            return {**info("Game over", f"{won_text(player, winners)} You scored {scores[player]}."),
+                    "private": private}
         if question is None:
             return {**info("sQuizz", "Get ready for the first roll.", wait=True), "private": private}
         card = question.card
@@ -135,6 +140,19 @@ class SquizzFlow(EngineFlow):
         if mine is not None:
             return info("Locked in", f"{mine.answer} with token {mine.token}", wait=True)
         return info("Rolling", f"The die says: {target}", wait=True)
+
+
+MAX_WINNERS_NAMED = 3
+"""A shared win of more teams is said as a count: 40 names would not fit a handset's prompt."""
+
+
+def won_text(player: str, winners: Sequence[str]) -> str:
+    """The game-over line of ``player``'s handset: their win, the winner(s), or how many share the win."""
+    if player in winners:
+        return "You win!"
+    if len(winners) > MAX_WINNERS_NAMED:
+        return f"{len(winners)} teams share the win."
+    return f"Winner: {', '.join(winners)}"
 
 
 def proposition_text(proposition: Any) -> str:

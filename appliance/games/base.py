@@ -37,9 +37,13 @@ HOST = ""
 class WrongPhase(IllegalAction):
     """The action exists but not in the phase the game is in."""
 
+    code: ClassVar[str] = "wrong_phase"
+
 
 class NotYourTurn(IllegalAction):
     """Another player is to act."""
+
+    code: ClassVar[str] = "not_your_turn"
 
 
 class UnknownPlayer(IllegalAction):
@@ -251,6 +255,30 @@ class Engine(ABC):
         if player not in self.players:
             raise UnknownPlayer(f"{player!r} is not playing (players: {', '.join(self.players)})")
 
+    # -- seat numbers (rules.md The room 2) ----------------------------------------------------------
+
+    def seat(self, player: str) -> int:
+        """``player``'s seat number: their place in seat order, 1 first."""
+        self._check_player(player)
+        return self.players.index(player) + 1
+
+    def named(self, player: str) -> str:
+        """``player`` as a refusal names them: the name and, for a seated player, the seat number."""
+        return f"{player} (seat {self.players.index(player) + 1})" if player in self.players else repr(player)
+
+    def player_at(self, given: object) -> str:
+        """The player a handset names, by name or by seat number (rules.md The room 2): a seated player's
+        exact name is that player (a team called "7" stays the team, not seat 7); otherwise whole digits
+        are a seat number. Raises :class:`UnknownPlayer` naming the seats there are."""
+        text = str(given).strip() if isinstance(given, str | int) and not isinstance(given, bool) else ""
+        if text in self.players:
+            return text
+        if text.isdigit() and 1 <= int(text) <= len(self.players):
+            return self.players[int(text) - 1]
+        what = f"seat {text}" if text.isdigit() else repr(given)
+        raise UnknownPlayer(f"{what} is nobody here: the seats are 1 to {len(self.players)}, each a player's "
+                            "number beside their name")
+
     # -- phases ------------------------------------------------------------------------------------
 
     @property
@@ -272,15 +300,15 @@ class Engine(ABC):
     def public_view(self) -> JSON:
         """What the TV may show now (never a secret the rules have not revealed): ``game``, ``phase`` and
         ``players``, the game's own view, and the points table under ``standings`` (:class:`Totals`)."""
-        view: JSON = {"game": self.game, "phase": self.phase, "players": list(self.players)}
+        view: JSON = {"game": self.game, "phase": self.phase, "players": list(self.players),
+                      "seat_numbers": {p: n for n, p in enumerate(self.players, 1)}}  # rules.md The room 2
         view.update(self.views.public_view(self))  # a game may say its phase in the board's words
         view["standings"] = self.totals().to_json()
         return view
 
     def private_view(self, player: str) -> JSON:
         """What only ``player``'s handset may show (own range, own tokens, own chips)."""
-        self._check_player(player)
-        return self.views.private_view(self, player)
+        return {"seat": self.seat(player), **self.views.private_view(self, player)}
 
     @abstractmethod
     def totals(self) -> Totals:

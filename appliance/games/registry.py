@@ -9,7 +9,13 @@ Adding a game: its engine package ``appliance/games/<id>/`` (engine, and optiona
 ``standing.py``), its flow in ``appliance/flows/<id>.py`` paired with the spec in
 :data:`appliance.flows.TABLE`, its board scene ``appliance/board/scenes/<id>.py`` listed in
 :data:`appliance.board.compose.SCENES`, and one entry in :data:`SPECS` below. tests/test_registry.py
-checks that every derived table covers exactly these games.
+checks that every derived table covers exactly these games. What the game gets without asking: seat
+numbers in every view and a player named by seat number (:meth:`Engine.player_at`, rules.md The room 2);
+its refusals answered with the code each of its exceptions carries (``code`` on the class, appliance/errors.py:
+nothing to register in the edge); the session, the store, resume and the admin commands as they are. What
+it must say: its seat limits (``min_players``/``max_players``: a room is up to 40, rules.md The room 1) and a
+prompt that fits a handset's 1 KB at its largest seat count (tests/session/test_room_forty.py plays every
+game at 40).
 """
 
 from __future__ import annotations
@@ -22,7 +28,6 @@ from appliance.errors import MalformedInput
 from appliance.games import standings
 from appliance.games.allin import scenario as allin_scenario
 from appliance.games.allin import standing as allin_standing
-from appliance.games.allin.engine import MAX_SEATS as ALLIN_SEATS
 from appliance.games.allin.engine import AllInEngine
 from appliance.games.base import Engine
 from appliance.games.buzzer import scenario as buzzer_scenario
@@ -36,10 +41,19 @@ from appliance.games.confident.options import MAX_FAST_PLAY_SECONDS
 from appliance.games.poker import scenario as poker_scenario
 from appliance.games.poker import standing as poker_standing
 from appliance.games.poker.engine import PokerEngine
+from appliance.games.poker.room import RoomPokerEngine
 from appliance.games.scenario import ScenarioAdapter
 from appliance.games.squizz import scenario as squizz_scenario
 from appliance.games.squizz import standing as squizz_standing
 from appliance.games.squizz.engine import SquizzEngine
+from appliance.games.squizz.table import (
+    READERS_AUTO,
+    READERS_NO,
+    READERS_YES,
+    ROOM_TOKENS,
+    ROOM_TOKENS_HIGH,
+    ROOM_TOKENS_LOW,
+)
 
 
 @dataclass(frozen=True)
@@ -136,6 +150,20 @@ def _poker_settings() -> tuple[Setting, ...]:
     )
 
 
+def _squizz_settings() -> tuple[Setting, ...]:
+    """``readers`` and ``tokens`` (docs/rules.md squizz-room) as the page's choice and number; the web turns
+    them into the engine's options with :func:`appliance.games.squizz.table.setup_options`."""
+    return (
+        Setting("readers", "Who reads the cards", "choice", READERS_AUTO,
+                choices=((READERS_AUTO, "A player up to 8 players, the box above"),
+                         (READERS_YES, "A player reads (2 to 8 players)"),
+                         (READERS_NO, "The box reads every card (the room form)"))),
+        Setting("tokens", "Bet tokens each, and cards (when the box reads)", "int", ROOM_TOKENS, ROOM_TOKENS_LOW,
+                ROOM_TOKENS_HIGH),
+        Setting("first_reader", "First reader (when a player reads)", "player"),
+    )
+
+
 SPECS: tuple[GameSpec, ...] = (
     GameSpec(
         "confident", "Confident?", ConfidentEngine, "estimation",
@@ -147,7 +175,7 @@ SPECS: tuple[GameSpec, ...] = (
         confident_standing.read, confident_scenario.ADAPTER, settings=_confident_settings(),
     ),
     GameSpec(
-        "poker", "Estimation Poker", PokerEngine, "estimation",
+        "poker", "Estimation Poker", RoomPokerEngine, "estimation",
         "Ranges are secret hands; bet through four rounds of hints.",
         ("Enter a secret range, then bet on it like poker.",
          "Two hints and the answer come between betting rounds.",
@@ -164,18 +192,17 @@ SPECS: tuple[GameSpec, ...] = (
          "Chips on the wrong side leave the game.",
          "Last player with chips wins."),
         allin_standing.read, allin_scenario.ADAPTER,
-        settings=(Setting("chips", "Chips each", "int", AllInEngine.defaults["chips"], 1, 1000),
-                  Setting("max_players", "Most players", "int", AllInEngine.defaults["max_players"], 2, ALLIN_SEATS)),
+        settings=(Setting("chips", "Chips each", "int", AllInEngine.defaults["chips"], 1, 1000),),
     ),
     GameSpec(
         "squizz", "sQuizz", SquizzEngine, "squizz",
-        "Pick A, B or C and bet a token; teams of two above 8 people.",
+        "Pick A, B or C and bet a token; above 8 teams the box reads every card.",
         ("The die says: find the smallest, the middle or the largest.",
          "Pick A, B or C and bet one of your tokens on it.",
          "A right answer keeps its token's points, face down until the end.",
          "Most points wins."),
         squizz_standing.read, squizz_scenario.ADAPTER, question_keys=("die",),
-        settings=(Setting("first_reader", "First reader", "player"),),
+        settings=_squizz_settings(),
         cues={"final": "fanfare", "roll": "roll", "question": "roll"},
     ),
     GameSpec(

@@ -18,8 +18,9 @@ from typing import Any, ClassVar
 
 from appliance.errors import ConfigError, IllegalAction, MalformedInput
 from appliance.games.base import HOST, JSON, Action, Engine
+from appliance.games.dealt import DealtCard
 from appliance.games.fields import whole
-from appliance.session.flow import Card, GameSetup
+from appliance.session.flow import GameSetup
 
 SKIP = "flow:skip"
 STOP = "flow:stop"
@@ -52,7 +53,7 @@ class EngineFlow:
         self.started_at = now  # session time when the game was set up (the poker ante clock)
         self.now = now  # session time of the step being applied (deal() may read it)
         self.engine = self.make_engine(setup.players, options)
-        self.cards: Sequence[Card] = list(setup.cards)
+        self.cards: Sequence[DealtCard] = list(setup.cards)
         self.dealt = 0  # cards dealt or skipped so far: the next card is self.cards[self.dealt]
         self.history: list[JSON] = []  # the log: engine actions and skips, in order
         self.opened_at: float | None = None
@@ -65,7 +66,7 @@ class EngineFlow:
     def make_engine(self, players: Sequence[str], options: Mapping[str, Any]) -> Engine:
         raise NotImplementedError
 
-    def deal(self, card: Card) -> list[Action]:
+    def deal(self, card: DealtCard) -> list[Action]:
         """The host actions that put ``card`` on the table (parse its fields; MalformedInput if bad)."""
         raise NotImplementedError
 

@@ -11,17 +11,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from appliance.games.dealt import DealtCard
 from firmware import protocol
 
 JSON = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Card:
-    """One card as drawn from a deck: ``id`` plus the card's fields (question, answer, hints...)."""
-
-    id: str
-    fields: Mapping[str, Any]
 
 
 @dataclass
@@ -31,7 +24,7 @@ class GameSetup:
     game: str
     players: Sequence[str]
     options: Mapping[str, Any] = field(default_factory=dict)
-    cards: Sequence[Card] = ()
+    cards: Sequence[DealtCard] = ()
 
 
 def info(title: str, text: str = "", wait: bool = False, lines: Sequence[str] = ()) -> JSON:
@@ -113,3 +106,7 @@ FlowFactory = Callable[[GameSetup, Any, float], GameFlow]
 """``factory(setup, rng, now)`` builds a flow at session time ``now`` (it may deal its first card then);
 ``rng`` is a ``random.Random`` owned by the session. Each game's factory is in appliance.flows.TABLE
 (:func:`appliance.flows.flow_factory`)."""
+
+FlowLookup = Callable[[str], FlowFactory]
+"""Game id -> its flow factory, raising MalformedInput for an unknown game. The session is given one
+(:func:`appliance.flows.flow_factory` where the box is wired), so it never imports the list of games."""

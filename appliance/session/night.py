@@ -21,10 +21,9 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from appliance.box.store import Origin, Store, StoreError
 from appliance.errors import IllegalAction, MalformedInput, QuizboxError
-from appliance.flows import flow_factory
 from appliance.games.base import HOST, JSON, Action
+from appliance.games.dealt import DealtCard
 from appliance.games.night import (
     AbandonRound,
     AddRound,
@@ -41,8 +40,9 @@ from appliance.games.night import (
 )
 from appliance.games.night.state import Phase, Round
 from appliance.games.numbers import format_plain, parse_number
+from appliance.infra.store import Origin, Store, StoreError
 from appliance.session.engine_flow import EngineFlow
-from appliance.session.flow import Card, GameSetup, info
+from appliance.session.flow import GameSetup, info
 from firmware import protocol
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-CardSource = Callable[[str, Mapping[str, Any]], Sequence[Card]]
+CardSource = Callable[[str, Mapping[str, Any]], Sequence[DealtCard]]
 """(game, {"deck": id}) -> the cards to deal, as the hub's deck source gives them."""
 
 MAX_INTERVAL_SECONDS = 3600
@@ -170,7 +170,7 @@ class NightRunner:
         """The round's game as the session sets it up: its seats, options and its deck's cards (a card
         count stops the round after that many questions: :meth:`due`)."""
         plan = round_.plan
-        cards: Sequence[Card] = ()
+        cards: Sequence[DealtCard] = ()
         if plan.deck or plan.game != "buzzer":
             if self.cards is None:
                 raise IllegalAction(f"round {round_.number} needs cards but this box has no decks")
@@ -188,7 +188,7 @@ class NightRunner:
         assert round_ is not None
         setup = self.setup_for(round_)
         seats = {p: self.seats[p] for p in round_.seats}
-        flow_factory(setup.game)(setup, self.session.rng, self.session.game_time())  # refuses a bad set-up now
+        self.session.flows(setup.game)(setup, self.session.rng, self.session.game_time())  # refuses a bad set-up now
         action = StartRound.now()
         game_id = None
         if self.store is not None and self.night_id is not None:
@@ -316,7 +316,7 @@ class NightRunner:
         """``player``'s seat moves to ``handset_id`` in the round being played: the night's seat moves too
         (the later rounds seat the player there). Refused, changing nothing, when that handset is another
         player's in the night (one sitting this round out). Returns what the store keeps with the round's
-        seats (appliance.box.store.Store.update_seats), or None when the night does not seat ``player``."""
+        seats (appliance.infra.store.Store.update_seats), or None when the night does not seat ``player``."""
         if self.engine is None or self.engine.phase != Phase.PLAYING.value or player not in self.seats:
             return None  # no round of a night on the table: a one-off game's seat
         holder = self.player_at(handset_id)
@@ -399,7 +399,7 @@ class NightRunner:
         from appliance.session.session import setup_from_json
 
         game_setup = setup_from_json(setup)
-        flow = flow_factory(game_setup.game)(game_setup, self.session.rng, self.session.game_time())
+        flow = self.session.flows(game_setup.game)(game_setup, self.session.rng, self.session.game_time())
         flow.restore(list(log_entries), self.session.game_time())
         if not isinstance(flow, EngineFlow):
             raise IllegalAction("the stored round has no game engine to score")
@@ -462,90 +462,3 @@ class NightRunner:
 
 
 # -- the admin's night commands (the hub's ``{"cmd": "night_..."}``) ------------------------------------------
-
-NIGHT_COMMANDS = (
-    "night_start", "night_round", "night_finish", "night_abandon", "night_add", "night_skip", "night_move",
-    "night_seat", "night_interval", "night_card", "night_number", "night_close_card", "night_end",
-)
-
-
-def _number(command: Mapping[str, Any], key: str, optional: bool = False) -> int | None:
-    value = command.get(key)
-    if value is None and optional:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise MalformedInput(f"{command.get('cmd')} needs {key} as a whole number, got {value!r}")
-    return value
-
-
-def _text(command: Mapping[str, Any], key: str) -> str:
-    value = command.get(key, "")
-    if not isinstance(value, str):
-        raise MalformedInput(f"{command.get('cmd')} needs {key} as text, got {value!r}")
-    return value
-
-
-def night_command(runner: NightRunner, command: Mapping[str, Any], accepted: Callable[[str], bool]) -> str:
-    """Run one admin night command; ``accepted(handset_id)`` says whether a handset is at the table.
-    Raises a QuizboxError on refusal (nothing changes)."""
-    name = command.get("cmd")
-    if name == "night_start":
-        seats = command.get("seats")
-        if not isinstance(seats, list) or not all(isinstance(s, Mapping) for s in seats):
-            raise MalformedInput('night_start needs seats: a list of {"player", "handset"}')
-        mapping: dict[str, str] = {}
-        for seat in seats:
-            player, handset = seat.get("player"), seat.get("handset")
-            if not isinstance(handset, str) or not accepted(handset):
-                raise MalformedInput(f"handset {handset!r} is not at the table")
-            if not isinstance(player, str) or not player.strip() or player in mapping:
-                raise MalformedInput(f"bad or repeated player name {player!r}")
-            mapping[player] = handset
-        rounds = command.get("rounds")
-        if not isinstance(rounds, list) or not rounds:
-            raise MalformedInput("night_start needs its rounds (a run-sheet of at least one round)")
-        runner.start(mapping, rounds, _text(command, "title"))
-        return f"the night starts with {len(rounds)} round(s)"
-    if name == "night_round":
-        runner.start_round()
-        return "round started"
-    if name == "night_finish":
-        runner.finish_round(stopped=True)
-        return "round finished now and scored"
-    if name == "night_abandon":
-        runner.abandon_round()
-        return "round abandoned: it does not count"
-    if name == "night_add":
-        plan = command.get("plan")
-        if not isinstance(plan, Mapping):
-            raise MalformedInput("night_add needs a plan")
-        runner.add_round(plan, _number(command, "before", optional=True))
-        return "round added"
-    if name == "night_skip":
-        runner.skip_round(_number(command, "round") or 0)
-        return "round skipped"
-    if name == "night_move":
-        runner.move_round(_number(command, "round") or 0, _number(command, "before", optional=True))
-        return "round moved"
-    if name == "night_seat":
-        seats = command.get("seats")
-        if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
-            raise MalformedInput("night_seat needs seats: a list of player names")
-        runner.seat_round(_number(command, "round") or 0, seats)
-        return "seats changed"
-    if name == "night_interval":
-        runner.interval(_number(command, "seconds") or 0)
-        return "interval"
-    if name == "night_card":
-        runner.tiebreak_card(_text(command, "question"), _text(command, "answer"))
-        return "tie-break card open"
-    if name == "night_number":
-        runner.enter_number(_text(command, "player"), _text(command, "number"))
-        return "number in"
-    if name == "night_close_card":
-        runner.close_card()
-        return "card closed"
-    if name == "night_end":
-        runner.end()
-        return "night ended"
-    raise MalformedInput(f"unknown night command {name!r}")

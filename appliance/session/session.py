@@ -15,15 +15,15 @@ import random
 import secrets
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from appliance.box.store import Origin, Store, StoreError
 from appliance.edge.handsets import Handset
 from appliance.edge.handsets import revision as handsets_revision
-from appliance.errors import IllegalAction, MalformedInput, QuizboxError
-from appliance.flows import flow_factory
+from appliance.errors import IllegalAction, MalformedInput, NoGame, QuizboxError
+from appliance.games.dealt import DealtCard
+from appliance.infra.store import Origin, Store, StoreError
 from appliance.session.engine_flow import WAITING, EngineFlow
-from appliance.session.flow import Card, GameFlow, GameSetup, info
+from appliance.session.flow import FlowLookup, GameFlow, GameSetup, info
 from firmware import protocol
 from firmware.protocol import MAX_PAYLOAD
 
@@ -38,13 +38,19 @@ LOBBY, PLAYING, RESULTS = "lobby", "playing", "results"
 class StalePrompt(IllegalAction):
     """The input answers a prompt that is no longer the handset's current one."""
 
+    code: ClassVar[str] = "stale"
+
 
 class NotSeated(IllegalAction):
     """The handset has no seat in the game being played."""
 
+    code: ClassVar[str] = "not_seated"
+
 
 class Paused(IllegalAction):
     """The quizmaster paused the game."""
+
+    code: ClassVar[str] = "paused"
 
 
 @dataclass
@@ -70,8 +76,11 @@ class Session:
         rng: random.Random | None = None,
         box_name: str = "Quizbox",
         store: Store | None = None,
+        *,
+        flows: FlowLookup,
     ) -> None:
         self.clock = clock
+        self.flows = flows  # game id -> its flow factory: appliance.flows.flow_factory, or a test's own
         self.store = store
         self.game_id: int | None = None
         self._stored = 0  # how many of the flow's log entries are in the store
@@ -133,7 +142,7 @@ class Session:
         player's own with the seat code the TV shows while their handset is offline). The game is the
         player's, so nothing they entered is lost; the old handset goes back to waiting."""
         if self.flow is None or self.state != PLAYING:
-            raise IllegalAction("no game is running: seats are set when a game starts")
+            raise NoGame("no game is running: seats are set when a game starts")
         if player not in self.seats:
             raise MalformedInput(f"{player!r} has no seat in this game (seats: {', '.join(self.seats)})")
         if not handset.accepted:
@@ -175,7 +184,7 @@ class Session:
         if len(set(seats.values())) != len(seats):
             raise MalformedInput("one handset is seated twice")
         self._unpause()  # a pause left over from the last game ends here
-        flow = flow_factory(setup.game)(setup, self.rng, self.game_time())
+        flow = self.flows(setup.game)(setup, self.rng, self.game_time())
         if self.store is not None and game_id is None:
             game_id = self.store.create_game(setup.game, setup_json(setup), dict(seats))
         self.flow, self.setup, self.seats, self.game_id = flow, setup, dict(seats), game_id
@@ -197,7 +206,7 @@ class Session:
             return False
         setup = setup_from_json(stored.setup)
         try:
-            flow = flow_factory(setup.game)(setup, self.rng, self.game_time())
+            flow = self.flows(setup.game)(setup, self.rng, self.game_time())
             flow.restore(stored.log, self.game_time())
         except QuizboxError as exc:
             self.store.finish_game(stored.id, {"error": str(exc)}, status="abandoned")
@@ -254,7 +263,7 @@ class Session:
         running timers carry over from the flow it replaces."""
         assert self.setup is not None
         old = self.flow
-        flow = flow_factory(self.setup.game)(self.setup, self.rng, self.game_time())
+        flow = self.flows(self.setup.game)(self.setup, self.rng, self.game_time())
         flow.restore(entries, self.game_time())
         if isinstance(old, EngineFlow) and isinstance(flow, EngineFlow):
             flow.started_at = old.started_at
@@ -264,7 +273,7 @@ class Session:
 
     def end_game(self) -> None:
         if self.flow is None:
-            raise IllegalAction("no game is running")
+            raise NoGame()
         if self.store is not None and self.game_id is not None and not self.flow.finished:
             self.store.finish_game(self.game_id, self.flow.board(), status="abandoned")
         self._unpause()
@@ -329,7 +338,7 @@ class Session:
         """Undo the last accepted player input (and the host steps after it), rebuilt from the log."""
         flow = self._running()
         if self.setup is None:
-            raise IllegalAction("no game is running")
+            raise NoGame()
         entries = flow.log()
         last = next((i for i in range(len(entries) - 1, -1, -1) if entries[i].get("player")), None)
         if last is None:
@@ -390,7 +399,7 @@ class Session:
 
     def _running(self) -> GameFlow:
         if self.flow is None or self.state != PLAYING:
-            raise IllegalAction("no game is running")
+            raise NoGame()
         return self.flow
 
     # -- inputs --------------------------------------------------------------------------------------------
@@ -648,7 +657,7 @@ def setup_from_json(data: JSON) -> GameSetup:
             game=str(data["game"]),
             players=[str(p) for p in data["players"]],
             options=dict(data["options"]),
-            cards=[Card(str(c["id"]), dict(c["fields"])) for c in data["cards"]],
+            cards=[DealtCard(str(c["id"]), dict(c["fields"])) for c in data["cards"]],
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise MalformedInput(f"stored game set-up is damaged: {exc}") from exc

@@ -53,6 +53,7 @@ class Form:
             if key == "ok":
                 return self.data
             if key in ("del", "left"):
+                self.notice = ""
                 self.back()
             return None
         self.notice = ""

@@ -308,6 +308,9 @@ class PickField(Field):
         self.numbered = numbered  # keypad digits pick the option labelled so (a bet token), never by place
         self.keys = keys  # the keypad digit of each option (a bet's actions: the same digit every prompt)
         self.index = None
+        # a room's seat numbers (rules.md The room 2): keypad digits are typed, 3 then 7 is seat 37
+        self.seats = len(options) > 9 and all(str(label).isdigit() for _, label in options)
+        self.typed = ""
 
     def key_of(self, index):
         """The keypad digit that picks option ``index``."""
@@ -328,6 +331,8 @@ class PickField(Field):
         labels = [str(label) for _, label in self.options]
         if self.keys is not None and key.isdigit():
             return None  # a digit no action has
+        if self.seats and key.isdigit():
+            return self._type_seat(labels, key)
         if key in labels:
             self.index = labels.index(key)  # a token numbered 3 is key 3
         elif key.isdigit() and not self.numbered and 1 <= int(key) <= len(self.options):
@@ -336,6 +341,17 @@ class PickField(Field):
             self.index = 0 if self.index is None else (self.index + 1) % len(self.options)
         elif key == "del":
             self.index = None
+            self.typed = ""
+        return None
+
+    def _type_seat(self, labels, digit):
+        """A digit of a seat number: it extends the number typed while some seat starts so, else starts
+        a new one; the seat typed so far is chosen (1 is seat 1 until a 2 makes it 12)."""
+        typed = self.typed + digit
+        if not any(label.startswith(typed) for label in labels):
+            typed = digit if any(label.startswith(digit) for label in labels) else ""
+        self.typed = typed
+        self.index = labels.index(typed) if typed in labels else None
         return None
 
     def five(self, key):

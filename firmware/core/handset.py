@@ -11,6 +11,10 @@ from firmware.core import allowed, editor
 
 FIRMWARE = "qb-1.0"
 RESEND_MS = 3000  # an unacked input is sent again after this long on a live connection
+GIVE_UP_SENDS = 10  # ...until it went this often (about 30 s) with no ack: then the player is told
+NO_ACK = "The box did not answer. Send again?"  # said when an input is given up (at most 48 characters)
+NOT_TAKEN = "Your last answer was not taken"  # an input refused stale that cannot be offered again
+SEND_AGAIN = "Not sent: again?"  # the review page's head when the box restarted before taking it
 
 # what the screen shows (ui.draw reads it)
 VIEW_IDLE = "idle"  # no prompt yet
@@ -46,8 +50,60 @@ def as_known(obj):
     return shown
 
 
+def asked(prompt):
+    """What a prompt asks (kind, title, text): a prompt re-sent under a new id after the box restarted
+    asks the same, and an answer to the old one may be offered for it again."""
+    return [prompt.get("kind"), prompt.get("title"), prompt.get("text")]
+
+
+class PendingFile:
+    """The unacked input in a small file, written before it is sent and removed when it is settled, so a
+    reset or a watchdog reboot does not lose what the player typed. load() gives what was kept (None when
+    nothing, or the file is unreadable: said on the console, nothing else is lost)."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def load(self):
+        import json
+
+        try:
+            with open(self.path) as f:
+                text = f.read()
+        except OSError:
+            return None
+        try:
+            kept = json.loads(text)
+        except ValueError:
+            kept = None
+        if not isinstance(kept, dict) or not isinstance(kept.get("input"), dict):
+            print("pending file unreadable, dropped:", text[:40])
+            self.clear()
+            return None
+        return kept
+
+    def save(self, kept):
+        import json
+        import os
+
+        with open(self.path + ".new", "w") as f:
+            f.write(json.dumps(kept))
+        os.rename(self.path + ".new", self.path)  # whole or not at all, even across a power cut
+
+    def clear(self):
+        import os
+
+        try:  # noqa: SIM105 - MicroPython has no contextlib
+            os.remove(self.path)
+        except OSError:
+            pass  # nothing kept
+
+
 class Handset:
-    def __init__(self, box, handset_id, transport, screen=None, layout="keypad", clock_ms=None, name=None, seq=0):
+    def __init__(
+        self, box, handset_id, transport, screen=None, layout="keypad", clock_ms=None, name=None, seq=0, keep=None
+    ):
+        """``keep``: where the unacked input outlives a reboot (a PendingFile; None: in memory only)."""
         if layout not in protocol.LAYOUTS:
             raise ValueError("unknown layout " + str(layout))
         self.box = box
@@ -62,6 +118,9 @@ class Handset:
         self.editor = None
         self.pending = None  # the unacked input message (a dict as protocol.make_input builds it)
         self.pending_sent = 0  # clock_ms of its last sending
+        self.pending_sends = 0  # how often it went on a live connection
+        self.pending_asked = None  # asked() of the prompt it answers
+        self.keep = keep
         self.last_ack = None
         self.acked = None  # (seq, prompt id) of the last input acked ok: said in every hello
         self.time = None  # the appliance's last clock message (time topic)
@@ -85,7 +144,40 @@ class Handset:
             protocol.time_topic(box, handset_id): self._on_time,
             protocol.appliance_heartbeat_topic(box): self._on_heartbeat,
         }
+        self._restore()
         self.render()
+
+    # -- the unacked input across a reboot ------------------------------------------------------------
+    def _restore(self):
+        """The input kept from before a reset, to be sent again (same seq) once connected."""
+        kept = self.keep.load() if self.keep is not None else None
+        if kept is None:
+            return
+        try:
+            protocol.parse_input(self.id, kept["input"])
+        except protocol.ProtocolError as err:
+            print("pending input dropped:", err)
+            self.keep.clear()
+            return
+        self.pending = kept["input"]
+        self.pending_asked = kept.get("asked")
+        self.view = VIEW_SENT
+
+    def _kept(self):
+        if self.keep is None:
+            return
+        try:
+            self.keep.save({"input": self.pending, "asked": self.pending_asked})
+        except OSError as err:  # a full or broken flash: the input still goes, from RAM
+            print("pending input not kept:", repr(err))
+
+    def _settle(self):
+        """The pending input is done with (acked, moot or given up)."""
+        self.pending = None
+        self.pending_sends = 0
+        self.pending_asked = None
+        if self.keep is not None:
+            self.keep.clear()
 
     # -- connection ---------------------------------------------------------------------------------
     def connected(self):
@@ -126,11 +218,24 @@ class Handset:
         once when the box has gone quiet (no heartbeat for the stale time)."""
         due = self.pending is not None and _elapsed(self.clock_ms(), self.pending_sent) >= RESEND_MS
         if due and self.online:
-            self._send_pending()
+            if self.pending_sends >= GIVE_UP_SENDS:
+                self._give_up()
+            else:
+                self._send_pending()
         if self._box_changed():
             self.render()
 
     # -- the box's heartbeat ---------------------------------------------------------------------------
+    def _give_up(self):
+        """A box that never acks: stop sending, say so, keep the values to send again (a new seq)."""
+        answered = self.pending["prompt"]
+        self._settle()
+        if self.prompt is not None and self.prompt.get("id") == answered and self.editor is not None:
+            self.editor.back()
+            self.message = NO_ACK
+            self.view = VIEW_REFUSED
+        self.render()
+
     def _stale_ms(self):
         return max(protocol.STALE_MS, 3 * self.box_every)
 
@@ -199,6 +304,9 @@ class Handset:
         if same and self.view in (VIEW_LOCKED, VIEW_SENT):
             return  # an update of the prompt already answered: stay locked in
         self.message = ""
+        if self.pending is not None and self.pending["prompt"] == prompt["id"]:
+            self.view = VIEW_SENT  # an input kept across a reboot: on its way, not to be typed again
+            return
         self.view = VIEW_INFO if self.editor is None else VIEW_EDIT
 
     def _on_ack(self, obj):
@@ -212,9 +320,14 @@ class Handset:
             # ack's word for it (an ack naming another prompt, 970 characters of one, made every
             # later hello too big to send, and the handset could never connect again)
             self.acked = (ack["seq"], answered)
-        self.pending = None
+        lost, lost_asked = self.pending, self.pending_asked
+        self._settle()
         if self.prompt is None or self.prompt.get("id") != answered:
-            return  # the screen moved on to a new prompt meanwhile
+            # the screen moved on to a new prompt meanwhile; refused stale (the box restarted, or the
+            # question closed before it came), the answer is offered again or the player told
+            if not ack["ok"] and ack.get("code") == "stale":
+                self._not_taken(lost, lost_asked)
+            return
         self.message = ack["msg"]
         if ack["ok"]:
             self.view = VIEW_LOCKED
@@ -222,6 +335,21 @@ class Handset:
             self.view = VIEW_REFUSED
             if self.editor is not None:
                 self.editor.back()
+
+    def _not_taken(self, lost, lost_asked):
+        """An input refused for a prompt no longer shown. The same question asked again (the box
+        restarted: a new id): its review page with the answer, one OK sends it. Else said in words."""
+        form, prompt = self.editor, self.prompt
+        if form is not None and not form.review and self.view == VIEW_EDIT and lost_asked == asked(prompt):
+            try:
+                form.data = allowed.check(prompt, lost["data"])
+                form.review = True
+                form.notice = SEND_AGAIN
+                return
+            except ValueError:
+                pass  # the new prompt does not allow it (the bounds changed): said in words below
+        self.message = NOT_TAKEN
+        self.view = VIEW_REFUSED
 
     def _on_time(self, obj):
         """A clock ping: answered at once, and nothing on the screen changes (no render, no I2C push,
@@ -242,8 +370,8 @@ class Handset:
         if key not in editor.LAYOUT_KEYS.get(self.layout, ()):  # a touch handset (a phone) only submits
             raise ValueError("no key " + str(key) + " on a " + self.layout + " handset")
         seq = None
-        if self.view == VIEW_REFUSED:
-            self.view = VIEW_EDIT  # any key dismisses the refusal; the values are still there
+        if self.view == VIEW_REFUSED:  # any key dismisses the refusal; the values are still there
+            self.view = VIEW_EDIT if self.editor is not None else VIEW_INFO
         elif self.view == VIEW_EDIT and self.editor is not None:
             data = self.editor.press(key)
             if data is not None:
@@ -262,13 +390,18 @@ class Handset:
         (nothing is sent then) or an input is still unacknowledged. Returns the seq."""
         clean = allowed.check(self.prompt, data)
         if self.pending is not None:
-            raise ValueError("still sending")
+            if self.pending["prompt"] == self.prompt["id"]:
+                raise ValueError("still sending")
+            self._settle()  # an input for a prompt no longer shown is moot (protocol section 9)
         seq = self.seq + 1 if self.seq < protocol.MAX_SEQ else 1
         prompt = self.prompt
         msg = protocol.make_input(seq, prompt["id"], prompt["kind"], clean, self.id, self.clock_ms())
         protocol.encode(msg)  # over MAX_PAYLOAD raises (a ValueError) before anything changes
         self.seq = seq
         self.pending = msg
+        self.pending_asked = asked(prompt)
+        self.pending_sends = 0
+        self._kept()  # before it is sent: from here on a reboot sends it again
         self.view = VIEW_SENT
         self.message = ""
         if self.online:
@@ -281,6 +414,7 @@ class Handset:
         self.pending_sent = self.clock_ms()
         try:
             self.transport.publish(protocol.input_topic(self.box, self.id), protocol.encode(self.pending))
+            self.pending_sends += 1
         except OSError:
             self.online = False
 

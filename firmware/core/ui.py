@@ -203,7 +203,7 @@ def refused(fb, handset):
 
 def review(fb, handset):
     form = handset.editor
-    text_row(fb, 1, "Send this?")
+    text_row(fb, 1, form.notice or "Send this?")  # "Not sent: again?" when the box restarted before it
     body(fb, [clean(s) for s in form.summary(form.data)][:5], 2)
     # the keypad's letter keys (docs/hardware.md): D is OK, B deletes
     keys = "D=send  B=back" if handset.layout == protocol.LAYOUT_KEYPAD else "OK=send  <=back"

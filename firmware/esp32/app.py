@@ -4,7 +4,7 @@ import gc
 
 from firmware import protocol
 from firmware.core import ui
-from firmware.core.handset import Handset
+from firmware.core.handset import Handset, PendingFile
 from firmware.core.pairing import Pairing, PairingScreen, SecretFile
 from firmware.core.seq import SEQ_BLOCK, next_seq_block  # noqa: F401
 from firmware.esp32 import config as config_module
@@ -16,8 +16,12 @@ LOOP_MS = 5  # the main loop's sleep
 WDT_MS = 20000  # the watchdog resets a handset whose loop stops for this long (a step waits at most
 # link.CONNECT_TIMEOUT_S twice plus an mDNS query, well below it)
 CRASH_MS = 3000  # the crash screen stays this long before the reset
+SAFE_FILE = "safe"  # written when Ctrl-C stops the app: the next boot stays at the REPL, no watchdog
+REPL_LINES = ["QUIZBOX", "", "app skipped:", "REPL on USB", "", "reset to play"]
+STOPPED_LINES = ["QUIZBOX", "", "stopped (Ctrl-C)", "rebooting to", "the REPL..."]
 SEQ_FILE = "seq"  # the first seq of this boot (firmware/core/seq.py)
 SECRET_FILE = "secret"  # the pairing secret (firmware/core/pairing.py): the broker password once paired
+PENDING_FILE = "pending"  # the input sent and not yet acked, so a reset does not lose it
 
 
 def message(screen, lines):
@@ -42,6 +46,35 @@ def forever(app, wdt, sleep_ms, running=None, clock=None):
         sleep_ms(LOOP_MS)
 
 
+def skip_app(key_held, path=SAFE_FILE):
+    """Whether this boot leaves the board at the REPL, with no app and no watchdog: a key held at power-on
+    (the boot escape), or Ctrl-C stopped the app before the reset that brought us here (SAFE_FILE,
+    removed here: one boot only; mpremote's soft resets in raw REPL mode never run main.py)."""
+    import os
+
+    try:
+        os.remove(path)
+        return True
+    except OSError:
+        pass
+    return key_held
+
+
+def to_repl(screen, reset, path=SAFE_FILE):
+    """Ctrl-C stopped the app. An ESP32's watchdog cannot be stopped (it would reset the board in the
+    middle of an mpremote update), so the board resets now, into one boot without the app (skip_app)."""
+    try:
+        with open(path, "w") as f:
+            f.write("Ctrl-C")
+    except OSError:
+        pass  # no file: the app starts again; a key held at power-on still skips it
+    try:  # noqa: SIM105 - MicroPython has no contextlib
+        message(screen, STOPPED_LINES)
+    except Exception:  # noqa: BLE001 - no display: reset all the same
+        pass
+    reset()
+
+
 def guarded(body, screen, sleep_ms, reset=None):
     """Run ``body``; an exception it lets out is printed, shown for CRASH_MS, then the board resets
     (a frozen screen until someone pulls the battery is the one thing a handset must never do)."""
@@ -64,8 +97,22 @@ def guarded(body, screen, sleep_ms, reset=None):
 
 
 class App:
-    def __init__(self, cfg, screen, keys, battery, wifi, clock, rng=None, seq=0, secret_file=None, urandom=None):
-        """``secret_file``: where the pairing secret is kept (None: in memory only, as in tests)."""
+    def __init__(
+        self,
+        cfg,
+        screen,
+        keys,
+        battery,
+        wifi,
+        clock,
+        rng=None,
+        seq=0,
+        secret_file=None,
+        urandom=None,
+        pending_file=None,
+    ):
+        """``secret_file``: where the pairing secret is kept, ``pending_file`` the unacked input (None: in
+        memory only, as in tests)."""
         self.cfg = cfg
         self.screen = screen
         broker = cfg["broker"]
@@ -98,6 +145,7 @@ class App:
             clock_ms=clock,
             name=cfg["name"],
             seq=seq,
+            keep=PendingFile(pending_file) if pending_file else None,
         )
         self.link.handset = self.handset
         self.next_battery = clock()
@@ -131,7 +179,7 @@ class App:
                 pass  # the link notices on its next poll
 
 
-def run(path="config.json"):  # pragma: no cover - needs the hardware; each part is tested on its own
+def run(path="config.json"):  # pragma: no cover - run under MicroPython on the stubs (tests/firmware/mpy/faults.py)
     """The handset: boot screen, config, hardware, then the guarded, watched main loop."""
     import random
     import time
@@ -155,16 +203,23 @@ def run(path="config.json"):  # pragma: no cover - needs the hardware; each part
     if (pins["sda"], pins["scl"]) != (21, 22):
         i2c = machine.I2C(0, sda=machine.Pin(pins["sda"]), scl=machine.Pin(pins["scl"]), freq=400000)
         screen = SSD1306_I2C(i2c)
+    five = cfg["layout"] == protocol.LAYOUT_FIVE
+    keys = Buttons(pins["buttons"]) if five else Keypad(pins["rows"], pins["cols"])
+    if skip_app(keys.scan() is not None):
+        message(screen, REPL_LINES)
+        return  # no watchdog: the REPL and mpremote have the board
 
     def main():
-        five = cfg["layout"] == protocol.LAYOUT_FIVE
-        keys = Buttons(pins["buttons"]) if five else Keypad(pins["rows"], pins["cols"])
         battery = Battery(pins["battery"], cfg["battery_divider"])
         wifi = Wifi(cfg["wifi"]["ssid"], cfg["wifi"]["password"], hostname=hostname_for(cfg["handset"]))
         message(screen, ["QUIZBOX", "Wi-Fi " + cfg["wifi"]["ssid"][:10], cfg["handset"]])
-        app = App(cfg, screen, keys, battery, wifi, time.ticks_ms, random, next_seq_block(SEQ_FILE), SECRET_FILE)
+        seq = next_seq_block(SEQ_FILE)
+        app = App(cfg, screen, keys, battery, wifi, time.ticks_ms, random, seq, SECRET_FILE, pending_file=PENDING_FILE)
         gc.collect()
         wdt = machine.WDT(timeout=WDT_MS)
         forever(app, wdt, time.sleep_ms)
 
-    guarded(main, screen, time.sleep_ms, machine.reset)
+    try:
+        guarded(main, screen, time.sleep_ms, machine.reset)
+    except KeyboardInterrupt:  # Ctrl-C at the REPL (a BaseException: guarded lets it through)
+        to_repl(screen, machine.reset)

@@ -10,6 +10,9 @@
 #   sets CONNECT_TIMEOUT_S before the TCP connect and the CONNACK wait, and returns the socket wrapped;
 # * the wrapper keeps a timeout where umqtt.simple's wait_msg() calls setblocking(True) (which would mean
 #   "for ever"), and reads a packet's rest within READ_TIMEOUT_S, so a half-received packet times out;
+#   it never takes settimeout(None) either: umqtt.simple 1.8 (the official ESP32 images' frozen copy)
+#   calls it in connect() when no timeout is passed, which would let the TCP connect and the CONNACK
+#   wait block for ever; CONNECT_TIMEOUT_S stands in;
 # * any exception from connect/subscribe/check_msg/ping/publish (OSError, umqtt's MQTTException for a
 #   SUBACK 0x80, an IndexError on a short CONNACK) is a lost link: the socket is closed, the link retries;
 # * Wi-Fi is checked every poll (wlan.isconnected()): a lost access point is noticed at once, not after
@@ -85,6 +88,8 @@ class _Watched:
             self._sock.setblocking(False)
 
     def settimeout(self, value):
+        if value is None:  # umqtt.simple 1.8's connect() without a timeout: never "for ever"
+            value = CONNECT_TIMEOUT_S
         self._waiting = value != 0
         self._sock.settimeout(value)
 

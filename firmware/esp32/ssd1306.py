@@ -4,11 +4,15 @@
 # The display never takes the handset down: an I2C error (a NACK from a loose wire, a brown-out that
 # reset the controller) is retried RETRIES times; then the handset carries on without a display and
 # tries again every RETRY_MS, sending the init sequence before the frame once it answers.
+# A controller that resets and goes on ACKing (a dip on its supply) comes back dark with its RAM lost, and
+# nothing NACKs to say so: every WAKE_MS refresh() sends the settings (the init sequence without its
+# display-off, so a lit screen does not blink) and the frame again, so it is lit within WAKE_MS.
 
 import framebuf
 
 RETRIES = 2
 RETRY_MS = 1000
+WAKE_MS = 5000
 
 try:
     from time import ticks_diff, ticks_ms
@@ -69,6 +73,7 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         self._cmd = bytearray(2)
         self._cmd[0] = 0x80
         self.present = self._try(self._init)
+        self.woken = self.clock()
 
     def command(self, cmd):
         self._cmd[1] = cmd
@@ -77,6 +82,11 @@ class SSD1306_I2C(framebuf.FrameBuffer):
     def _init(self):
         for cmd in _INIT:
             self.command(cmd)
+
+    def _wake(self):
+        for cmd in _INIT[1:]:  # all but display-off
+            self.command(cmd)
+        self._frame()
 
     def _frame(self):
         for cmd in (0x21, 0, self.width - 1, 0x22, 0, self.pages - 1):  # the whole screen
@@ -107,9 +117,15 @@ class SSD1306_I2C(framebuf.FrameBuffer):
         return False
 
     def refresh(self):
-        """Call now and then: sends the frame again once a display that stopped answering is back."""
+        """Call every pass: sends the frame again once a display that stopped answering is back, and
+        every WAKE_MS the settings and the frame (a controller that reset while still ACKing)."""
         if not self.present:
             self.show()
+            return
+        now = self.clock()
+        if ticks_diff(now, self.woken) >= WAKE_MS:
+            self.woken = now
+            self.present = self._try(self._wake)
 
     def contrast(self, value):
         self._try(lambda: (self.command(0x81), self.command(value & 0xFF)))

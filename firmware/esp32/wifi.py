@@ -1,9 +1,11 @@
 # Wi-Fi station mode from the config file, never blocking the main loop: up() is called every poll (by
 # the link); it answers from wlan.isconnected() at once, and while Wi-Fi is down it starts a connect and
-# lets it run, starting a new one only after WAIT_MS. Keys are scanned and the screen says what is
-# happening (status()) meanwhile.
+# lets it run: a new one starts only when the driver no longer says it is joining (STAT_CONNECTING) after
+# WAIT_MS, or after JOIN_MS whatever it says, so a slow access point or DHCP server (a join of 20 s) is
+# given the time it needs. Keys are scanned and the screen says what is happening (status()) meanwhile.
 
-WAIT_MS = 15000  # one join attempt
+WAIT_MS = 15000  # a join that failed (no access point, refused) is started again after this long
+JOIN_MS = 60000  # one still joining is left this long before it is started again
 JOINING = "joining Wi-Fi"
 BAD_PASSWORD = "Wi-Fi password?"
 
@@ -48,7 +50,7 @@ class Wifi:
             self.started = None
             return True
         now = self.clock()
-        if self.started is None or ticks_diff(now, self.started) >= WAIT_MS:
+        if self.started is None or self._stuck(ticks_diff(now, self.started)):
             again = self.started is not None
             self.started = now
             try:
@@ -59,6 +61,17 @@ class Wifi:
             except OSError:
                 pass  # the driver refuses while it is busy: the next attempt tries again
         return False
+
+    def _stuck(self, waited):
+        if waited < WAIT_MS:
+            return False
+        if waited >= JOIN_MS:
+            return True
+        try:
+            code = self.wlan.status()
+        except (OSError, ValueError):
+            return True
+        return code != getattr(self.network, "STAT_CONNECTING", None)
 
     def status(self):
         """What the screen says while Wi-Fi is down."""

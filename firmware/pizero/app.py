@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware import protocol
-from firmware.core.handset import Handset
+from firmware.core.handset import Handset, PendingFile
 from firmware.core.pairing import Pairing, PairingScreen, SecretFile
 from firmware.core.seq import next_seq_block
 from firmware.pizero.display import Screen
@@ -22,6 +22,7 @@ log = logging.getLogger(__name__)
 BATTERY_S = 30.0
 TELEMETRY_S = 60.0
 SECRET_FILE = "secret"  # in the --state folder: the pairing secret, the broker password once paired
+PENDING_FILE = "pending"  # in the --state folder: the input sent and not yet acked (outlives a restart)
 
 
 class PrivateSecretFile(SecretFile):
@@ -35,7 +36,7 @@ class PrivateSecretFile(SecretFile):
 
 class App:
     """``keys``: an object with an ``events`` queue of key names; ``battery``: ``percent()`` or None;
-    ``state``: the folder keeping the pairing secret (None: in memory only)."""
+    ``state``: the folder keeping the pairing secret and the unacked input (None: in memory only)."""
 
     def __init__(
         self,
@@ -65,6 +66,7 @@ class App:
             layout=cfg["layout"],
             name=cfg["name"],
             seq=seq,
+            keep=PendingFile(str(state / PENDING_FILE)) if state is not None else None,
         )
         self.link.handset = self.handset
         self.stopping = threading.Event()

@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 
 from appliance.box.app import Appliance
-from appliance.box.config import BoxConfig, BrokerConfig, Config
-from appliance.box.store import Store
 from appliance.edge.broker import MosquittoBroker
 from appliance.edge.hub import Hub
+from appliance.infra.config import BoxConfig, BrokerConfig, Config
+from appliance.infra.store import Store
 from tests.conftest import connection_of
 from tests.web.fakes import ClientFactory, FakeLink
 from web import ServerThread, create_app

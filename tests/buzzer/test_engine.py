@@ -243,7 +243,7 @@ def test_the_view_has_the_shape_the_board_draws() -> None:
 
 def test_private_view_says_where_the_player_stands() -> None:
     game = play(engine(), StartQuestion(HOST), Press("Dan", 5), Arm(HOST, 100), Press("Cat", 150), Declare(HOST))
-    assert game.private_view("Cat") == {"player": "Cat", "score": 0, "buzzed": True, "locked_out": False,
+    assert game.private_view("Cat") == {"seat": 3, "player": "Cat", "score": 0, "buzzed": True, "locked_out": False,
                                         "answering": True}
     assert game.private_view("Dan")["locked_out"] is True
     assert game.private_view("Ann")["buzzed"] is False

@@ -9,19 +9,20 @@ from typing import Any
 
 import pytest
 
-from appliance.box.store import Store
 from appliance.edge.handsets import Handset
 from appliance.errors import ConfigError, IllegalAction, MalformedInput
 from appliance.flows import flow_factory
 from appliance.flows.buzzer import BuzzerFlow
-from appliance.session.flow import Card, GameSetup
+from appliance.games.dealt import DealtCard
+from appliance.infra.store import Store
+from appliance.session.flow import GameSetup
 from appliance.session.session import Paused, setup_from_json
 from tests.buzzer.wiring import CommandSession
 
 PLAYERS = ["Ann", "Bob", "Cat"]
-CARDS = [Card("e/1", {"question": "How many moons has Saturn?", "answer": "146"}),
-         Card("e/2", {"statements": ["an All In card", "has no question", "text"]}),
-         Card("e/3", {"question": "Third?", "answer": "3"})]
+CARDS = [DealtCard("e/1", {"question": "How many moons has Saturn?", "answer": "146"}),
+         DealtCard("e/2", {"statements": ["an All In card", "has no question", "text"]}),
+         DealtCard("e/3", {"question": "Third?", "answer": "3"})]
 
 
 class Clock:
@@ -33,10 +34,10 @@ class Clock:
 
 
 class Table:
-    def __init__(self, tmp_path: Path, options: dict[str, Any] | None = None, cards: list[Card] = CARDS) -> None:
+    def __init__(self, tmp_path: Path, options: dict[str, Any] | None = None, cards: list[DealtCard] = CARDS) -> None:
         self.clock = Clock()
         self.store = Store(tmp_path / "q.db")
-        self.session = CommandSession(self.clock, random.Random(1), store=self.store)
+        self.session = CommandSession(self.clock, random.Random(1), store=self.store, flows=flow_factory)
         self.hs = {p: Handset(id=p.lower(), name=p, accepted=True, online=True) for p in PLAYERS}
         setup = GameSetup("buzzer", PLAYERS, options or {}, cards)
         self.session.start_game(setup, {p: p.lower() for p in PLAYERS})

@@ -18,6 +18,7 @@ from appliance.box.sim import SimHandset
 from appliance.edge.broker import MosquittoBroker
 from appliance.edge.clocksync import ClockSync
 from appliance.edge.mqtt import Client
+from appliance.flows import flow_factory
 from firmware import protocol
 from tests.buzzer.wiring import CommandSession, SyncedHub, answer_pings, wait_until
 from tests.conftest import connection_of
@@ -28,7 +29,7 @@ NAMES = ["Ann", "Bob", "Cat", "Dan"]
 def test_presses_are_declared_in_the_order_they_happened(mosquitto: MosquittoBroker, box_id: str) -> None:
     rng = random.Random(4)
     conn = connection_of(mosquitto)
-    session = CommandSession(time.monotonic, random.Random(1))
+    session = CommandSession(time.monotonic, random.Random(1), flows=flow_factory)
     hub = SyncedHub(box_id, session, conn, tick_interval=0.02)
     with hub:
         handsets = []
@@ -81,8 +82,8 @@ def test_clock_pings_are_rare_until_a_buzzer_round_starts(mosquitto: MosquittoBr
     # between the bets; only the buzzer needs them that often.
     conn = connection_of(mosquitto)
     clocks = ClockSync(period_ms=100, idle_period_ms=1000, burst=1)
-    hub = SyncedHub(box_id, CommandSession(time.monotonic, random.Random(1)), conn, tick_interval=0.02,
-                    clocks=clocks)
+    session = CommandSession(time.monotonic, random.Random(1), flows=flow_factory)
+    hub = SyncedHub(box_id, session, conn, tick_interval=0.02, clocks=clocks)
     pings: list[float] = []
     with hub, SimHandset(box_id, "b0", conn, name="Ann") as sim, SimHandset(box_id, "b1", conn, name="Bob") as bob:
         sim.wait_prompt("info")

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from appliance.box.config import parse_config
 from appliance.edge.accounts import acls
 from appliance.errors import ConfigError
+from appliance.infra.config import parse_config
 from tests.deploy.tools import REPO, load_configure, need
 
 configure = load_configure()

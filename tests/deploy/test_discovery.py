@@ -157,8 +157,8 @@ def test_the_boxs_own_loopback_broker_is_not_announced_and_the_log_says_why(
     """``quizbox run`` with no ``[broker] host`` starts its own broker on 127.0.0.1: announcing it at the
     LAN address sent handsets to a port that refuses them."""
     from appliance.box.app import Appliance
-    from appliance.box.config import BoxConfig, Config
     from appliance.edge.broker import BrokerAddress
+    from appliance.infra.config import BoxConfig, Config
 
     announced: list[int] = []
     monkeypatch.setattr(discovery, "advertise", lambda *args, **kwargs: announced.append(1))

@@ -16,11 +16,11 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from appliance.box import doctor
-from appliance.box.config import Config, parse_config
 from appliance.edge.accounts import client_id
 from appliance.edge.broker import free_port
 from appliance.edge.mqtt import Connection
 from appliance.errors import ConfigError
+from appliance.infra.config import Config, parse_config
 from firmware import protocol
 from tests.deploy.boxbroker import BOX, Box, running_box
 

@@ -10,9 +10,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from appliance.box.store import StoredGame
 from appliance.errors import QuizboxError
 from appliance.flows import flow_factory
+from appliance.infra.store import StoredGame
 from appliance.session.engine_flow import EngineFlow
 from appliance.session.flow import GameSetup
 from appliance.session.session import setup_from_json
@@ -137,6 +137,8 @@ def chips_in_play(view: Mapping[str, Any]) -> int | None:
     """All chips on the table in a board view (stacks plus pots), or None for a game without chips."""
     if view.get("game") == "allin":
         return sum(int(c) for c in view["chips"].values())
+    if view.get("game") == "poker" and view.get("tables"):  # room tables: every table's pot (rules.md poker 13)
+        return sum(int(s) for s in view["stacks"].values()) + sum(int(t["pot"]) for t in view["tables"])
     if view.get("game") == "poker":  # stacks, plus the pots of a question still being played
         question = view.get("question") or {}
         return sum(int(s) for s in view["stacks"].values()) + sum(int(p["amount"]) for p in question.get("pots", []))

@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from appliance.box.sim import SimHandset
-from appliance.box.store import Store, StoredGame
 from appliance.decks.deal import cards_for_game, seed_shipped
 from appliance.edge.mqtt import Client, Connection
 from appliance.flows import flow_factory
+from appliance.infra.store import Store, StoredGame
 from firmware import protocol
 from firmware.core import bot as chooser
 from firmware.core import handset as core
@@ -313,7 +313,7 @@ class Table:
     """One appliance process, its observer and three bot players; the quizmaster's part is :meth:`drive`."""
 
     def __init__(self, folder: Path, port: int, seed: int, prefix: str, data_dir: Path | None = None,
-                 display: str = "headless") -> None:
+                 display: str = "headless", players: int = 3) -> None:
         self.folder = folder
         self.rng = random.Random(seed)
         self.box = f"{prefix}{int(time.time() * 1000) % 10**8}"
@@ -323,7 +323,7 @@ class Table:
         self.observer = Observer(self.box, conn).start()
         self.app.start()
         self.observer.wait_online(0)
-        self.players: list[Player] = start_players(self.box, conn, 3, seed)
+        self.players: list[Player] = start_players(self.box, conn, players, seed)
         self._next_sent: tuple[int, float] = (-1, 0.0)
         self.send_next: Callable[[], None] = lambda: self.observer.command(cmd="next")  # the quizmaster's *next*
         self._quiet_since: tuple[int, float] = (-1, 0.0)
@@ -379,7 +379,8 @@ class Table:
 def start_players(box: str, connection: Connection, count: int, seed: int) -> list[Player]:
     players = []
     for i in range(count):
-        players.append(Player(box, f"fh{i + 1}", connection, NAMES[i], seed * 100 + i).start())
+        name = NAMES[i] if i < len(NAMES) else f"Team {i + 1:02d}"  # a room has more than the six names
+        players.append(Player(box, f"fh{i + 1}", connection, name, seed * 100 + i).start())
     return players
 
 

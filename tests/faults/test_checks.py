@@ -6,11 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from appliance.edge.mqtt import Connection
-from appliance.session.flow import Card, GameSetup
+from appliance.games.dealt import DealtCard
+from appliance.session.flow import GameSetup
 from tests.faults.checks import entry_of, fresh_flow, match_player
 from tests.faults.harness import Player, Sent, cards
 
-SPIDER = Card("c1", {"question": "Legs on a spider?", "answer": "8"})
+SPIDER = DealtCard("c1", {"question": "Legs on a spider?", "answer": "8"})
 SETUP = GameSetup("confident", ["Ann", "Bob", "Cat"], {}, [SPIDER])
 FLOW = fresh_flow(SETUP)
 
@@ -73,7 +74,7 @@ def test_what_the_host_does_for_a_player_is_no_input_of_theirs(tmp_path: Path) -
     """Poker: the quizmaster's *next* makes the player to act check or fold (a handset gone dark); that
     entry carries the player's name, and only there, in that state, is it not a lost or foreign input."""
     names = ["Ann", "Bob", "Cat"]
-    setup = GameSetup("poker", names, {}, [Card(str(c["id"]), c) for c in cards("poker", 1, tmp_path)])
+    setup = GameSetup("poker", names, {}, [DealtCard(str(c["id"]), c) for c in cards("poker", 1, tmp_path)])
     flow = fresh_flow(setup)
     players = {n: Player("box", f"fh{i}", Connection("127.0.0.1", 1), n, i) for i, n in enumerate(names)}
     for name, player in players.items():

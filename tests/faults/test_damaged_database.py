@@ -11,8 +11,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from appliance.box import recovery
-from appliance.box.config import BoxConfig, Config
-from appliance.box.store import Store
+from appliance.infra.config import BoxConfig, Config
+from appliance.infra.store import Store
 from tests.web.conftest import post
 from tests.web.fakes import ClientFactory, FakeLink
 from web import create_app
@@ -76,7 +76,7 @@ def test_while_the_box_runs_the_restore_waits_for_its_next_start(tmp_path: Path,
 
 
 def test_the_live_page_shows_the_last_starts_report_and_failing_parts(tmp_path: Path) -> None:
-    from appliance.box.health import Health
+    from appliance.infra.health import Health
 
     folder = tmp_path / "data"
     health = Health(folder)

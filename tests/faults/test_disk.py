@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from appliance.box.store import Store, StoreError
 from appliance.edge.broker import MosquittoBroker
+from appliance.infra.store import Store, StoreError
 from tests.faults.checks import match_all, problems
 from tests.faults.harness import Player, Table, wait_until
 

@@ -13,9 +13,10 @@ from typing import Any
 
 import pytest
 
-from appliance.box.store import Store
 from appliance.edge.broker import MosquittoBroker
 from appliance.edge.hub import Hub
+from appliance.flows import flow_factory
+from appliance.infra.store import Store
 from appliance.session.session import Session
 from firmware import protocol
 from tests.conftest import connection_of
@@ -43,7 +44,7 @@ class Box:
     def restart(self) -> Box:
         """A new session and hub on the same database: what a restarted appliance is."""
         self.hub.stop()
-        session = Session(time.monotonic, random.Random(2), store=self.store)
+        session = Session(time.monotonic, random.Random(2), store=self.store, flows=flow_factory)
         assert session.resume_stored()
         hub = Hub(self.hub.box, session, connection_of(self.broker), store=self.store).start()
         return Box(hub, self.store, self.folder, self.broker)
@@ -52,7 +53,7 @@ class Box:
 @pytest.fixture
 def box(broker: MosquittoBroker, tmp_path: Path) -> Iterator[Box]:
     store = Store(tmp_path / "q.db")
-    session = Session(time.monotonic, random.Random(1), store=store)
+    session = Session(time.monotonic, random.Random(1), store=store, flows=flow_factory)
     name = f"hf{int(time.time() * 1000) % 10**8}"
     made = Box(Hub(name, session, connection_of(broker), store=store).start(), store, tmp_path, broker)
     yield made

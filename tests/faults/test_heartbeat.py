@@ -12,6 +12,7 @@ from appliance.box.pulse import Pulse
 from appliance.edge.broker import MosquittoBroker
 from appliance.edge.hub import Hub
 from appliance.edge.mqtt import Client, Connection
+from appliance.flows import flow_factory
 from appliance.session.session import Session
 from firmware import protocol
 from tests.deploy.test_units import unit
@@ -75,14 +76,14 @@ def test_a_hub_whose_lock_is_stuck_sends_no_heartbeat(broker: MosquittoBroker) -
     beats: list[float] = []
     listener = Client("hb-listen", conn, lambda t, p: beats.append(time.monotonic()),
                       subscriptions=[protocol.appliance_heartbeat_topic("hbbox")]).start()
-    with Hub("hbbox", Session(time.monotonic), conn) as hub:
+    with Hub("hbbox", Session(time.monotonic, flows=flow_factory), conn) as hub:
         pulse = Pulse(hub, every_ms=100).start()
         try:
             wait_until(lambda: len(beats) >= 3, 5, "heartbeats")
             released = threading.Event()
 
             def stuck() -> None:
-                with hub.lock:
+                with hub.outbox:
                     released.wait(5)
 
             holder = threading.Thread(target=stuck)

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from appliance.box.store import StoredGame
 from appliance.edge.broker import MosquittoBroker
+from appliance.infra.store import StoredGame
 from tests.faults.checks import chip_trail, match_all, problems, replay
 from tests.faults.harness import GAMES, Table, wait_until
 
@@ -27,8 +27,8 @@ SEED = 8
 class KillTable(Table):
     """The table of this test: its appliance is killed and restarted."""
 
-    def __init__(self, folder: Path, broker: MosquittoBroker) -> None:
-        super().__init__(folder, broker.port, SEED, "kill")
+    def __init__(self, folder: Path, broker: MosquittoBroker, players: int = 3) -> None:
+        super().__init__(folder, broker.port, SEED, "kill", players=players)
         self.kills = 0
         self.startup_kills = 0
 
@@ -178,5 +178,53 @@ def test_a_running_time_limit_starts_again_in_full_after_a_restart(tmp_path: Pat
         assert game is not None and game.id == game_id
         closes = [e for e in game.log if e.get("kind") == "close"]
         assert [e.get("reason") for e in closes] == ["timeout"], game.log
+    finally:
+        table.close()
+
+
+ROOM = 11  # two room tables (6 and 5): rules.md Estimation poker 13
+ROOM_KILLS = 4
+
+
+@pytest.mark.slow
+@pytest.mark.mqtt
+@pytest.mark.timeout(150)
+def test_kill_9_during_a_room_poker_hand_resumes_its_tables(tmp_path: Path, broker: MosquittoBroker) -> None:
+    """Issue 29: a room poker game (11 players at two tables) killed mid-hand at random moments, so the hand
+    in play is at either table: each time the store holds every acked input, and the restarted box shows
+    the game rebuilt from its log, tables and all (KillTable.kill_and_check); then the game is finished now
+    and holds every acked input exactly once with no chip created or lost."""
+    table = KillTable(tmp_path, broker, players=ROOM)
+    rng = table.rng
+    try:
+        game_id = table.start_game("poker", {"stack": 1000, "ante": 10}, ROOM)
+        stored: list[dict[str, Any]] = []
+        tables_at_kills: list[int] = []
+        deadline = time.monotonic() + 100
+        while table.kills < ROOM_KILLS:
+            assert time.monotonic() < deadline, f"only {table.kills} kills: {table.observer.board}"
+            until = time.monotonic() + rng.uniform(0.4, 1.5)
+            while time.monotonic() < until:
+                table.drive()
+                time.sleep(0.05)
+            view = table.observer.board.get("view") or {}
+            current = table.app.last_game()
+            assert current is not None and current.id == game_id
+            if current.status != "running":
+                break
+            assert view.get("tables"), view  # a room game: its tables on the board (the final table one)
+            tables_at_kills.append(len(view["tables"]))
+            stored = table.kill_and_check(game_id, stored)
+        assert table.kills >= ROOM_KILLS and 2 in tables_at_kills, tables_at_kills  # killed with two tables
+        table.observer.command(cmd="finish")
+        wait_until(lambda: (g := table.app.last_game()) is not None and g.status != "running", 10, "finished")
+        table.settle()
+        done = table.app.last_game()
+        assert done is not None and done.status == "finished"
+        matches = match_all(done, table.players)
+        assert not problems(matches), problems(matches)
+        assert done.result == json.loads(json.dumps(replay(done).board()))
+        assert len(set(chip_trail(done))) == 1  # every question's chips add up to the room's stacks
+        assert table.app.crashes() == []
     finally:
         table.close()

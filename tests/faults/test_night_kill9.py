@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from appliance.box.store import Store, StoredNight
 from appliance.edge.broker import MosquittoBroker
 from appliance.flows import flow_factory
 from appliance.games.night import FinishRound, NightEngine, StartRound
+from appliance.infra.store import Store, StoredNight
 from appliance.session.session import setup_from_json
 from tests.faults.harness import Table, wait_until
 

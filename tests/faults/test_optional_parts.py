@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from appliance.box.config import load_config
 from appliance.edge.broker import MosquittoBroker
+from appliance.infra.config import load_config
 from tests.faults.checks import match_all, problems
 from tests.faults.harness import Table, wait_until
 
@@ -129,10 +129,10 @@ def test_buttons_that_cannot_open_are_reported_and_tried_again_while_the_board_r
     tmp_path: Path, broker: MosquittoBroker
 ) -> None:
     from appliance.board import Board
-    from appliance.box.config import GpioConfig
-    from appliance.box.health import Health
     from appliance.box.tv import TV
     from appliance.edge.mqtt import Client, Connection
+    from appliance.infra.config import GpioConfig
+    from appliance.infra.health import Health
     from firmware import protocol
 
     health = Health(tmp_path)
@@ -156,9 +156,9 @@ def test_buttons_that_cannot_open_are_reported_and_tried_again_while_the_board_r
 
 def test_mdns_that_fails_is_reported_and_tried_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from appliance.box.app import Appliance
-    from appliance.box.config import BoxConfig, Config
     from appliance.edge import discovery
     from appliance.edge.broker import BrokerAddress
+    from appliance.infra.config import BoxConfig, Config
 
     calls: list[int] = []
     real = discovery.advertise
@@ -190,7 +190,7 @@ def test_a_board_that_found_no_screen_looks_for_one_again(
 ) -> None:
     """``display = "auto"`` with no screen falls back to drawing for nobody: said, and looked at again."""
     from appliance.box.app import Appliance
-    from appliance.box.config import BoardConfig, BoxConfig, BrokerConfig, Config
+    from appliance.infra.config import BoardConfig, BoxConfig, BrokerConfig, Config
 
     monkeypatch.setenv("SDL_VIDEODRIVER", "kmsdrm")  # auto tries the console's screen first: none here
     config = Config(box=BoxConfig(id="autobox", data_dir=str(tmp_path)),

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from appliance.box import doctor, recovery
-from appliance.box.config import load_config
 from appliance.edge.broker import MosquittoBroker
+from appliance.infra.config import load_config
 from tests.faults.checks import match_all, problems, replay
 from tests.faults.harness import Table, wait_until
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from appliance.box import doctor
-from appliance.box.config import load_config
 from appliance.edge.broker import MosquittoBroker
 from appliance.edge.mqtt import Client, Connection
+from appliance.infra.config import load_config
 from firmware import protocol
 from tests.conftest import _need_mosquitto
 from tests.faults.harness import Table, wait_until

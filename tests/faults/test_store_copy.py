@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from appliance.box import recovery
-from appliance.box.store import Store
+from appliance.infra.store import Store
 
 
 def _game(store: Store, actions: int, first: int = 0) -> int:
@@ -166,7 +166,7 @@ def test_what_a_handset_says_it_had_acked(live: Store) -> None:
 
 
 def test_a_copy_that_cannot_be_made_is_reported_and_made_again_later(tmp_path: Path) -> None:
-    from appliance.box.health import Health
+    from appliance.infra.health import Health
 
     db = tmp_path / "quizbox.db"
     health = Health(tmp_path)

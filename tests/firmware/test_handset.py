@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from tests.firmware import samples
 from tests.firmware.support import (
     BOX,
     HID,
+    Clock,
     Transport,
     ack,
     link_icon,
@@ -487,3 +489,88 @@ def test_box_silence_across_a_ticks_wrap(monkeypatch: pytest.MonkeyPatch) -> Non
     handset.clock_ms.now += 1
     handset.tick()
     assert not handset.box_answering() and handset.box_silent
+
+
+# -- the unacked input across a reboot, a box that never acks (issue 33) ------------------------------------
+
+
+def _booted(path: Path, seq: int = 0) -> tuple[Handset, Transport]:
+    transport = Transport()
+    handset = Handset(BOX, HID, transport, clock_ms=Clock(), seq=seq, keep=core.PendingFile(str(path)))
+    return handset, transport
+
+
+def test_an_unacked_input_outlives_a_restart_and_its_file_goes_with_the_ack(tmp_path: Path) -> None:
+    kept = tmp_path / "pending"
+    handset, transport = _booted(kept)
+    show(handset, samples.by_id("r2"))
+    transport.up = False  # sent into a dead link: pending
+    [seq] = press(handset, ["1", "2", "next", "2", "0", "ok", "ok"])
+    assert kept.exists() and transport.inputs() == []
+    again, transport = _booted(kept, seq=1000)  # the next boot, a new seq block
+    assert again.pending is not None and again.view == "sent"
+    again.connected()
+    show(again, samples.by_id("r2"))  # the prompt it answers: still on its way, not an empty form
+    assert again.view == "sent"
+    assert [(i["seq"], i["data"]) for i in transport.inputs()] == [(seq, {"bottom": "12", "top": "20"})]
+    ack(again, seq, True, "locked in")
+    assert again.view == "locked" and not kept.exists() and again.pending is None
+
+
+@pytest.mark.parametrize("text", ["{not json", '{"input": "x"}', '{"input": {"v": 1, "seq": -4}}'])
+def test_an_unreadable_pending_file_is_dropped_with_a_word(
+    tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kept = tmp_path / "pending"
+    kept.write_text(text)
+    handset, transport = _booted(kept)
+    assert handset.pending is None and not kept.exists()
+    assert "pending" in capsys.readouterr().out
+    handset.connected()
+    show(handset, samples.by_id("z1"))
+    assert press(handset, ["ok"]) == [1]
+
+
+def test_a_full_flash_still_sends_the_input(tmp_path: Path) -> None:
+    handset, transport = _booted(tmp_path / "no-such-folder" / "pending")
+    handset.connected()
+    show(handset, samples.by_id("z1"))
+    assert press(handset, ["ok"]) == [1] and len(transport.inputs()) == 1
+
+
+def test_an_input_with_no_ack_is_given_up_and_the_next_question_answered() -> None:
+    handset, transport, _ = make()
+    handset.connected()
+    show(handset, samples.by_id("r2"))
+    [seq] = press(handset, ["1", "next", "2", "ok", "ok"])
+    for _ in range(core.GIVE_UP_SENDS + 2):
+        handset.clock_ms.now += RESEND_MS
+        handset.tick()
+    assert len(transport.inputs()) == core.GIVE_UP_SENDS
+    assert handset.view == "refused" and handset.message == core.NO_ACK and handset.pending is None
+    press(handset, ["next"])  # dismissed: the values are kept
+    assert press(handset, ["ok", "ok"]) == [seq + 1]
+    show(handset, samples.by_id("z1"))  # a new question while that one is unacked: it is moot
+    assert press(handset, ["ok"]) == [seq + 2]
+    assert transport.inputs()[-1]["prompt"] == samples.by_id("z1")["id"]
+
+
+def test_a_stale_refusal_after_the_box_restarted_offers_the_answer_again() -> None:
+    handset, transport, _ = make()
+    handset.connected()
+    first = dict(samples.by_id("r2"), id="aaaaaa-p3")
+    show(handset, first)
+    [seq] = press(handset, ["1", "next", "2", "ok", "ok"])
+    show(handset, dict(first, id="bbbbbb-p1"))  # the same question under the box's new boot
+    stale = P.make_ack(seq, False, "That question is over", "aaaaaa-p3", "stale")
+    assert handset.on_message(P.ack_topic(BOX, HID), P.encode(stale))
+    assert handset.view == "edit" and handset.editor.review and handset.editor.notice == core.SEND_AGAIN
+    assert press(handset, ["ok"]) == [seq + 1]
+    assert transport.inputs()[-1]["prompt"] == "bbbbbb-p1"
+    # another question (not the same asked again): said in words, any key goes on to it
+    show(handset, samples.by_id("w1"))
+    stale = P.make_ack(seq + 1, False, "That question is over", "bbbbbb-p1", "stale")
+    assert handset.on_message(P.ack_topic(BOX, HID), P.encode(stale))
+    assert handset.view == "refused" and handset.message == core.NOT_TAKEN
+    press(handset, ["1"])
+    assert handset.view == "info"

@@ -315,3 +315,55 @@ def test_layout_keys() -> None:
     with pytest.raises(ValueError, match="no key 5 on a five handset"):
         handset.press("5")
     assert len(editor.KEYPAD_KEYS) == 16 and len(set(editor.KEYPAD_KEYS)) == 16
+
+
+def _room_range_prompt() -> dict:
+    """The range prompt a 40-team Confident? game sends seat 1 (its Copy and Swap offer seat numbers)."""
+    import random
+
+    from appliance.flows import flow_factory
+    from appliance.games.dealt import DealtCard
+    from appliance.session.flow import GameSetup
+    from firmware import protocol as P
+
+    teams = [f"Team {i:02d}" for i in range(1, 41)]
+    flow = flow_factory("confident")(GameSetup("confident", teams, {}, [DealtCard("c", {"question": "How many?",
+                                                                                       "answer": "7"})]),
+                                     random.Random(1), 0.0)
+    return P.wire_prompt("b1", {**flow.prompt(teams[0]), "id": "p1"})
+
+
+def _count_to_copy(layout: str, picking: list[str]) -> list[dict]:
+    handset, transport, _ = make(layout)
+    handset.connected()
+    show(handset, _room_range_prompt())
+    press(handset, picking)
+    assert handset.editor.field.label == "Copy" and handset.editor.field.chosen() == "37"
+    press(handset, ["ok", "ok"])  # review, send
+    return [i["data"] for i in transport.inputs()]
+
+
+def test_copying_seat_37_takes_4_keypad_presses() -> None:  # issue 30: a room's Copy by seat number
+    picking = ["next", "next", "3", "7"]  # to the Copy field, then the seat's digits
+    assert _count_to_copy("keypad", picking) == [{"copy": "37"}] and len(picking) == 4
+
+
+def test_copying_seat_37_on_five_buttons() -> None:
+    # OK on From goes on to To, three rights reach Copy (4); down from none scrolls 40, 39, 38, 37 (4): 8, over
+    # issue 30's goal of 6, which the field order (From, To, Copy...) does not leave room for
+    picking = ["ok", "right", "right", "right", "down", "down", "down", "down"]
+    assert _count_to_copy("five", picking) == [{"copy": "37"}] and len(picking) == 8
+
+
+def test_typed_seat_digits_restart_when_no_seat_starts_so() -> None:
+    handset, _, _ = make("keypad")
+    handset.connected()
+    show(handset, _room_range_prompt())
+    press(handset, ["next", "next", "1"])
+    assert handset.editor.field.chosen() is None  # seat 1 is the player's own: not offered
+    press(handset, ["2"])
+    assert handset.editor.field.chosen() == "12"
+    press(handset, ["5"])  # no seat 125: a new number starts at 5
+    assert handset.editor.field.chosen() == "5"
+    press(handset, ["del"])
+    assert handset.editor.field.chosen() is None

@@ -19,6 +19,7 @@ from appliance.edge.broker import MosquittoBroker
 from appliance.edge.hub import Hub
 from appliance.edge.mqtt import Connection
 from appliance.edge.pairing import pair_code
+from appliance.flows import flow_factory
 from appliance.session.session import Session
 from firmware.pizero import config
 from firmware.pizero.app import SECRET_FILE, App
@@ -44,7 +45,8 @@ class Keys:
 def hub() -> Iterator[tuple[Hub, MosquittoBroker]]:
     with dynsec_box(BOX) as made:
         conn = Connection("127.0.0.1", made.broker.port, "appliance", made.passwords["appliance"])
-        box = Hub(BOX, Session(time.monotonic, random.Random(1)), conn, open_join=False, pairing=made.pairing).start()
+        session = Session(time.monotonic, random.Random(1), flows=flow_factory)
+        box = Hub(BOX, session, conn, open_join=False, pairing=made.pairing).start()
         try:
             yield box, made.broker
         finally:

@@ -449,3 +449,21 @@ def test_pizero_process_rss(mosquitto: Any, tmp_path: Path) -> None:
 
     [mib] = documented("Pi Zero handset process", "MiB")
     assert near(mib * 1024, rss, 0.3), "update docs/hardware.md"
+
+
+def test_an_unacked_input_outlives_a_restart_of_the_pi_handset(tmp_path: Path) -> None:
+    """The Pi keeps the unacked input in its state folder too (issue 33): a restarted service sends it again."""
+    cfg = config.parse(json.dumps({"box": "pzkeep", "handset": "pz1"}))
+
+    def boot() -> App:
+        return App(cfg, "127.0.0.1", 1, dummy(width=128, height=64, mode="1"), Keys(), None, seq=100, state=tmp_path)
+
+    app = boot()
+    prompt = samples.by_id("t1")
+    assert app.handset.on_message(P.prompt_topic("pzkeep", "pz1"), P.encode(prompt))
+    for key in ["2", "next", "4", "ok", "ok"]:
+        app.handset.press(key)
+    assert app.handset.view == "sent" and (tmp_path / "pending").exists()  # offline: kept, not sent
+    again = boot()
+    assert again.handset.view == "sent"
+    assert again.handset.pending == app.handset.pending and again.handset.pending["data"] == {"answer": "B", "token": 4}

@@ -10,22 +10,24 @@ from typing import Any
 
 import pytest
 
-from appliance.box.store import Store
 from appliance.edge.handsets import Handset
 from appliance.errors import QuizboxError
-from appliance.session.flow import Card, GameSetup
+from appliance.flows import flow_factory
+from appliance.games.dealt import DealtCard
+from appliance.infra.store import Store
+from appliance.session.flow import GameSetup
 from appliance.session.session import Session
 
-ALLIN_CARDS = [Card("a/1", {"statements": ["I have been on TV", "I can juggle", "I have met a king"]}),
-               Card("a/2", {"statements": ["I have a cat", "I can whistle", "I have run a marathon"]})]
-SQUIZZ_CARDS = [Card(f"s/{i}", {"prompt": f"Height of tower {i}", "unit": "m", "propositions": [
+ALLIN_CARDS = [DealtCard("a/1", {"statements": ["I have been on TV", "I can juggle", "I have met a king"]}),
+               DealtCard("a/2", {"statements": ["I have a cat", "I can whistle", "I have run a marathon"]})]
+SQUIZZ_CARDS = [DealtCard(f"s/{i}", {"prompt": f"Height of tower {i}", "unit": "m", "propositions": [
     {"label": "Big Ben", "value": "96"}, {"label": "Eiffel", "value": "330"},
     {"label": "Pisa", "value": "57"}]}) for i in range(12)]
 
 
-def _table(tmp_path: Path, game: str, players: list[str], cards: list[Card],
+def _table(tmp_path: Path, game: str, players: list[str], cards: list[DealtCard],
            options: dict[str, object] | None = None) -> tuple[Session, dict[str, Handset]]:
-    session = Session(lambda: 0.0, random.Random(3), store=Store(tmp_path / "q.db"))
+    session = Session(lambda: 0.0, random.Random(3), store=Store(tmp_path / "q.db"), flows=flow_factory)
     hs = {p: Handset(id=p.lower(), name=p, accepted=True, online=True) for p in players}
     session.start_game(GameSetup(game, players, options or {}, cards), {p: p.lower() for p in players})
     return session, hs
@@ -81,7 +83,7 @@ def test_squizz_values_stay_with_the_reader_and_tokens_stay_hidden(tmp_path: Pat
 
 
 def test_squizz_refuses_a_deck_too_short_to_finish(tmp_path: Path) -> None:
-    session = Session(lambda: 0.0, random.Random(3), store=Store(tmp_path / "q.db"))
+    session = Session(lambda: 0.0, random.Random(3), store=Store(tmp_path / "q.db"), flows=flow_factory)
     with pytest.raises(QuizboxError, match="needs 9 cards, got 2"):  # 3 players: 3 reads each
         session.start_game(GameSetup("squizz", ["Ann", "Bob", "Cat"], {}, SQUIZZ_CARDS[:2]),
                            {"Ann": "ann", "Bob": "bob", "Cat": "cat"})
@@ -99,11 +101,11 @@ class Clock:
         return self.now
 
 
-def _timed(tmp_path: Path, game: str, cards: list[Card], options: dict[str, object]
+def _timed(tmp_path: Path, game: str, cards: list[DealtCard], options: dict[str, object]
            ) -> tuple[Session, dict[str, Handset], Clock]:
     clock = Clock()
     players = ["Ann", "Bob", "Cat"]
-    session = Session(clock, random.Random(3), store=Store(tmp_path / "q.db"))
+    session = Session(clock, random.Random(3), store=Store(tmp_path / "q.db"), flows=flow_factory)
     hs = {p: Handset(id=p.lower(), name=p, accepted=True, online=True) for p in players}
     session.start_game(GameSetup(game, players, options, cards), {p: p.lower() for p in players})
     return session, hs, clock
@@ -179,7 +181,8 @@ def test_squizz_time_limit_closes_the_answers_and_a_paused_clock_stands_still(tm
     assert session.tick() is True
     view = _board(session)
     assert view["question"]["closed"] == "timeout" and view["question"]["missed"] == ["Cat"]
-    resumed = Session(Clock(), store=session.store)  # the close is in the stored log: a restart agrees
+    # the close is in the stored log: a restart agrees
+    resumed = Session(Clock(), store=session.store, flows=flow_factory)
     assert resumed.resume_stored() and resumed.flow is not None
     assert resumed.flow.board() == session.flow.board() and resumed.flow.log() == session.flow.log()
 

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from appliance.box.sim import SimHandset
-from appliance.box.store import Store
 from appliance.decks.deal import cards_for_game, seed_shipped
 from appliance.edge.broker import MosquittoBroker
 from appliance.edge.hub import Hub
 from appliance.flows import flow_factory
+from appliance.infra.store import Store
 from appliance.session.session import Session, setup_from_json
 from tests.conftest import connection_of
 
@@ -34,7 +34,7 @@ def test_bots_play_a_whole_game(mosquitto: MosquittoBroker, box_id: str, tmp_pat
     store = Store(tmp_path / "q.db")
     seed_shipped(store)
     cards = cards_for_game(store, game, random.Random(7), limit=60)
-    session = Session(time.monotonic, random.Random(7), store=store)
+    session = Session(time.monotonic, random.Random(7), store=store, flows=flow_factory)
     session.auto_advance = 0.05
     conn = connection_of(mosquitto)
     names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"][:players]
@@ -49,7 +49,7 @@ def test_bots_play_a_whole_game(mosquitto: MosquittoBroker, box_id: str, tmp_pat
             deadline = time.monotonic() + 120
             while session.state != "results" and time.monotonic() < deadline:
                 time.sleep(0.1)
-            with hub.lock:  # the hub's threads have finished storing
+            with hub.outbox:  # the hub's threads have finished storing
                 assert session.state == "results", session.flow.board() if session.flow else None
                 flow = session.flow
                 assert flow is not None and flow.finished

@@ -8,16 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from appliance.box.store import Store
 from appliance.edge.handsets import Handset
 from appliance.errors import IllegalAction, QuizboxError
-from appliance.session.flow import Card, GameSetup
+from appliance.flows import flow_factory
+from appliance.games.dealt import DealtCard
+from appliance.infra.store import Store
+from appliance.session.flow import GameSetup
 from appliance.session.session import Session
 
 CARDS = [
-    Card("d/1", {"question": "The moon. How many people have walked on it?", "answer": "12", "unit": "people"}),
-    Card("d/2", {"question": "How many bones in an adult human?", "answer": "206", "unit": "bones"}),
-    Card("d/3", {"question": "Boiling point of water at sea level?", "answer": "100", "unit": "degrees C"}),
+    DealtCard("d/1", {"question": "The moon. How many people have walked on it?", "answer": "12", "unit": "people"}),
+    DealtCard("d/2", {"question": "How many bones in an adult human?", "answer": "206", "unit": "bones"}),
+    DealtCard("d/3", {"question": "Boiling point of water at sea level?", "answer": "100", "unit": "degrees C"}),
 ]
 PLAYERS = ["Ann", "Bob", "Cat"]
 
@@ -32,7 +34,7 @@ class Clock:
 
 def _table(tmp_path: Path, options: dict[str, object] | None = None) -> tuple[Session, dict[str, Handset], Clock]:
     clock = Clock()
-    session = Session(clock, random.Random(1), store=Store(tmp_path / "q.db"))
+    session = Session(clock, random.Random(1), store=Store(tmp_path / "q.db"), flows=flow_factory)
     handsets = {p: Handset(id=p.lower(), name=p, accepted=True, online=True) for p in PLAYERS}
     session.start_game(GameSetup("confident", PLAYERS, options or {}, CARDS), {p: p.lower() for p in PLAYERS})
     return session, handsets, clock
@@ -105,7 +107,7 @@ def test_skip_a_card_before_anyone_answers(tmp_path: Path) -> None:
     _send(session, hs["Ann"], bottom="1", top="300")
     with pytest.raises(IllegalAction, match="already answered"):
         session.skip()
-    resumed = Session(Clock(), store=session.store)
+    resumed = Session(Clock(), store=session.store, flows=flow_factory)
     assert resumed.resume_stored()
     assert resumed.flow is not None and resumed.flow.board() == session.flow.board()  # type: ignore[union-attr]
     assert resumed.flow.log() == session.flow.log()  # type: ignore[union-attr]

@@ -22,7 +22,9 @@ from appliance.decks.deal import DECK_TYPE, card_fields
 from appliance.decks.shipped import shipped_decks
 from appliance.edge.handsets import Handset
 from appliance.errors import QuizboxError
-from appliance.session.flow import Card, GameSetup
+from appliance.flows import flow_factory
+from appliance.games.dealt import DealtCard
+from appliance.session.flow import GameSetup
 from appliance.session.session import Session, StalePrompt, encode_body
 from firmware import protocol
 from firmware.core import bot
@@ -36,9 +38,9 @@ GAMES: dict[str, tuple[int, dict[str, Any]]] = {  # players, options
 }
 
 
-def _cards(game: str) -> list[Card]:
+def _cards(game: str) -> list[DealtCard]:
     kind = DECK_TYPE[game]
-    return [Card(c.id, card_fields(c)) for d in shipped_decks() if d.type == kind for c in d.cards][:60]
+    return [DealtCard(c.id, card_fields(c)) for d in shipped_decks() if d.type == kind for c in d.cards][:60]
 
 
 CARDS = {game: _cards(game) for game in GAMES}
@@ -63,7 +65,7 @@ class Table:
         self.unpublished = False
         self.accepted = 0
         self.clock = Clock()
-        self.session = Session(self.clock, random.Random(rng.random()))
+        self.session = Session(self.clock, random.Random(rng.random()), flows=flow_factory)
         names = ["Ann", "Bob", "Cat", "Dan", "Eve"][:players]
         self.players = {n: Handset(id=n.lower(), name=n, accepted=True, online=True) for n in names}
         self.handsets = [*self.players.values(), Handset(id="watcher", name="Wat", accepted=True, online=True),

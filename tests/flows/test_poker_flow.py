@@ -9,13 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from appliance.box.store import Store
 from appliance.edge.handsets import Handset
 from appliance.errors import QuizboxError
-from appliance.session.flow import Card, GameSetup
+from appliance.flows import flow_factory
+from appliance.games.dealt import DealtCard
+from appliance.infra.store import Store
+from appliance.session.flow import GameSetup
 from appliance.session.session import Session
 
-CARDS = [Card(f"e/{i}", {"question": f"Bones in a human body? ({i})", "answer": "206",
+CARDS = [DealtCard(f"e/{i}", {"question": f"Bones in a human body? ({i})", "answer": "206",
                          "hints": ["More than 150.", "Fewer than 250."]}) for i in range(6)]
 PLAYERS = ["Ann", "Bob", "Cat"]
 
@@ -30,7 +32,7 @@ class Clock:
 
 def _table(tmp_path: Path, options: dict[str, object]) -> tuple[Session, dict[str, Handset], Clock]:
     clock = Clock()
-    session = Session(clock, random.Random(1), store=Store(tmp_path / "q.db"))
+    session = Session(clock, random.Random(1), store=Store(tmp_path / "q.db"), flows=flow_factory)
     hs = {p: Handset(id=p.lower(), name=p, accepted=True, online=True) for p in PLAYERS}
     session.start_game(GameSetup("poker", PLAYERS, options, CARDS), {p: p.lower() for p in PLAYERS})
     return session, hs, clock

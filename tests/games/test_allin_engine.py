@@ -45,7 +45,7 @@ def refused(engine: AllInEngine, action: Action, error: type[IllegalAction], mat
 def test_default_is_15_chips_each() -> None:
     engine = new()
     assert engine.chips == {ANN: 15, BOB: 15, CAT: 15}
-    assert engine.options == {"chips": 15, "max_players": 6}
+    assert engine.options == {"chips": 15, "max_players": 40}  # rules.md The room 1: the room at the defaults
 
 
 def test_chips_option_sets_every_stack() -> None:
@@ -69,8 +69,13 @@ def test_two_to_six_players_by_default(count: int) -> None:
     assert new(players).players == players
 
 
-@pytest.mark.parametrize("count", [1, 7])
-def test_player_count_outside_two_to_six_is_refused(count: int) -> None:
+def test_forty_players_sit_at_the_default_options() -> None:  # rules.md The room 1
+    players = tuple(f"p{i}" for i in range(40))
+    assert new(players).players == players
+
+
+@pytest.mark.parametrize("count", [1, 41])
+def test_player_count_outside_two_to_forty_is_refused(count: int) -> None:
     with pytest.raises(ConfigError, match="players"):
         new(tuple(f"p{i}" for i in range(count)))
 
@@ -82,8 +87,8 @@ def test_max_players_option_raises_the_limit() -> None:
         new((*players, "p8"), max_players=8)
 
 
-@pytest.mark.parametrize("most", [1, 13, "6", False])
-def test_max_players_option_must_be_two_to_twelve(most: object) -> None:
+@pytest.mark.parametrize("most", [1, 41, "6", False])
+def test_max_players_option_must_be_two_to_forty(most: object) -> None:
     with pytest.raises(ConfigError, match="max_players"):
         new(max_players=most)
 
@@ -219,7 +224,7 @@ def four_with_bob_and_cat_out() -> AllInEngine:
 
 def test_exclude_a_player_with_no_chips_is_refused() -> None:
     engine = four_with_bob_and_cat_out()
-    refused(engine, Read(BOB, 0, True, exclude=CAT), BadExclusion, "cat has no chips left")
+    refused(engine, Read(BOB, 0, True, exclude=CAT), BadExclusion, r"cat \(seat 3\) has no chips left")
     assert engine.exclusion_candidates() == [ANN, DAN]
 
 
@@ -440,6 +445,7 @@ def test_private_view_shows_own_chips_split_and_the_readers_own_answer() -> None
     assert reader["statements"] == list(STATEMENTS)
     bettor = engine.private_view(BOB)
     assert bettor == {
+        "seat": 2,
         "player": BOB,
         "chips": 15,
         "exclusion_card": True,

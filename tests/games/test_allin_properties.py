@@ -13,13 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from appliance.errors import IllegalAction
 from appliance.games.allin import AllInEngine, Close, CloseReason, EndGame, Read, Split, StartQuestion
 from appliance.games.base import HOST, Action
+from tests.games.probing import refuse_probes
 
 SEATS = ("ann", "bob", "cat", "dan", "eve", "fay")
 MAX_QUESTIONS = 14
@@ -119,13 +118,7 @@ def test_a_refused_input_leaves_the_snapshot_exactly_as_it_was(data: st.DataObje
     def try_something_else(engine: AllInEngine) -> None:
         if not candidates:
             candidates.extend(probes(engine.players))
-        for action in data.draw(st.lists(st.sampled_from(candidates), min_size=1, max_size=2), label="probes"):
-            if engine.can(action):
-                continue
-            before = engine.snapshot()
-            with pytest.raises(IllegalAction):
-                engine.apply(action)
-            assert engine.snapshot() == before
+        refuse_probes(engine, data, candidates)
 
     random_game(data, try_something_else)
 

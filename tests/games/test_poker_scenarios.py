@@ -20,8 +20,8 @@ from appliance.box.replay_cli import main as replay
 from appliance.errors import MalformedInput, QuizboxError
 from appliance.games.base import HOST
 from appliance.games.poker.actions import AllIn, Bet, Call, Check, EndGame, EnterRange, Fold, Raise, Reveal
-from appliance.games.poker.engine import PokerEngine
 from appliance.games.poker.refusals import CheckFacingBet
+from appliance.games.poker.room import RoomPokerEngine
 from appliance.games.poker.scenario import ADAPTER, parse_card, parse_step
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
@@ -87,6 +87,17 @@ RULES = (
     "poker-12-stopped-most-chips",
     "poker-12-stopped-tie-shared",
     "poker-12-no-input-after-end",
+    "poker-13-dealt-round-robin",
+    "poker-13-each-table-its-own-hand",
+    "poker-13-ranges-lock-together",
+    "poker-13-steps-interleave",
+    "poker-13-hand-over-refused",
+    "poker-13-waiting-single-player",
+    "poker-14-final-table-forms",
+    "poker-14-final-table-first-seat-then-rotation",
+    "poker-15-last-with-chips-wins",
+    "poker-15-stopped-most-chips",
+    "poker-15-placement-across-the-room",
     "poker-malformed-step-refused",
 )
 
@@ -122,6 +133,10 @@ REFUSALS = {
     "poker-short-all-ins-add-up.json": ["BelowMinimum", "NotYourTurn"],
     "poker-short-ante-all-in.json": ["NotYourTurn"],
     "poker-stopped-tie-shared.json": ["WrongPhase", "NotYourTurn"],
+    "poker-room-two-tables-fold-and-showdown.json": ["RangesLocked", "NotYourTurn", "TableHandOver", "TableHandOver"],
+    "poker-room-table-left-with-one-player-waits.json": ["WaitingAlone", "NotInQuestion", "WaitingAlone"],
+    "poker-room-final-table-at-eight.json": ["NotInQuestion", "NotYourTurn", "NotYourTurn"],
+    "poker-room-side-pots-and-outs-at-two-tables.json": ["TableHandOver"],
 }
 """Why each ``expect_error`` step of a file is refused, in order: a refusal for the wrong reason
 would pass ``--check`` unnoticed."""
@@ -229,9 +244,9 @@ def test_the_card_ante_overrides_the_ante_option_for_its_question() -> None:
     assert parse_card({"question": "Q", "answer": "1", "hints": ["a", "b"]}, 10).ante == 10
 
 
-def started(players: list[str], ranges: dict[str, list[str]], options: dict[str, Any] | None = None) -> PokerEngine:
+def started(players: list[str], ranges: dict[str, list[str]], options: dict[str, Any] | None = None) -> RoomPokerEngine:
     engine = ADAPTER.new_engine(players, options or {})
-    assert isinstance(engine, PokerEngine)
+    assert isinstance(engine, RoomPokerEngine)
     ADAPTER.start_question(engine, {"card": {"question": "Q", "answer": "206", "hints": ["a", "b"]}})
     for player, pair in ranges.items():
         ADAPTER.step(engine, {"player": player, "range": pair})

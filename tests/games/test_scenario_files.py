@@ -80,7 +80,7 @@ def test_each_file_names_known_rules_and_is_its_game(game: Game, path: Path) -> 
     data = load(path)
     assert data["game"] == game.id
     assert data["rules"], "a scenario file names the rules it covers"
-    assert sorted(set(data["rules"]) - set(game.rules)) == []
+    assert sorted({r for r in data["rules"] if not r.startswith("room-")} - set(game.rules)) == []  # or the room's
     assert isinstance(data["description"], str) and data["description"]
 
 

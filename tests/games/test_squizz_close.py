@@ -12,11 +12,11 @@ import pytest
 
 from appliance.errors import IllegalAction, MalformedInput
 from appliance.games.base import HOST, Action, NotYourTurn, WrongPhase
-from appliance.games.squizz import Answer, Card, Close, CloseReason, SquizzEngine, StartQuestion
+from appliance.games.squizz import Answer, Close, CloseReason, DealCard, SquizzEngine, StartQuestion
 
 ANN, BOB, CAT, DAN = "ann", "bob", "cat", "dan"
 # The middle value is Yoda's 900 years (A).
-YODA = Card(HOST, "Age of...", ("Yoda", "Papa Smurf", "Noah"), (Decimal(900), Decimal(542), Decimal(950)))
+YODA = DealCard(HOST, "Age of...", ("Yoda", "Papa Smurf", "Noah"), (Decimal(900), Decimal(542), Decimal(950)))
 MIDDLE = StartQuestion.host(2)
 HOST_CLOSE, TIMEOUT = Close.by(CloseReason.HOST), Close.by(CloseReason.TIMEOUT)
 

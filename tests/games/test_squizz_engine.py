@@ -9,12 +9,12 @@ import pytest
 
 from appliance.errors import ConfigError, DeckError, IllegalAction, MalformedInput
 from appliance.games.base import HOST, Action, NotYourTurn, UnknownPlayer, WrongPhase
-from appliance.games.squizz import Answer, Card, EndGame, SquizzEngine, StartQuestion, card_from_scenario
+from appliance.games.squizz import Answer, DealCard, EndGame, SquizzEngine, StartQuestion, card_from_scenario
 from appliance.games.squizz.engine import AlreadySubmitted, BadAnswer, BadDie, BadToken, NotAnAnswerer
 
 ANN, BOB, CAT, DAN = "ann", "bob", "cat", "dan"
 # The rulebook's example: the middle value is Yoda's 900 years (A).
-YODA = Card(HOST, "Age of...", ("Yoda", "Papa Smurf", "Noah"), (Decimal(900), Decimal(542), Decimal(950)))
+YODA = DealCard(HOST, "Age of...", ("Yoda", "Papa Smurf", "Noah"), (Decimal(900), Decimal(542), Decimal(950)))
 SMALLEST, MIDDLE, LARGEST = StartQuestion.host(1), StartQuestion.host(2), StartQuestion.host(3)
 
 
@@ -45,20 +45,26 @@ def question(engine: SquizzEngine, roll: StartQuestion, answers: Mapping[str, tu
 # -- options and seats (rules.md sQuizz 1 and 2) -----------------------------------------------------
 
 
-@pytest.mark.parametrize("count", [1, 9])
-def test_two_to_eight_players(count: int) -> None:
-    with pytest.raises(ConfigError, match="2 to 8 players"):
+@pytest.mark.parametrize("count", [1, 41])
+def test_two_to_forty_players(count: int) -> None:
+    with pytest.raises(ConfigError, match="2 to 40 players"):
         new(tuple(f"p{i}" for i in range(count)))
 
 
+def test_readers_seat_two_to_eight_players() -> None:
+    """With readers, 2-8 players (rules.md sQuizz 1); above 8 the room form is the only form."""
+    with pytest.raises(ConfigError, match="with readers seats 2 to 8 players, got 9"):
+        new(tuple(f"p{i}" for i in range(9)), readers=True)
+
+
 def test_first_reader_defaults_to_the_first_seat() -> None:
-    assert new().options == {"first_reader": ANN}
+    assert new().options == {"readers": True, "first_reader": ANN}
     assert new().next_reader() == ANN
 
 
 def test_unknown_option_and_unseated_first_reader_are_refused() -> None:
-    with pytest.raises(ConfigError, match="unknown sQuizz option.*tokens"):
-        new(tokens=3)
+    with pytest.raises(ConfigError, match="unknown sQuizz option.*colour"):
+        new(colour=3)
     with pytest.raises(ConfigError, match="first_reader 'zed' is not playing"):
         new(first_reader="zed")
 
@@ -82,7 +88,7 @@ def test_die_names_smallest_middle_or_largest(roll: StartQuestion, letter: str) 
 
 
 def test_values_compare_exactly_including_negative_and_fractional() -> None:
-    card = Card(HOST, "p", ("", "", ""), (Decimal("-0.5"), Decimal("-0.25"), Decimal("-1E+3")))
+    card = DealCard(HOST, "p", ("", "", ""), (Decimal("-0.5"), Decimal("-0.25"), Decimal("-1E+3")))
     assert [card.letter_for(d) for d in (1, 2, 3)] == ["C", "A", "B"]
 
 
@@ -100,7 +106,7 @@ def test_die_of_the_wrong_type_is_malformed(die: object) -> None:
 def test_only_the_host_rolls_and_deals() -> None:
     refused(new(), StartQuestion(ANN, 2), NotYourTurn, "only the host may roll")
     engine = play(new(), MIDDLE)
-    refused(engine, Card(ANN, YODA.prompt, YODA.texts, YODA.values), NotYourTurn, "only the host may card")
+    refused(engine, DealCard(ANN, YODA.prompt, YODA.texts, YODA.values), NotYourTurn, "only the host may card")
 
 
 def test_roll_then_card_then_answers() -> None:
@@ -119,7 +125,7 @@ def test_roll_then_card_then_answers() -> None:
 @pytest.mark.parametrize("values", [("1", "1", "2"), ("5", "3", "5"), ("900", "900.0", "1")])
 def test_card_whose_values_are_not_all_different_is_refused(values: tuple[str, str, str]) -> None:
     with pytest.raises(DeckError, match="must all be different"):
-        Card(HOST, "p", ("a", "b", "c"), tuple(Decimal(v) for v in values))
+        DealCard(HOST, "p", ("a", "b", "c"), tuple(Decimal(v) for v in values))
 
 
 @pytest.mark.parametrize(
@@ -135,13 +141,13 @@ def test_malformed_card_is_a_deck_error(
     prompt: str, texts: tuple[str, ...], values: tuple[int, ...], match: str
 ) -> None:
     with pytest.raises(DeckError, match=match):
-        Card(HOST, prompt, texts, tuple(Decimal(v) for v in values))
+        DealCard(HOST, prompt, texts, tuple(Decimal(v) for v in values))
 
 
 @pytest.mark.parametrize("value", [Decimal("NaN"), Decimal("1E+500"), 3, 2.5])
 def test_card_values_must_be_bounded_exact_numbers(value: object) -> None:
     with pytest.raises(DeckError, match="proposition B's value"):
-        Card(HOST, "p", ("a", "b", "c"), (Decimal(1), value, Decimal(3)))  # type: ignore[arg-type]
+        DealCard(HOST, "p", ("a", "b", "c"), (Decimal(1), value, Decimal(3)))  # type: ignore[arg-type]
 
 
 def test_card_from_scenario_reads_values_in_any_number_form() -> None:
@@ -364,7 +370,7 @@ def test_private_view_shows_own_tokens_and_answers_and_the_readers_card() -> Non
 
 
 def test_log_round_trips_through_json_and_rebuilds_the_same_state() -> None:
-    big = Card(HOST, "Money", ("x", "y", "z"), (Decimal("3E+6"), Decimal("-2.50"), Decimal("0.001")))
+    big = DealCard(HOST, "Money", ("x", "y", "z"), (Decimal("3E+6"), Decimal("-2.50"), Decimal("0.001")))
     engine = play(new(), LARGEST, big, Answer(BOB, "A", 3), Answer(CAT, "B", 1), SMALLEST, YODA)
     stored = [action.to_json() for action in engine.log]
     loaded = [engine.action_from_json(data) for data in stored]

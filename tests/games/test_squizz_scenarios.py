@@ -57,7 +57,27 @@ RULES = (
     "squizz-close-uses-lowest-token",
     "squizz-close-refused-outside-answering",
     "squizz-close-only-by-host",
+    # the room form (docs/rules.md squizz-room)
+    "squizz-room-nobody-reads",
+    "squizz-room-above-8-only-form",
+    "squizz-room-readers-false",
+    "squizz-room-tokens-option",
+    "squizz-room-default-tokens",
+    "squizz-room-k-cards",
+    "squizz-room-every-token-used",
+    "squizz-room-scoring",
+    "squizz-room-forty",
 )
+
+MALFORMED = {
+    "squizz-room-tokens-with-readers.json": "option tokens belongs to the room form (readers false)",
+    "squizz-room-tokens-without-readers-option.json": "option tokens belongs to the room form (readers false)",
+    "squizz-room-first-reader.json": "option first_reader belongs to the form with readers",
+    "squizz-room-first-reader-readers-false.json": "option first_reader belongs to the form with readers",
+    "squizz-room-readers-true-above-8.json": "with readers seats 2 to 8 players, got 9",
+    "squizz-room-tokens-13.json": "option tokens must be a whole number from 2 to 12, got 13",
+}
+"""tests/scenarios/malformed/: room-form option combinations the contract calls malformed (exit 2)."""
 
 YODA = {
     "prompt": "Age of...",
@@ -75,17 +95,26 @@ def load(path: Path) -> dict[str, Any]:
 
 
 def test_full_games_use_every_token_of_every_player_exactly_once() -> None:
-    """rules.md sQuizz 1, checked on the files themselves: the accepted steps of a finished game
-    use each player's tokens 1..N (the rulebook's table) once each; the host's close uses up the
-    lowest unused token of each answerer who had not answered (the product's decision)."""
+    """rules.md sQuizz 1 and docs/rules.md squizz-room, checked on the files themselves: the accepted steps of
+    a finished game use each player's tokens 1..N (the rulebook's table; in the room form 1..``tokens``, 6
+    unless set) once each, over exactly N questions in the room form; the host's close uses up the lowest
+    unused token of each answerer who had not answered (the product's decision)."""
     finished = [load(path) for path in FILES if load(path)["expect"]["finished"]]
-    assert len(finished) >= 8
-    closed = 0
+    assert len(finished) >= 11
+    closed = rooms = 0
     for data in finished:
-        highest = {2: 6, 3: 6, 4: 6, 5: 8, 6: 5, 7: 6, 8: 7}[len(data["players"])]
+        room = len(data["players"]) > 8 or data.get("options", {}).get("readers") is False
+        if room:
+            highest = data.get("options", {}).get("tokens", 6)
+            assert len(data["questions"]) == highest
+            rooms += 1
+        else:
+            highest = {2: 6, 3: 6, 4: 6, 5: 8, 6: 5, 7: 6, 8: 7}[len(data["players"])]
         used: dict[str, list[int]] = {p: [] for p in data["players"]}
         for question in data["questions"]:
-            answered = {question["expect"]["reader"]}
+            reader = question["expect"]["reader"]
+            assert (reader is None) == room
+            answered = set() if reader is None else {reader}
             for step in question["steps"]:
                 if step.get("expect_error"):
                     continue
@@ -96,8 +125,27 @@ def test_full_games_use_every_token_of_every_player_exactly_once() -> None:
                     continue
                 used[step["player"]].append(step["token"])
                 answered.add(step["player"])
+            if room:  # nobody reads: every player is in on every card
+                assert answered == set(data["players"])
         assert all(sorted(tokens) == list(range(1, highest + 1)) for tokens in used.values())
     assert closed > 0
+    assert rooms >= 3
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+def test_room_form_option_mistakes_make_the_file_malformed(name: str) -> None:
+    """The contract: ``tokens`` with readers, ``first_reader`` in the room form and ``readers`` true above 8
+    players are malformed files (exit 2, with and without --check), refused before any question."""
+    path = SCENARIOS / "malformed" / name
+    for flags in (["--check"], []):
+        out, err = io.StringIO(), io.StringIO()
+        assert replay([*flags, str(path)], out, err) == 2
+        assert out.getvalue() == ""
+        assert "players/options: refused: sQuizz " + MALFORMED[name] in err.getvalue()
+
+
+def test_every_malformed_room_file_is_checked() -> None:
+    assert sorted(p.name for p in (SCENARIOS / "malformed").glob("squizz-*.json")) == sorted(MALFORMED)
 
 
 def write(tmp_path: Path, data: dict[str, Any]) -> str:

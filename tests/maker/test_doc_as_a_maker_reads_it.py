@@ -17,6 +17,7 @@ import pytest
 from appliance.edge.accounts import RIGHTS
 from appliance.edge.broker import MosquittoBroker
 from appliance.edge.hub import Hub
+from appliance.flows import flow_factory
 from appliance.games.registry import IDS
 from appliance.session.session import Session
 from firmware import protocol
@@ -86,7 +87,7 @@ def test_section_17_listing_can_log_in_once_paired() -> None:
 
 @pytest.fixture
 def hub(mosquitto: MosquittoBroker, box_id: str) -> Iterator[Hub]:
-    with Hub(box_id, Session(time.monotonic), connection_of(mosquitto)) as running:
+    with Hub(box_id, Session(time.monotonic, flows=flow_factory), connection_of(mosquitto)) as running:
         yield running
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from appliance.edge.handsets import Handset
+from appliance.flows import flow_factory
 from appliance.session.night import NightRunner
 from appliance.session.session import Session
 
@@ -26,7 +27,7 @@ class Clock:
 
 def _table() -> tuple[Session, NightRunner, dict[str, Handset], Clock]:
     clock = Clock()
-    session = Session(clock, box_name="The Red Lion")
+    session = Session(clock, box_name="The Red Lion", flows=flow_factory)
     runner = NightRunner(session)
     handsets = {p: Handset(id=p.lower(), name=p, accepted=True, online=True) for p in PLAYERS}
     runner.start({p: p.lower() for p in PLAYERS}, [

@@ -40,6 +40,7 @@ from appliance.games.night import (
 from appliance.games.night.placement import night_points, places, poker_stacks_at_each_start
 from appliance.games.poker.actions import AllIn, Call, Check, EnterRange, Fold, StartBetting, StartQuestion
 from appliance.games.poker.engine import PokerEngine
+from appliance.games.poker.room import RoomPokerEngine
 
 ANN, BOB, CAT, DAN = "ann", "bob", "cat", "dan"
 PLAYERS = (ANN, BOB, CAT, DAN)
@@ -214,7 +215,7 @@ def test_stopping_poker_mid_question_places_it_on_the_last_finished_question() -
     engine.apply(StartRound.now())
     engine.apply(FinishRound.of(game.log, stopped=True))
     ended = engine.rounds[0].engine
-    assert isinstance(ended, PokerEngine)
+    assert isinstance(ended, RoomPokerEngine)
     assert ended.stacks == {ANN: 210, BOB: 0, CAT: 90} and ended.winners() == [ANN]
     assert engine.rounds[0].dropped == 2
     assert engine.rounds[0].places == {ANN: 1, BOB: 3, CAT: 2}
@@ -238,7 +239,7 @@ def test_stopping_a_buzzer_question_keeps_the_points_it_gave() -> None:
 
 def test_poker_knockouts_on_one_question_place_by_chips_at_its_start() -> None:
     seats = (ANN, BOB, CAT)
-    game = PokerEngine(seats, {"stack": 100})
+    game = RoomPokerEngine(seats, {"stack": 100})
     game.apply(StartQuestion.deal("q1", Decimal(5), ("h1", "h2"), 10))
     for player, low in ((ANN, 4), (BOB, 0), (CAT, 0)):
         game.apply(EnterRange(player, Decimal(low), Decimal(low + 2)))
@@ -358,7 +359,8 @@ def test_views_show_the_standing_the_last_round_and_the_next() -> None:
     assert view["last"]["title"] == "Fastest finger" and view["last"]["points"][CAT] == 4
     assert view["next"]["seats"] == [ANN, BOB] and view["next"]["sitting_out"] == [CAT, DAN]
     assert view["next"]["multiplier"] == 2 and view["next"]["title"] == "Buzzer Round"
-    assert engine.private_view(CAT) == {"player": CAT, "total": 4, "place": 1, "prompt": None, "number": None}
+    assert engine.private_view(CAT) == {"seat": 3, "player": CAT, "total": 4, "place": 1, "prompt": None,
+                                        "number": None}
 
 
 def test_malformed_actions_are_malformed_not_illegal() -> None:

@@ -11,23 +11,24 @@ import pytest
 
 from appliance.edge.broker import RunningBroker
 from appliance.edge.hub import Hub
+from appliance.flows import flow_factory
 from appliance.session.session import Session
 from tests.conftest import connection_of
 
 
 @pytest.fixture
 def hub(any_broker: RunningBroker, box_id: str) -> Iterator[Hub]:
-    with Hub(box_id, Session(time.monotonic), connection_of(any_broker)) as running:
+    with Hub(box_id, Session(time.monotonic, flows=flow_factory), connection_of(any_broker)) as running:
         yield running
 
 
 def test_every_admin_result_names_its_command(hub: Hub) -> None:
     hub._admin(json.dumps({"cmd": "night_skip", "round": 1, "id": "tok-1"}).encode())
-    assert hub._last_result == {**hub._last_result, "ok": False, "msg": "no night is running", "id": "tok-1"}
+    assert hub.admin.last == {**hub.admin.last, "ok": False, "msg": "no night is running", "id": "tok-1"}
     hub._admin(json.dumps({"cmd": "night_skip", "round": "one", "id": "tok-2"}).encode())
-    assert hub._last_result == {**hub._last_result, "ok": False, "id": "tok-2", "code": "bad_command"}
+    assert hub.admin.last == {**hub.admin.last, "ok": False, "id": "tok-2", "code": "bad_command"}
     hub._admin(json.dumps({"cmd": "lobby", "id": "tok-3"}).encode())
-    assert hub._last_result == {"ok": True, "msg": "lobby: done", "id": "tok-3"}
+    assert hub.admin.last == {"ok": True, "msg": "lobby: done", "id": "tok-3"}
 
 
 def test_night_commands_reach_the_night(hub: Hub) -> None:
@@ -46,7 +47,8 @@ def test_night_commands_reach_the_night(hub: Hub) -> None:
 def _night_hub() -> tuple[Hub, list[dict[str, str]]]:
     from appliance.edge.mqtt import Connection
 
-    hub = Hub("nightbox", Session(time.monotonic), Connection("127.0.0.1", 1))  # never started: commands only
+    # never started: commands only
+    hub = Hub("nightbox", Session(time.monotonic, flows=flow_factory), Connection("127.0.0.1", 1))
     for hid, name in (("h1", "Ann"), ("h2", "Bob"), ("h3", "Cat")):
         handset = hub.registry.hello(hid, name, 0.0)[0]
         handset.accepted = handset.online = True

@@ -9,18 +9,20 @@ from typing import Any
 
 import pytest
 
-from appliance.box.store import Store
 from appliance.edge.handsets import Handset
+from appliance.edge.night_commands import night_command
 from appliance.errors import IllegalAction, MalformedInput, QuizboxError
+from appliance.flows import flow_factory
+from appliance.games.dealt import DealtCard
 from appliance.games.night import NightEngine
-from appliance.session.flow import Card
-from appliance.session.night import NightRunner, night_command
+from appliance.infra.store import Store
+from appliance.session.night import NightRunner
 from appliance.session.session import Session
 from firmware import protocol
 
 PLAYERS = ("Ann", "Bob", "Cat")
 SEATS = {p: p.lower() for p in PLAYERS}
-CONFIDENT = [Card(f"c{i}", {"question": f"Question {i}?", "answer": str(10 * i)}) for i in range(1, 6)]
+CONFIDENT = [DealtCard(f"c{i}", {"question": f"Question {i}?", "answer": str(10 * i)}) for i in range(1, 6)]
 
 
 class Clock:
@@ -31,7 +33,7 @@ class Clock:
         return self.now
 
 
-def cards(game: str, command: Any) -> list[Card]:
+def cards(game: str, command: Any) -> list[DealtCard]:
     return list(CONFIDENT) if game in ("confident", "buzzer") else []
 
 
@@ -40,7 +42,7 @@ def handsets() -> dict[str, Handset]:
 
 
 def table(store: Store | None, clock: Clock | None = None) -> tuple[Session, NightRunner]:
-    session = Session(clock or Clock(), store=store)
+    session = Session(clock or Clock(), store=store, flows=flow_factory)
     return session, NightRunner(session, store, cards)
 
 

@@ -24,6 +24,7 @@ from appliance.edge.pairing import (
     pairing_topic,
     request_payload,
 )
+from appliance.flows import flow_factory
 from appliance.session.session import Session
 from firmware import protocol
 from tests.faults.harness import wait_until
@@ -218,7 +219,8 @@ def test_retained_requests_are_ignored_and_cleared(box: Box) -> None:
     conn = Connection("127.0.0.1", box.broker.port, "appliance", box.passwords["appliance"])
     import random
 
-    again = Hub(BOX, Session(time.monotonic, random.Random(2)), conn, open_join=False, pairing=box.pairing).start()
+    session = Session(time.monotonic, random.Random(2), flows=flow_factory)
+    again = Hub(BOX, session, conn, open_join=False, pairing=box.pairing).start()
     try:
         assert again.desk is not None and again.desk.connected.wait(5)
         time.sleep(0.5)

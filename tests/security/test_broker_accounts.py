@@ -31,6 +31,7 @@ from appliance.edge.pairing import (
     pairing_topic,
     request_payload,
 )
+from appliance.flows import flow_factory
 from appliance.session.session import Session
 from firmware import protocol
 from tests.faults.harness import wait_until
@@ -130,7 +131,8 @@ def box() -> Iterator[Box]:
     with dynsec_box(BOX) as made_box:
         broker, pairing, passwords = made_box.broker, made_box.pairing, made_box.passwords
         conn = Connection("127.0.0.1", broker.port, "appliance", passwords["appliance"])
-        hub = Hub(BOX, Session(time.monotonic, random.Random(1)), conn, open_join=False, pairing=pairing).start()
+        session = Session(time.monotonic, random.Random(1), flows=flow_factory)
+        hub = Hub(BOX, session, conn, open_join=False, pairing=pairing).start()
         assert hub.desk is not None and hub.desk.connected.wait(5)
         made = Box(broker, pairing, hub, passwords, [], [])
         try:

@@ -16,6 +16,7 @@ import pytest
 
 from appliance.edge.hub import Hub
 from appliance.edge.mqtt import Connection
+from appliance.flows import flow_factory
 from appliance.session.session import Session
 from tests.faults.harness import wait_until
 from tests.security.dynsec_box import dynsec_box
@@ -27,7 +28,8 @@ BOX = "pub"
 def test_handset_sim_pairs_with_its_own_accounts_and_plays(tmp_path: Path) -> None:
     with dynsec_box(BOX) as made:
         conn = Connection("127.0.0.1", made.broker.port, "appliance", made.passwords["appliance"])
-        hub = Hub(BOX, Session(time.monotonic, random.Random(1)), conn, open_join=False, pairing=made.pairing).start()
+        session = Session(time.monotonic, random.Random(1), flows=flow_factory)
+        hub = Hub(BOX, session, conn, open_join=False, pairing=made.pairing).start()
         proc = subprocess.Popen(
             [sys.executable, "-m", "appliance.box.cli", "handset-sim", "--port", str(made.broker.port), "--box", BOX,
              "-n", "2", "--state", str(tmp_path / "sim")],

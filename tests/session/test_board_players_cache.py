@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 from appliance.edge.handsets import Handset, Registry, revision
+from appliance.flows import flow_factory
 from appliance.session.session import Session
 
 
@@ -26,7 +27,7 @@ def test_a_shown_change_moves_the_revision_and_a_hidden_one_does_not() -> None:
 
 def test_the_board_list_follows_every_shown_change() -> None:
     registry = Registry()
-    session = Session(time.monotonic)
+    session = Session(time.monotonic, flows=flow_factory)
     ann, _ = registry.hello("h1", "Ann", 0.0)
     first = session.board_players(list(registry), _colour)
     assert session.board_players(list(registry), _colour) is first  # nothing changed: the same list

@@ -9,17 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from appliance.box.store import Store
 from appliance.edge.handsets import Handset
 from appliance.errors import IllegalAction
 from appliance.flows import flow_factory
-from appliance.session.flow import Card, GameSetup
+from appliance.games.dealt import DealtCard
+from appliance.infra.store import Store
+from appliance.session.flow import GameSetup
 from appliance.session.session import RESULTS, Session, setup_from_json
 
 PLAYERS = ["Ann", "Bob", "Cat"]
-ESTIMATES = [Card(f"e/{i}", {"question": f"Bones in a human body? ({i})", "answer": "206",
+ESTIMATES = [DealtCard(f"e/{i}", {"question": f"Bones in a human body? ({i})", "answer": "206",
                              "hints": ["More than 150.", "Fewer than 250."]}) for i in range(6)]
-ALLIN = [Card(f"a/{i}", {"statements": [f"Statement {i}{x}" for x in "abc"]}) for i in range(6)]
+ALLIN = [DealtCard(f"a/{i}", {"statements": [f"Statement {i}{x}" for x in "abc"]}) for i in range(6)]
 
 
 class Clock:
@@ -30,10 +31,10 @@ class Clock:
         return self.now
 
 
-def _table(tmp_path: Path, game: str, cards: list[Card], options: dict[str, object] | None = None,
+def _table(tmp_path: Path, game: str, cards: list[DealtCard], options: dict[str, object] | None = None,
            players: list[str] = PLAYERS) -> tuple[Session, dict[str, Handset], Store]:
     store = Store(tmp_path / "q.db")
-    session = Session(Clock(), random.Random(1), store=store)
+    session = Session(Clock(), random.Random(1), store=store, flows=flow_factory)
     hs = {p: Handset(id=p.lower(), name=p, accepted=True, online=True) for p in players}
     session.start_game(GameSetup(game, players, options or {}, cards), {p: p.lower() for p in players})
     return session, hs, store
@@ -79,7 +80,7 @@ def test_poker_finish_now_mid_hand_gives_the_bets_back_and_most_chips_wins(tmp_p
 
 
 def test_confident_finish_now_while_entries_are_open_shares_the_lead(tmp_path: Path) -> None:
-    cards = [Card(f"c/{i}", {"question": f"Legs of a spider? ({i})", "answer": "8"}) for i in range(5)]
+    cards = [DealtCard(f"c/{i}", {"question": f"Legs of a spider? ({i})", "answer": "8"}) for i in range(5)]
     session, hs, store = _table(tmp_path, "confident", cards, {"target": 15})
     _send(session, hs["Ann"], "range", {"bottom": "8", "top": "8"})  # Ann and Bob 3, Cat 1? Cat wrong
     _send(session, hs["Bob"], "range", {"bottom": "8", "top": "8"})
@@ -95,7 +96,7 @@ def test_confident_finish_now_while_entries_are_open_shares_the_lead(tmp_path: P
 
 
 def test_squizz_finish_now_scores_the_reads_played(tmp_path: Path) -> None:
-    cards = [Card(f"s/{i}", {"prompt": f"Q{i}", "propositions": [{"text": t, "value": v} for t, v in
+    cards = [DealtCard(f"s/{i}", {"prompt": f"Q{i}", "propositions": [{"text": t, "value": v} for t, v in
                                                                  (("x", 1), ("y", 2), ("z", 3))]})
              for i in range(12)]
     session, hs, store = _table(tmp_path, "squizz", cards)
@@ -130,7 +131,7 @@ def test_abandon_stores_no_winner_and_the_board_says_so(tmp_path: Path) -> None:
 
 
 def test_a_seat_moved_mid_question_keeps_the_players_input(tmp_path: Path) -> None:
-    cards = [Card(f"c/{i}", {"question": f"Legs of a spider? ({i})", "answer": "8"}) for i in range(5)]
+    cards = [DealtCard(f"c/{i}", {"question": f"Legs of a spider? ({i})", "answer": "8"}) for i in range(5)]
     session, hs, store = _table(tmp_path, "confident", cards)
     _send(session, hs["Cat"], "range", {"bottom": "7", "top": "9"})
     new = Handset(id="phone-x", name="Cat-2", accepted=True, online=True)
@@ -152,7 +153,7 @@ def test_a_seat_moved_mid_question_keeps_the_players_input(tmp_path: Path) -> No
 
 
 def test_an_online_seat_cannot_be_taken_with_a_code_and_a_held_handset_is_refused(tmp_path: Path) -> None:
-    cards = [Card(f"c/{i}", {"question": f"Legs? ({i})", "answer": "8"}) for i in range(5)]
+    cards = [DealtCard(f"c/{i}", {"question": f"Legs? ({i})", "answer": "8"}) for i in range(5)]
     session, hs, _ = _table(tmp_path, "confident", cards)
     code = session.seat_codes["Bob"]
     thief = Handset(id="thief", name="Eve", accepted=True, online=True)
@@ -176,7 +177,7 @@ def test_a_seat_moved_mid_poker_hand_acts_from_the_new_handset(tmp_path: Path) -
 
 
 def test_an_undo_note_goes_once_the_entries_close(tmp_path: Path) -> None:
-    cards = [Card(f"c/{i}", {"question": f"Legs? ({i})", "answer": "8"}) for i in range(5)]
+    cards = [DealtCard(f"c/{i}", {"question": f"Legs? ({i})", "answer": "8"}) for i in range(5)]
     session, hs, _ = _table(tmp_path, "confident", cards)
     _send(session, hs["Cat"], "range", {"bottom": "1", "top": "2"})
     session.undo()
@@ -189,7 +190,7 @@ def test_an_undo_note_goes_once_the_entries_close(tmp_path: Path) -> None:
 
 
 def test_the_buzzer_round_finishes_and_scores_too(tmp_path: Path) -> None:
-    cards = [Card(f"b/{i}", {"question": f"Q{i}", "answer": "8", "hints": ["a", "b"]}) for i in range(3)]
+    cards = [DealtCard(f"b/{i}", {"question": f"Q{i}", "answer": "8", "hints": ["a", "b"]}) for i in range(3)]
     session, hs, store = _table(tmp_path, "buzzer", cards)
     session.advance()  # the buzzers are armed: a question is being played
     session.finish_now()
@@ -210,7 +211,7 @@ def test_an_unseated_handset_is_not_told_to_take_a_seat_back_once_the_game_is_ov
                                                                                    ending: str) -> None:
     """An audit: after Finish now or Abandon, a phone with no seat still read "To take back your seat, ...
     use the seat code on the TV", though no game runs and the TV shows no code."""
-    session, hs, _ = _table(tmp_path, "confident", [Card("c/1", {"question": "Legs of a spider?", "answer": "8"})])
+    session, hs, _ = _table(tmp_path, "confident", [DealtCard("c/1", {"question": "Legs of a spider?", "answer": "8"})])
     spare = Handset(id="spare", name="Dee", accepted=True, online=True)
     playing, _ = session.prompt_for(spare)
     assert "take back your seat" in playing["text"]

@@ -13,8 +13,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from appliance.box.config import BoxConfig, Config
-from appliance.box.store import Store
+from appliance.infra.config import BoxConfig, Config
+from appliance.infra.store import Store
 from tests.web.fakes import ClientFactory, FakeLink
 from web import create_app
 from web.services import KEY, Services

@@ -7,26 +7,28 @@ import random
 from typing import Any
 
 from appliance.flows import flow_factory
+from appliance.games.dealt import DealtCard
 from appliance.session.engine_flow import EngineFlow
-from appliance.session.flow import Card, GameSetup
+from appliance.session.flow import GameSetup
 from firmware.core import bot
 
 PLAYERS = ("Ann", "Bob", "Cat")
 
 ESTIMATION = [
-    Card("spider", {"question": "How many legs does a spider have?", "answer": "8", "unit": "legs",
+    DealtCard("spider", {"question": "How many legs does a spider have?", "answer": "8", "unit": "legs",
                     "hints": ["More than 4 legs.", "Less than 10 legs."]}),
-    Card("moon", {"question": "How many people have walked on the Moon?", "answer": "12", "unit": "people",
+    DealtCard("moon", {"question": "How many people have walked on the Moon?", "answer": "12", "unit": "people",
                   "hints": ["More than 5.", "Less than 20."]}),
 ]
-ALLIN = [Card(f"a{i}", {"statements": ["I can juggle", "I have met a king", "I sing in a choir"]}) for i in range(4)]
-SQUIZZ = [Card(f"s{i}", {"prompt": "Which is tallest?", "propositions": [
+ALLIN = [DealtCard(f"a{i}", {"statements": ["I can juggle", "I have met a king", "I sing in a choir"]})
+         for i in range(4)]
+SQUIZZ = [DealtCard(f"s{i}", {"prompt": "Which is tallest?", "propositions": [
     {"label": "Eiffel Tower", "value": "330"}, {"label": "Big Ben", "value": "96"},
     {"label": "Burj Khalifa", "value": "828"}]}) for i in range(12)]
 CARDS = {"confident": ESTIMATION, "poker": ESTIMATION, "allin": ALLIN, "squizz": SQUIZZ}
 
 
-def start(game: str, options: dict[str, Any] | None = None, cards: list[Card] | None = None) -> EngineFlow:
+def start(game: str, options: dict[str, Any] | None = None, cards: list[DealtCard] | None = None) -> EngineFlow:
     setup = GameSetup(game, list(PLAYERS), dict(options or {}), list(cards if cards is not None else CARDS[game]))
     flow = flow_factory(game)(setup, random.Random(3), 0.0)
     assert isinstance(flow, EngineFlow)

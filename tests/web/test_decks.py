@@ -9,8 +9,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from appliance.box.store import Store
 from appliance.decks import EstimationCard, load_deck
+from appliance.infra.store import Store
 from tests.web.conftest import post
 from tests.web.samples import BAD_CSV, GOOD_CSV
 

@@ -9,7 +9,7 @@ import json
 
 from flask.testing import FlaskClient
 
-from appliance.box.store import Store
+from appliance.infra.store import Store
 from tests.web.conftest import post
 from tests.web.samples import GOOD_CSV
 
@@ -86,10 +86,11 @@ def test_the_all_in_reader_sees_whole_statements() -> None:
 
     from appliance.edge.prompts import fit
     from appliance.flows import flow_factory
-    from appliance.session.flow import Card, GameSetup
+    from appliance.games.dealt import DealtCard
+    from appliance.session.flow import GameSetup
 
     long = ["I have been to every one of the seven continents, Antarctica too.", "I can juggle.", "I sing."]
-    setup = GameSetup("allin", ["Ann", "Bob", "Cat"], {}, [Card(f"a{i}", {"statements": long}) for i in range(3)])
+    setup = GameSetup("allin", ["Ann", "Bob", "Cat"], {}, [DealtCard(f"a{i}", {"statements": long}) for i in range(3)])
     flow = flow_factory("allin")(setup, random.Random(1), 0.0)
     reader = flow.board()["question"]["reader"]
     prompt = flow.prompt(reader)

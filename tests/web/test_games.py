@@ -7,7 +7,7 @@ import io
 
 from flask.testing import FlaskClient
 
-from appliance.box.store import Store
+from appliance.infra.store import Store
 from tests.web.conftest import post
 from tests.web.fakes import FakeLink
 from web.link import Result
@@ -87,7 +87,7 @@ def test_bad_setups_are_explained_and_send_nothing(admin: FlaskClient, link: Fak
     cases = [
         ({"game": "confident", **seats, "deck": allin_deck}, "plays estimation cards"),
         ({"game": "confident", **seats}, "Choose a deck"),
-        ({"game": "confident", "player-0": "Ann", "handset-0": "hs-1", "deck": deck}, "needs 2 to 12 seats"),
+        ({"game": "confident", "player-0": "Ann", "handset-0": "hs-1", "deck": deck}, "needs 2 to 40 seats"),
         ({"game": "confident", **seats, "player-1": "Ann", "deck": deck}, "seated twice"),
         ({"game": "confident", **seats, "handset-1": "hs-1", "deck": deck}, "already has a seat"),
         ({"game": "confident", **seats, "handset-1": "hs-9", "deck": deck}, "not at the table"),

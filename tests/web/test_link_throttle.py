@@ -10,6 +10,7 @@ import pytest
 from appliance.edge.broker import MosquittoBroker
 from appliance.edge.hub import Hub
 from appliance.edge.mqtt import Connection
+from appliance.flows import flow_factory
 from appliance.session.session import Session
 from tests.conftest import connection_of
 from web.link import LinkError, MqttLink
@@ -42,7 +43,7 @@ def test_the_link_gets_the_hubs_answer_to_its_own_command(mosquitto: MosquittoBr
     try:
         with pytest.raises(LinkError, match="not running"):
             link.command({"cmd": "next"})
-        with Hub(box_id, Session(time.monotonic), conn) as hub:
+        with Hub(box_id, Session(time.monotonic, flows=flow_factory), conn) as hub:
             deadline = time.monotonic() + 10
             while not link.appliance_online() and time.monotonic() < deadline:
                 time.sleep(0.02)

@@ -10,7 +10,7 @@ import re
 from flask import Flask
 from flask.testing import FlaskClient
 
-from appliance.box.store import Store
+from appliance.infra.store import Store
 from appliance.session.session import setup_json
 from tests.web.conftest import post
 from tests.web.fakes import FakeLink

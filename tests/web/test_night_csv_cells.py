@@ -16,8 +16,9 @@ import re
 
 from flask.testing import FlaskClient
 
-from appliance.box.store import Store
 from appliance.edge.handsets import Handset
+from appliance.flows import flow_factory
+from appliance.infra.store import Store
 from appliance.session.night import NightRunner
 from appliance.session.session import Session
 from web.phone import _clean_name
@@ -27,7 +28,7 @@ FORMULA = '=HYPERLINK("//x.io/a")'  # 22 characters: a name a phone may take
 
 def _night_with(store: Store, names: dict[str, str]) -> int:
     """A night the real session and runner played and stored: one buzzer round, the first name buzzes."""
-    session = Session(lambda: 100.0, store=store)
+    session = Session(lambda: 100.0, store=store, flows=flow_factory)
     runner = NightRunner(session, store)
     runner.start(names, [{"game": "buzzer", "title": "Warm-up"}], "Friday night")
     runner.start_round()

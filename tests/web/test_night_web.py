@@ -10,8 +10,9 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from appliance.box.store import Store
 from appliance.edge.handsets import Handset
+from appliance.flows import flow_factory
+from appliance.infra.store import Store
 from appliance.session.night import NightRunner
 from appliance.session.session import Session
 from tests.web.conftest import post
@@ -93,7 +94,7 @@ def test_a_run_sheet_is_saved_and_used_again(admin: FlaskClient, link: FakeLink,
 
 def _stored_night(store: Store) -> int:
     """A night the real session and runner played and stored (three buzzer rounds, one stopped)."""
-    session = Session(lambda: 100.0, store=store)
+    session = Session(lambda: 100.0, store=store, flows=flow_factory)
     runner = NightRunner(session, store)
     runner.start({"Ann": "hs-1", "Bob": "hs-2", "Cat": "hs-3"},
                  [{"game": "buzzer", "title": "Warm-up"}, {"game": "buzzer", "title": "Final", "multiplier": 2,
@@ -129,7 +130,7 @@ def test_results_per_round_and_total_as_page_csv_and_print(admin: FlaskClient, s
 
 
 def test_the_night_page_sends_the_night_controls(admin: FlaskClient, link: FakeLink, store: Store) -> None:
-    session = Session(lambda: 100.0)
+    session = Session(lambda: 100.0, flows=flow_factory)
     runner = NightRunner(session)
     runner.start({"Ann": "hs-1", "Bob": "hs-2", "Cat": "hs-3"},
                  [{"game": "buzzer"}, {"game": "buzzer", "title": "Music"}, {"game": "buzzer"}], "Live night")
@@ -171,7 +172,7 @@ def test_the_buzzer_round_has_its_own_live_controls_with_shortcuts(admin: FlaskC
 def test_the_night_page_knows_when_the_night_moved_on(admin: FlaskClient, link: FakeLink) -> None:
     """The night page did not refresh itself: a number typed on a handset or a round ending showed only
     after a reload. Its version (polled by night.js) changes with the night and only with it."""
-    session = Session(lambda: 100.0)
+    session = Session(lambda: 100.0, flows=flow_factory)
     runner = NightRunner(session)
     runner.start({"Ann": "hs-1", "Bob": "hs-2"}, [{"game": "buzzer", "seats": ["Ann", "Bob"]}], "Tied night")
     link.board_state = session.board_state([], lambda _: "#fff")

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from waitress import wasyncore  # type: ignore[import-untyped]
 
-from appliance.box.config import BoxConfig, Config
-from appliance.box.store import Store
+from appliance.infra.config import BoxConfig, Config
+from appliance.infra.store import Store
 from tests.web.fakes import ClientFactory, FakeLink
 from web import ServerThread, create_app
 

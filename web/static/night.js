@@ -22,6 +22,21 @@
     var game = row.querySelector(".round-game");
     if (game) { game.addEventListener("change", function () { filter(row); }); filter(row); }
   });
+  // how many night players are filled in, beside the limits (rules.md The room 1)
+  var count = document.getElementById("seat-count");
+  var list = document.getElementById("seats");
+  function countSeats() {
+    var n = 0;
+    list.querySelectorAll("li").forEach(function (row) {
+      if (row.querySelector("input").value.trim() && row.querySelector("select").value) { n += 1; }
+    });
+    count.textContent = n + (n === 1 ? " player is" : " players are") + " filled in.";
+  }
+  if (count && list) {
+    list.addEventListener("input", countSeats);
+    list.addEventListener("change", countSeats);
+    countSeats();
+  }
   var live = document.getElementById("night-live");
   if (live) {
     var typing = false;

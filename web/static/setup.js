@@ -32,8 +32,33 @@
       if (other && option.selected) { deck.value = ""; }
     });
   }
+  // the chosen game's seat limit beside the seat list, with how many rows are filled in (rules.md The room 1)
+  var limit = document.getElementById("seat-limit");
+  function seated() {
+    var n = 0;
+    seats.querySelectorAll("li").forEach(function (row) {
+      if (row.querySelector("input").value.trim() && row.querySelector("select").value) { n += 1; }
+    });
+    return n;
+  }
+  function showLimit() {
+    var chosen = document.querySelector("input[name=game]:checked");
+    if (!limit || !chosen) { return; }
+    var low = Number(chosen.getAttribute("data-min")), high = Number(chosen.getAttribute("data-max"));
+    var n = seated();
+    var text = chosen.getAttribute("data-name") + " seats " + low + " to " + high + " players or teams; " +
+      n + (n === 1 ? " seat is" : " seats are") + " filled in.";
+    if (n > high) { text += " Take " + (n - high) + " out before you start."; }
+    if (n < low) { text += " Fill in " + (low - n) + " more."; }
+    limit.textContent = text;
+    limit.classList.toggle("error", n > high || n < low);
+  }
   document.querySelectorAll("input[name=game]").forEach(function (radio) {
     radio.addEventListener("change", showOptions);
+    radio.addEventListener("change", showLimit);
   });
+  seats.addEventListener("input", showLimit);
+  seats.addEventListener("change", showLimit);
   showOptions();
+  showLimit();
 })();

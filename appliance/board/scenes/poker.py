@@ -128,6 +128,9 @@ def _seat_status(board: Board, q: Mapping[str, Any], name: str, ranges_phase: bo
 
 def _seats(canvas: Canvas, board: Board, area: Rect, q: Mapping[str, Any], ranges_phase: bool) -> None:
     names = board.in_game()
+    table = {as_text(p) for p in as_list(board.view.get("table_players"))}
+    if table:  # room tables (rules.md Estimation poker 13): the view's table, at most 8 seats
+        names = [name for name in names if name in table]
     stacks, bets = as_map(board.view.get("stacks")), as_map(q.get("bets"))
     cols = min(4, max(1, len(names) if len(names) <= 4 else -(-len(names) // 2)))
     lines = -(-len(names) // cols)

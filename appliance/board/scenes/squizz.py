@@ -58,9 +58,15 @@ def _target_words(q: dict[str, object] | object) -> str:
     return f"Find the {target.upper()}" if target else ""
 
 
+def _reader_line(q: object) -> str:
+    """Who reads: the reader's name, or in the room form (no reader, docs/rules.md squizz-room) the box."""
+    reader = as_text(as_map(q).get("reader"))
+    return f"Reader: {reader}" if reader else "The box reads · everyone answers"
+
+
 def draw_roll(canvas: Canvas, board: Board) -> None:
     q = as_map(board.view.get("question"))
-    area = header(canvas, f"sQuizz · Question {as_int(q.get('number'), 0)}", f"Reader: {as_text(q.get('reader'))}")
+    area = header(canvas, f"sQuizz · Question {as_int(q.get('number'), 0)}", _reader_line(q))
     area = footer(canvas, board, area)
     die_box = Rect(0, 0, canvas.u(320), canvas.u(320))
     die_box.center = (area.centerx, area.top + round(area.height * 0.4))
@@ -91,13 +97,19 @@ def _proposition(canvas: Canvas, box: Rect, letter: str, label: str, value: str 
                     theme.GOLD if state == "right" else theme.MUTED, role="title", max_lines=1)
 
 
+def _columns(players: int) -> int:
+    """Pill columns: four for a table of 8, more for a room (docs/rules.md squizz-room) so the cards keep room."""
+    return 4 if players <= 8 else 6 if players <= 24 else 8
+
+
 def _layout(canvas: Canvas, board: Board, q: object) -> tuple[Rect, Rect, Rect]:
     """The prompt line (with the die at its left), the three cards, and the players' strip."""
     qm = as_map(q)
-    area = header(canvas, f"sQuizz · Question {as_int(qm.get('number'), 0)}", f"Reader: {as_text(qm.get('reader'))}")
+    area = header(canvas, f"sQuizz · Question {as_int(qm.get('number'), 0)}", _reader_line(qm))
     area = footer(canvas, board, area)
     prompt = Rect(area.left, area.top, area.width, canvas.u(150))
-    players_height = canvas.u(84) * (-(-len(board.in_game()) // 4) or 1) + canvas.u(40)
+    count = len(board.in_game())
+    players_height = canvas.u(84) * (-(-count // _columns(count)) or 1) + canvas.u(40)
     cards = Rect(area.left, prompt.bottom + canvas.u(20), area.width,
                  area.height - prompt.height - players_height - canvas.u(40))
     players = Rect(area.left, cards.bottom + canvas.u(20), area.width, area.bottom - cards.bottom - canvas.u(20))
@@ -141,7 +153,7 @@ def draw_question(canvas: Canvas, board: Board) -> None:
     locked = {as_text(p) for p in as_list(q.get("locked_in"))}
     names = [n for n in board.in_game() if n != reader]
     player_pills(canvas, board, players, names, mark=lambda n: "lock" if n in locked else "",
-                 dim=lambda n: board.offline(n))
+                 dim=lambda n: board.offline(n), max_columns=_columns(len(board.in_game())))
 
 
 def draw_reveal(canvas: Canvas, board: Board) -> None:
@@ -159,4 +171,4 @@ def draw_reveal(canvas: Canvas, board: Board) -> None:
     correct = {as_text(p) for p in as_list(q.get("correct"))}
     names = [n for n in board.in_game() if n in answers]
     player_pills(canvas, board, players, names, mark=lambda n: "tick" if n in correct else "cross",
-                 label=lambda n: f"{n}: {as_text(answers.get(n))}")
+                 label=lambda n: f"{n}: {as_text(answers.get(n))}", max_columns=_columns(len(board.in_game())))

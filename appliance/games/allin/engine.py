@@ -26,11 +26,11 @@ from appliance.games.base import JSON, Action, Engine, NotYourTurn, Questions, T
 DEFAULT_CHIPS = 15
 """Chips each player starts with (rules.md All In 1: 90 chips in 6 colours)."""
 
-DEFAULT_MAX_PLAYERS = 6
-"""The box seats 2-6 players (6 colours, 6 exclusion cards); the ``max_players`` option may raise it."""
+MAX_SEATS = 40
+"""The most players one All In game seats (rules.md The room 1: the box's 6 colours do not bind it)."""
 
-MAX_SEATS = 12
-"""The most players the ``max_players`` option may allow (the appliance's limit for one All In game)."""
+DEFAULT_MAX_PLAYERS = MAX_SEATS
+"""The optional ``max_players`` cap (2-40): the room's size unless a quizmaster caps it."""
 
 
 class BadPick(IllegalAction):
@@ -52,9 +52,11 @@ class BadSplit(IllegalAction):
 class AlreadySubmitted(IllegalAction):
     """A second split from the same bettor on one question."""
 
+    code: ClassVar[str] = "already_in"
+
 
 class AllInEngine(Questions[Question], Engine):
-    """All In for 2 to ``max_players`` players (options ``chips`` 15, ``max_players`` 6)."""
+    """All In for 2 to 40 players (rules.md The room 1; options ``chips`` 15 and an optional cap ``max_players``)."""
 
     game: ClassVar[str] = "allin"
     min_players: ClassVar[int] = 2
@@ -76,7 +78,7 @@ class AllInEngine(Questions[Question], Engine):
         self._phase = Phase.CARD
 
     def validate_options(self, options: JSON) -> JSON:
-        """``chips`` (whole, at least 1; default 15) and ``max_players`` (2-12; default 6)."""
+        """``chips`` (whole, at least 1; default 15) and an optional cap ``max_players`` (2-40; default 40)."""
         unknown = sorted(set(options) - {"chips", "max_players"})
         if unknown:
             raise ConfigError(f"unknown All In option(s) {', '.join(unknown)}; known: chips, max_players")
@@ -164,10 +166,11 @@ class AllInEngine(Questions[Question], Engine):
                 "one exclusion per player per game"
             )
         if self.chips[target] == 0:
-            raise BadExclusion(f"{target} has no chips left and does not bet, so cannot be excluded")
+            raise BadExclusion(f"{self.named(target)} has no chips left and does not bet, so cannot be excluded")
         if len(self.potential_bettors(reader)) == 1:
             raise BadExclusion(
-                f"excluding {target} would leave nobody to bet on question {question.number} (rules.md All In 4)"
+                f"excluding {self.named(target)} would leave nobody to bet on question {question.number} "
+                "(rules.md All In 4)"
             )
 
     def read(self, action: Read) -> None:

@@ -11,7 +11,7 @@ Records check their own shape (types, numbers within the parser's bounds) and ra
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
@@ -116,15 +116,16 @@ class Answer(Action):
         played = ((Boost.COPY, self.copy is not None), (Boost.SWAP, self.swap is not None))
         return tuple(boost for boost, used in (*played, (Boost.DOUBLE, self.double)) if used)
 
-    def describe(self) -> str:
-        """The board in words, for refusal messages."""
+    def describe(self, named: Callable[[str], str] = str) -> str:
+        """The board in words, for refusal messages; ``named`` words another player (with their seat
+        number, rules.md The room 2)."""
         parts = []
         if self.range is not None:
             parts.append(f"range {self.range.describe()}")
         if self.copy is not None:
-            parts.append(f"copy {self.copy}")
+            parts.append(f"copy {named(self.copy)}")
         if self.swap is not None:
-            parts.append(f"swap {self.swap[0]} and {self.swap[1]}")
+            parts.append(f"swap {named(self.swap[0])} and {named(self.swap[1])}")
         if self.double:
             parts.append("double")
         return ", ".join(parts) or "an empty board"

@@ -34,8 +34,9 @@ from appliance.games.confident.refusals import (
 from appliance.games.confident.settlement import Settlement
 from appliance.games.numbers import format_plain
 
-MAX_SEATS = 12
-"""The box has six answerboards; the appliance seats up to twelve players or teams."""
+MAX_SEATS = 40
+"""The box has six answerboards; the appliance seats a room of 40 teams at the default options (rules.md
+The room 1)."""
 
 
 class Phase(StrEnum):
@@ -156,7 +157,7 @@ class ConfidentEngine(Questions[Question], Engine):
         player = action.player
         self._check_player(player)
         question = self.current
-        what = f"{player} cannot write {action.describe()}"
+        what = f"{player} cannot write {action.describe(self.named)}"
         if self._phase is not Phase.OPEN or question is None:
             raise WrongPhase(f"{what}: {self.status()}")
         if player in question.boards:
@@ -272,7 +273,7 @@ class ConfidentEngine(Questions[Question], Engine):
 
     def _check_named(self, name: str, what: str) -> None:
         if name not in self.players:
-            raise UnknownPlayer(f"{what}: {name!r} is not playing (players: {', '.join(self.players)})")
+            raise UnknownPlayer(f"{what}: {name!r} is not playing (seats 1 to {len(self.players)})")
 
     # -- views -------------------------------------------------------------------------------------
 

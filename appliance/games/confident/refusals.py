@@ -6,6 +6,8 @@ The base engine's :class:`~appliance.games.base.WrongPhase` (out of phase) and
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from appliance.errors import IllegalAction
 
 
@@ -15,6 +17,8 @@ class HostOnly(IllegalAction):
 
 class AlreadyAnswered(IllegalAction):
     """A second board from the same player on one question (one board each)."""
+
+    code: ClassVar[str] = "already_in"
 
 
 class RangeUpsideDown(IllegalAction):

@@ -35,7 +35,7 @@ from appliance.games.night.actions import (
 from appliance.games.night.kinds import KINDS, RoundKind
 from appliance.games.night.placement import night_points, places
 from appliance.games.night.plan import MAX_TITLE, RoundPlan, check_seats
-from appliance.games.night.state import DONE, SCORED, Card, Phase, Round, Status
+from appliance.games.night.state import DONE, SCORED, Phase, Round, Status, Tiebreak
 from appliance.games.night.stop import Played, play_round
 from appliance.games.numbers import EXACT
 
@@ -79,7 +79,7 @@ class NightEngine(Engine):
         self.rounds: list[Round] = [
             Round(number, plan, plan.seated(self.players)) for number, plan in enumerate(plans, 1)
         ]
-        self.cards: list[Card] = []
+        self.cards: list[Tiebreak] = []
         self._winners: list[str] = []
         self._phase = Phase.BETWEEN
         self._advance()
@@ -193,7 +193,7 @@ class NightEngine(Engine):
         return tied
 
     @property
-    def card(self) -> Card | None:
+    def card(self) -> Tiebreak | None:
         """The open tie-break card, if any."""
         card = self.cards[-1] if self.cards else None
         return card if card is not None and not card.closed else None
@@ -366,7 +366,7 @@ class NightEngine(Engine):
     def tiebreak_card(self, action: TiebreakCard) -> None:
         self.verify_tiebreak_card(action)
         self._record(action)
-        self.cards.append(Card(len(self.cards) + 1, action.question, action.answer, tuple(self.tied())))
+        self.cards.append(Tiebreak(len(self.cards) + 1, action.question, action.answer, tuple(self.tied())))
         self._advance()
 
     def verify_number(self, action: EnterNumber) -> None:
@@ -403,7 +403,7 @@ class NightEngine(Engine):
         self._resolve(card)
         self._advance()
 
-    def _resolve(self, card: Card) -> None:
+    def _resolve(self, card: Tiebreak) -> None:
         """Closest to the answer wins, exactly by absolute difference; equal closest stay tied (and
         play another card). A tied player with no number falls behind those with one; if nobody
         entered one, everyone on the card stays tied."""

@@ -18,8 +18,7 @@ from appliance.games.allin.engine import AllInEngine
 from appliance.games.base import Engine
 from appliance.games.buzzer.engine import BuzzerEngine
 from appliance.games.confident.engine import ConfidentEngine
-from appliance.games.poker.actions import StartQuestion
-from appliance.games.poker.engine import PokerEngine
+from appliance.games.poker.room import RoomPokerEngine
 from appliance.games.squizz.engine import SquizzEngine
 
 Key = tuple[int | Decimal, ...]
@@ -50,13 +49,15 @@ def confident_keys(engine: ConfidentEngine) -> dict[str, Key]:
     return {p: (1 if p in winners else 0, engine.scores[p]) for p in engine.players}
 
 
-def poker_keys(engine: PokerEngine) -> dict[str, Key]:
+def poker_keys(engine: RoomPokerEngine) -> dict[str, Key]:
     """By chips at the end; players knocked out earlier place lower; players knocked out on the same
-    question place by the chips they had when that question started (before its ante)."""
+    question place by the chips they had when that question started (before its ante); across the whole
+    room, whatever tables they sat at (rules.md Estimation poker 15)."""
     at_start = poker_stacks_at_each_start(engine)
+    stacks = engine.stacks
     keys: dict[str, Key] = {}
     for player in engine.players:
-        chips = engine.stacks[player]
+        chips = stacks[player]
         if chips > 0:
             keys[player] = (1, chips, 0, 0)
             continue
@@ -65,17 +66,10 @@ def poker_keys(engine: PokerEngine) -> dict[str, Key]:
     return keys
 
 
-def poker_stacks_at_each_start(engine: PokerEngine) -> list[dict[str, int]]:
-    """Every player's chips when each question started, before its ante (rules.md Quiz night 2):
-    the engine keeps stacks after each step only, so the log is played again and the stacks are
-    read just before each start of a question."""
-    replay = PokerEngine(engine.players, engine.options)
-    starts: list[dict[str, int]] = []
-    for action in engine.log:
-        if isinstance(action, StartQuestion):
-            starts.append(dict(replay.stacks))
-        replay.apply(action)
-    return starts
+def poker_stacks_at_each_start(engine: RoomPokerEngine) -> list[dict[str, int]]:
+    """Every player's chips when each question started, before its ante (rules.md Quiz night 2): the
+    room engine keeps them with each question."""
+    return [dict(question.before) for question in engine.questions]
 
 
 def allin_keys(engine: AllInEngine) -> dict[str, Key]:
@@ -114,7 +108,7 @@ def _typed(kind: type[E], keys: Callable[[E], dict[str, Key]]) -> Callable[[Engi
 
 KEYS: Mapping[str, Callable[[Engine], dict[str, Key]]] = {
     "confident": _typed(ConfidentEngine, confident_keys),
-    "poker": _typed(PokerEngine, poker_keys),
+    "poker": _typed(RoomPokerEngine, poker_keys),
     "allin": _typed(AllInEngine, allin_keys),
     "squizz": _typed(SquizzEngine, squizz_keys),
     "buzzer": _typed(BuzzerEngine, buzzer_keys),

@@ -76,7 +76,7 @@ class Round:
 
 
 @dataclass
-class Card:
+class Tiebreak:
     """One tie-break card: who played it, their numbers, and who is still tied after it."""
 
     number: int

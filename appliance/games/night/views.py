@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from appliance.games.base import JSON
-from appliance.games.night.state import SCORED, Card, Round
+from appliance.games.night.state import SCORED, Round, Tiebreak
 from appliance.games.numbers import format_plain
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ def round_view(engine: NightEngine, round_: Round) -> JSON:
     }
 
 
-def card_view(card: Card) -> JSON:
+def card_view(card: Tiebreak) -> JSON:
     view: JSON = {
         "number": card.number,
         "question": card.question,

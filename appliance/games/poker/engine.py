@@ -58,6 +58,20 @@ def _whole_at_least_one(name: str, value: object) -> int:
                         error=ConfigError)
 
 
+def poker_options(options: Mapping[str, Any], players: Sequence[str]) -> JSON:
+    """The complete options of a game of ``players`` (defaults filled in), or ConfigError."""
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise ConfigError(f"unknown poker option(s) {', '.join(unknown)}; known: {', '.join(OPTIONS)}")
+    stack = _whole_at_least_one("stack", options.get("stack", DEFAULT_STACK))
+    ante = _whole_at_least_one("ante", options.get("ante", DEFAULT_ANTE))
+    first = options.get("first", players[0])
+    if first not in players:
+        raise ConfigError(f"poker option first must be one of {', '.join(players)}, got {first!r}")
+    schedule = parse_schedule(options.get("ante_every"), ante)
+    return {"stack": stack, "ante": ante, "first": first, "ante_every": schedule.to_json()}
+
+
 class PokerEngine(Questions[Question], Engine):
     """Estimation poker for 2 to 8 players (options ``stack`` 1000, ``ante`` 10, ``first``: the first
     actor of question 1, default the first seat, ``ante_every``: ``{"minutes": 20}`` by default)."""
@@ -72,25 +86,23 @@ class PokerEngine(Questions[Question], Engine):
     _phase: Phase
     actions: ClassVar[Mapping[str, type[Action]]] = {record.kind: record for record in ALL_ACTIONS}
 
-    def __init__(self, players: Sequence[str], options: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self, players: Sequence[str], options: Mapping[str, Any] | None = None, stacks: Mapping[str, int] | None = None
+    ) -> None:
+        """``stacks``: each player's chips when the game starts, where they are not the ``stack`` option
+        (a room's final table, which sits down with the chips its players have: rules.md Estimation
+        poker 14)."""
         super().__init__(players, options)
         stack: int = self.options["stack"]
         self.stacks: dict[str, int] = dict.fromkeys(self.players, stack)
+        if stacks is not None:
+            self.stacks.update({p: _whole_at_least_one("stack", stacks[p]) for p in self.players})
         self.questions: list[Question] = []
         self.ending: Ending | None = None
         self._phase = Phase.WAITING
 
     def validate_options(self, options: JSON) -> JSON:
-        unknown = sorted(set(options) - set(OPTIONS))
-        if unknown:
-            raise ConfigError(f"unknown poker option(s) {', '.join(unknown)}; known: {', '.join(OPTIONS)}")
-        stack = _whole_at_least_one("stack", options.get("stack", DEFAULT_STACK))
-        ante = _whole_at_least_one("ante", options.get("ante", DEFAULT_ANTE))
-        first = options.get("first", self.players[0])
-        if first not in self.players:
-            raise ConfigError(f"poker option first must be one of {', '.join(self.players)}, got {first!r}")
-        schedule = parse_schedule(options.get("ante_every"), ante)
-        return {"stack": stack, "ante": ante, "first": first, "ante_every": schedule.to_json()}
+        return poker_options(options, self.players)
 
     @functools.cached_property
     def schedule(self) -> AnteSchedule:

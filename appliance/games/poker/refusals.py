@@ -70,3 +70,14 @@ class NobodyToAnswer(IllegalAction):
 class NothingToReveal(IllegalAction):
     """A voluntary reveal by a player whose range is already shown or who has none
     (rules.md Estimation poker 11)."""
+
+
+class WaitingAlone(NotInQuestion):
+    """A room player alone at their table: that table plays no more hands; they keep their chips and
+    wait (rules.md Estimation poker 13)."""
+
+
+class TableHandOver(WrongPhase):
+    """A betting action at a room table whose hand on this question is over while other tables still
+    play theirs (rules.md Estimation poker 13)."""
+

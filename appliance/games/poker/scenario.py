@@ -41,8 +41,8 @@ from appliance.games.poker.actions import (
     StartBetting,
     StartQuestion,
 )
-from appliance.games.poker.engine import PokerEngine
-from appliance.games.poker.state import Phase
+from appliance.games.poker.room import RoomPokerEngine, RoomQuestion
+from appliance.games.poker.state import Phase, Question
 from appliance.games.scenario import GameAdapter, ScenarioAdapter, step_keys, step_player
 
 SIMPLE: dict[str, type[Check | Call | Fold | AllIn | Reveal | EndGame]] = {
@@ -56,7 +56,7 @@ SIMPLE: dict[str, type[Check | Call | Fold | AllIn | Reveal | EndGame]] = {
 SIZED: dict[str, type[Bet | Raise]] = {"bet": Bet, "raise": Raise}
 
 
-class PokerAdapter(GameAdapter[PokerEngine]):
+class PokerAdapter(GameAdapter[RoomPokerEngine]):
     step_keys = frozenset({"range", "action", "to"})
 
     def start_question(self, engine: Engine, question: Mapping[str, Any]) -> None:
@@ -89,25 +89,67 @@ class PokerAdapter(GameAdapter[PokerEngine]):
     def question_result(self, engine: Engine) -> JSON:
         poker = self.engine(engine)
         question = poker.current
-        if question is None or question.outcome is None:
+        if question is None or not question.settled:
             raise MalformedInput("no question has been played to the end")
-        return {
-            "stacks": dict(poker.stacks),
-            "pots": [
-                {"amount": r.pot.amount, "eligible": list(r.pot.eligible), "winners": list(r.winners)}
-                for r in question.outcome.pots
-            ],
-            "shares": [dict(r.shares) for r in question.outcome.pots],
-            "folded": [p for p in poker.players if p in question.folded],
-            "returned": dict(question.outcome.returned),
-            "ranges": {p: r.to_json() for p, r in question.shown_ranges().items()},
-            "answer": question.answer_text(),
-            "ante": question.ante,
-            "first": question.first,
-        }
+        if not poker.room:
+            return _hand_result(poker, question.hands[1])
+        return _room_result(poker, question)
 
-    def totals(self, engine: PokerEngine) -> JSON:
+    def totals(self, engine: RoomPokerEngine) -> JSON:
         return {"stacks": dict(engine.stacks)}
+
+
+def _hand_result(poker: RoomPokerEngine, hand: Question) -> JSON:
+    """A game of 8 or fewer: the ordinary question result (docs/scenarios.md, section "poker")."""
+    assert hand.outcome is not None
+    return {
+        "stacks": poker.stacks,
+        "pots": [
+            {"amount": r.pot.amount, "eligible": list(r.pot.eligible), "winners": list(r.winners)}
+            for r in hand.outcome.pots
+        ],
+        "shares": [dict(r.shares) for r in hand.outcome.pots],
+        "folded": [p for p in poker.players if p in hand.folded],
+        "returned": dict(hand.outcome.returned),
+        "ranges": {p: r.to_json() for p, r in hand.shown_ranges().items()},
+        "answer": hand.answer_text(),
+        "ante": hand.ante,
+        "first": hand.first,
+    }
+
+
+def _room_result(poker: RoomPokerEngine, question: RoomQuestion) -> JSON:
+    """Room tables (rules.md Estimation poker 13): ``tables`` as seated for the question; every table's
+    pots, table 1's first, each with its ``table``; ``folded`` across the tables, seat order; ``firsts``:
+    each table's first actor (null at a table that played no hand)."""
+    pots: list[JSON] = []
+    shares: list[dict[str, int]] = []
+    folded: set[str] = set()
+    returned: dict[str, int] = {}
+    ranges: dict[str, list[str]] = {}
+    for number, hand in sorted(question.hands.items()):
+        assert hand.outcome is not None
+        for paid in hand.outcome.pots:
+            pots.append({"amount": paid.pot.amount, "eligible": list(paid.pot.eligible),
+                         "winners": list(paid.winners), "table": number})
+            shares.append(dict(paid.shares))
+        folded |= hand.folded
+        returned.update(hand.outcome.returned)
+        ranges.update({p: r.to_json() for p, r in hand.shown_ranges().items()})
+    any_hand = next(iter(question.hands.values()))
+    return {
+        "tables": [list(seated) for seated in question.tables],
+        "stacks": poker.stacks,
+        "pots": pots,
+        "shares": shares,
+        "folded": [p for p in poker.players if p in folded],
+        "returned": {p: returned[p] for p in poker.players if p in returned},
+        "ranges": {p: ranges[p] for p in poker.players if p in ranges},
+        "answer": any_hand.answer_text(),
+        "ante": any_hand.ante,
+        "firsts": [question.hands[n].first if n in question.hands else None
+                   for n in range(1, len(question.tables) + 1)],
+    }
 
 
 CARD_KEYS = frozenset({"question", "answer", "hints", "ante"})
@@ -173,4 +215,4 @@ def _whole(name: str, value: object) -> int:
     return fields.whole(value, f"{name} must be a whole number of chips (a JSON integer)")
 
 
-ADAPTER: ScenarioAdapter = PokerAdapter(PokerEngine)
+ADAPTER: ScenarioAdapter = PokerAdapter(RoomPokerEngine)

@@ -1,6 +1,8 @@
-"""sQuizz (seed 004): pick the smallest, middle or largest of three values and bet a token on it.
+"""sQuizz (seed 004): pick the smallest, middle or largest of three values and bet a token on it; with
+readers for 2-8 players, or the room form for up to 40, where the box reads (docs/rules.md squizz-room).
 
-* :mod:`~appliance.games.squizz.table`: tokens and reads per player count, team forming;
+* :mod:`~appliance.games.squizz.table`: tokens and reads per player count, team forming, the room form's
+  limits and the set-up page's fields;
 * :mod:`~appliance.games.squizz.card`: the card (three propositions with different values);
 * :mod:`~appliance.games.squizz.actions`: the die roll, the answer and the host's close;
 * :mod:`~appliance.games.squizz.engine`: :class:`SquizzEngine`, the pure rules engine;
@@ -10,13 +12,13 @@
 from __future__ import annotations
 
 from appliance.games.squizz.actions import Answer, Close, CloseReason, EndGame, StartQuestion
-from appliance.games.squizz.card import Card, card_from_scenario
+from appliance.games.squizz.card import DealCard, card_from_scenario
 from appliance.games.squizz.engine import SquizzEngine
 from appliance.games.squizz.table import form_teams, team_name
 
 __all__ = [
     "Answer",
-    "Card",
+    "DealCard",
     "Close",
     "CloseReason",
     "EndGame",

@@ -34,7 +34,7 @@ TARGETS = {1: "smallest", 2: "middle", 3: "largest"}
 
 
 @dataclass(frozen=True)
-class Card(Action):
+class DealCard(Action):
     """The host deals the question's card; ``texts[i]`` and ``values[i]`` belong to ``LETTERS[i]``.
     A text may be empty (a scenario needs only the values); the values must all differ."""
 
@@ -97,7 +97,7 @@ class Card(Action):
         }
 
 
-def card_from_scenario(data: object) -> Card:
+def card_from_scenario(data: object) -> DealCard:
     """The host's card from the scenario form (module docstring); values are text in any form
     :func:`parse_number` reads. Anything else is a :class:`DeckError` naming the proposition."""
     if not isinstance(data, Mapping):
@@ -129,4 +129,4 @@ def card_from_scenario(data: object) -> Card:
         except MalformedInput as exc:
             raise DeckError(f"proposition {letter}'s value: {exc}") from exc
         texts.append(label)
-    return Card(HOST, prompt, tuple(texts), tuple(values))
+    return DealCard(HOST, prompt, tuple(texts), tuple(values))

@@ -8,6 +8,11 @@ table's number of reads per player the totals are revealed (``over``). The host 
 answers early (a time-out, or a quizmaster who stops waiting for a handset that is gone): each
 answerer still missing is wrong and uses up their lowest unused token, and the reveal follows at
 once (the product's decision, :class:`~appliance.games.squizz.actions.Close`).
+
+The room form (option ``readers`` false; the only form above 8 players; docs/rules.md squizz-room): nobody
+reads, the box shows every card and rolls the die, every player answers every question, each with bet
+tokens 1 to K (option ``tokens``, default 6), and the game has exactly K questions. Scoring and the end are
+rules.md sQuizz 5 and 6, as with readers.
 """
 
 from __future__ import annotations
@@ -16,12 +21,25 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from appliance.errors import ConfigError, IllegalAction
+from appliance.games import fields
 from appliance.games.base import JSON, Action, Engine, Questions, Totals, Views
 from appliance.games.squizz import views
 from appliance.games.squizz.actions import Answer, Close, EndGame, StartQuestion
-from appliance.games.squizz.card import LETTERS, TARGETS, Card
+from appliance.games.squizz.card import LETTERS, TARGETS, DealCard
 from appliance.games.squizz.state import Phase, Question
-from appliance.games.squizz.table import MAX_PLAYERS, MIN_PLAYERS, READS, questions_for, tokens_for
+from appliance.games.squizz.table import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    READS,
+    ROOM_MAX_PLAYERS,
+    ROOM_TOKENS,
+    ROOM_TOKENS_HIGH,
+    ROOM_TOKENS_LOW,
+    TOKENS,
+    questions_for,
+)
+
+OPTIONS = ("readers", "first_reader", "tokens")
 
 
 class BadDie(IllegalAction):
@@ -43,57 +61,99 @@ class BadToken(IllegalAction):
 class AlreadySubmitted(IllegalAction):
     """A second answer from the same player on one question."""
 
+    code: ClassVar[str] = "already_in"
+
 
 class SquizzEngine(Questions[Question], Engine):
-    """sQuizz for 2-8 players or teams (option ``first_reader``, default the first seat)."""
+    """sQuizz for 2-8 players or teams with readers (option ``first_reader``, default the first seat), or
+    2-40 in the room form (``readers`` false, ``tokens`` 2-12, default 6; docs/rules.md squizz-room)."""
 
     game: ClassVar[str] = "squizz"
     min_players: ClassVar[int] = MIN_PLAYERS
-    max_players: ClassVar[int] = MAX_PLAYERS
+    max_players: ClassVar[int] = ROOM_MAX_PLAYERS
+    # no ``defaults``: each default depends on the form, and the form on the seats (``readers`` true up to 8,
+    # false above; ``tokens`` 6 in the room form only); the set-up page's settings say them (the registry)
     views: ClassVar[Views] = views
     _phase: Phase
     actions: ClassVar[Mapping[str, type[Action]]] = {
-        record.kind: record for record in (StartQuestion, Card, Answer, Close, EndGame)
+        record.kind: record for record in (StartQuestion, DealCard, Answer, Close, EndGame)
     }
 
     def __init__(self, players: Sequence[str], options: Mapping[str, object] | None = None) -> None:
         super().__init__(players, options)
-        seats = len(self.players)
-        self.tokens: dict[str, list[int]] = {p: list(tokens_for(seats)) for p in self.players}
+        self.tokens: dict[str, list[int]] = {p: list(self.token_set) for p in self.players}
         """Each player's unused bet tokens, smallest first."""
         self.pile: dict[str, list[int]] = {p: [] for p in self.players}
         """Tokens each player won, face down in the centre until the end (rules.md sQuizz 5)."""
         self.correct_counts: dict[str, int] = {p: 0 for p in self.players}
         self.questions: list[Question] = []
-        self.total_questions = questions_for(seats)
+        self.total_questions = self.options["tokens"] if self.room else questions_for(len(self.players))
+        """With readers, the table's reads; in the room form, one question per token (docs/rules.md squizz-room)."""
         self.ended = False
         """True once the host ended the game before every read was played (:class:`EndGame`)."""
         self._phase = Phase.ROLL
 
     def validate_options(self, options: JSON) -> JSON:
-        """``first_reader``: a seated player's name (default the first seat; rules.md sQuizz 2)."""
-        unknown = sorted(set(options) - {"first_reader"})
+        """With readers (``readers`` true, the default up to 8 players): ``first_reader``, a seated player's
+        name (default the first seat; rules.md sQuizz 2). The room form (``readers`` false, the only form
+        above 8 players): ``tokens``, 2 to 12 (default 6). An option of the other form, or ``readers`` true
+        above 8 players, is a :class:`ConfigError` (docs/rules.md squizz-room)."""
+        unknown = sorted(set(options) - set(OPTIONS))
         if unknown:
-            raise ConfigError(f"unknown sQuizz option(s) {', '.join(unknown)}; known: first_reader")
-        first = options.get("first_reader", self.players[0])
-        if first not in self.players:
-            raise ConfigError(f"first_reader {first!r} is not playing (players: {', '.join(self.players)})")
-        return {"first_reader": first}
+            raise ConfigError(f"unknown sQuizz option(s) {', '.join(unknown)}; known: {', '.join(OPTIONS)}")
+        seats = len(self.players)
+        readers = options.get("readers", seats <= MAX_PLAYERS)
+        if not isinstance(readers, bool):
+            raise ConfigError(f"sQuizz option readers must be true or false, got {readers!r}")
+        if readers and seats > MAX_PLAYERS:
+            raise ConfigError(f"sQuizz with readers seats {MIN_PLAYERS} to {MAX_PLAYERS} players, got {seats}: "
+                              "above 8 the room form is the only form (readers false or left out)")
+        if readers:
+            if "tokens" in options:
+                raise ConfigError("sQuizz option tokens belongs to the room form (readers false): with readers "
+                                  "the tokens follow the player count")
+            first = options.get("first_reader", self.players[0])
+            if first not in self.players:
+                raise ConfigError(f"first_reader {first!r} is not playing (players: {', '.join(self.players)})")
+            return {"readers": True, "first_reader": first}
+        if "first_reader" in options:
+            raise ConfigError("sQuizz option first_reader belongs to the form with readers: in the room form "
+                              "nobody reads")
+        tokens = fields.whole(options.get("tokens", ROOM_TOKENS),
+                              f"sQuizz option tokens must be a whole number from {ROOM_TOKENS_LOW} to "
+                              f"{ROOM_TOKENS_HIGH}", low=ROOM_TOKENS_LOW, high=ROOM_TOKENS_HIGH, error=ConfigError)
+        return {"readers": False, "tokens": tokens}
 
     # -- state queries -----------------------------------------------------------------------------
 
     @property
-    def reads_per_player(self) -> int:
-        return READS[len(self.players)]
+    def room(self) -> bool:
+        """Whether this is the room form: nobody reads (docs/rules.md squizz-room)."""
+        return not self.options["readers"]
 
-    def reader_of(self, number: int) -> str:
+    @property
+    def token_set(self) -> tuple[int, ...]:
+        """The bet tokens each player starts with: 1 to the table's highest with readers (rules.md sQuizz 1),
+        1 to ``tokens`` in the room form."""
+        highest = self.options["tokens"] if self.room else TOKENS[len(self.players)]
+        return tuple(range(1, highest + 1))
+
+    @property
+    def reads_per_player(self) -> int:
+        """How many times each player reads: the table's count; none in the room form."""
+        return 0 if self.room else READS[len(self.players)]
+
+    def reader_of(self, number: int) -> str | None:
         """Reader of question ``number`` (from 1): clockwise from the first reader, so each lap of
-        ``len(players)`` questions gives everyone one read (rules.md sQuizz 2)."""
+        ``len(players)`` questions gives everyone one read (rules.md sQuizz 2); None in the room form,
+        where the box reads every card."""
+        if self.room:
+            return None
         first = self.players.index(self.options["first_reader"])
         return self.players[(first + number - 1) % len(self.players)]
 
     def next_reader(self) -> str | None:
-        """Reader of the next question to open; None when every read has been played."""
+        """Reader of the next question to open; None when every read has been played or nobody reads."""
         if len(self.questions) >= self.total_questions:
             return None
         return self.reader_of(len(self.questions) + 1)
@@ -143,11 +203,11 @@ class SquizzEngine(Questions[Question], Engine):
 
     # -- card (host) -------------------------------------------------------------------------------
 
-    def verify_card(self, action: Card) -> None:
+    def verify_card(self, action: DealCard) -> None:
         self._require_host(action)
         self._require_phase(action, Phase.CARD)
 
-    def card(self, action: Card) -> None:
+    def card(self, action: DealCard) -> None:
         self.verify_card(action)
         self._record(action)
         self._open().card = action
@@ -167,7 +227,7 @@ class SquizzEngine(Questions[Question], Engine):
         if action.answer not in LETTERS:
             raise BadAnswer(f"answer {action.answer!r} from {player} refused: answer A, B or C")
         if action.token not in self.tokens[player]:
-            held = tokens_for(len(self.players))
+            held = self.token_set
             if action.token in held:
                 left = ", ".join(map(str, self.tokens[player]))
                 raise BadToken(f"{player} bets token {action.token}: it is used already; left: {left}")

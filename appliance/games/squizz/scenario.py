@@ -1,17 +1,21 @@
 """The sQuizz part of the scenario format (docs/scenarios.md, section "squizz").
 
-* options: optional ``first_reader`` (tokens and reads follow the player count);
+* options: with readers (the rulebook's form, up to 8 players) optional ``first_reader`` (tokens and
+  reads follow the player count); ``readers``: true (the default up to 8 players) or false, the room form
+  (the only form above 8 players, where ``true`` is malformed), with optional ``tokens`` (2-12, default 6:
+  the game has that many questions); ``tokens`` with readers, or ``first_reader`` in the room form, is
+  malformed (the engine's ConfigError, exit 2; docs/rules.md squizz-room);
 * question: ``die`` (1 smallest, 2 middle, 3 largest) and ``card`` (``prompt``, three
   ``propositions`` ``{"label": "Yoda", "value": "900"}``: the label is the proposition's text, its letter
   its position, A, B, C): the host's roll, then the card;
-* steps: each non-reader's ``{"player", "answer": "A"|"B"|"C", "token": n}``; the answers reveal
-  themselves when the last one is in (rules.md sQuizz 5);
+* steps: each non-reader's ``{"player", "answer": "A"|"B"|"C", "token": n}`` (in the room form every
+  player's); the answers reveal themselves when the last one is in (rules.md sQuizz 5);
 * one more step, the host's ``{"player": "", "action": "close"}`` with optional ``"reason"``
   (``"host"``, the default, or ``"timeout"``) while answers are missing: each missing answerer is
   wrong and uses up their lowest unused token, then the reveal (the product's decision,
   :class:`~appliance.games.squizz.actions.Close`);
-* question result: ``reader``, ``correct`` (seat order), plus ``die``, ``correct_answer``, ``answers``
-  (of those who answered) and ``missed`` (closed-out player -> the token that used up);
+* question result: ``reader`` (null in the room form), ``correct`` (seat order), plus ``die``,
+  ``correct_answer``, ``answers`` (of those who answered) and ``missed`` (closed-out player -> the token that used up);
   final result: ``scores``, ``correct_counts``, ``winners``, ``finished``.
 """
 

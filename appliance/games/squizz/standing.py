@@ -14,9 +14,11 @@ def read(view: View, players: Sequence[str]) -> Standing:
     phase, current = view.get("phase"), question(view)
     base = totals(view, players)  # the correct answers until the end, then the points
     reader = current.get("reader")
-    if phase == "answering" and isinstance(reader, str):
+    if phase == "answering":
         waits = waiting(names(current.get("waiting_for")))
-        return base.now(f"{reader} reads" + (f" · {waits}" if waits else ""))
+        # the room form has no reader: the box reads every card (docs/rules.md squizz-room)
+        who = f"{reader} reads" if isinstance(reader, str) else "Everyone answers"
+        return base.now(who + (f" · {waits}" if waits else ""))
     if phase == "roll":
         next_reader = view.get("next_reader")
         return base.now(f"Next reader: {next_reader}" if isinstance(next_reader, str) else "",

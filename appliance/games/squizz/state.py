@@ -7,7 +7,7 @@ from enum import StrEnum
 
 from appliance.games.base import JSON
 from appliance.games.squizz.actions import Answer
-from appliance.games.squizz.card import Card
+from appliance.games.squizz.card import DealCard
 
 
 class Phase(StrEnum):
@@ -16,7 +16,8 @@ class Phase(StrEnum):
     CARD = "card"
     """The die is rolled; waiting for the host to deal the card."""
     ANSWERING = "answering"
-    """Every non-reader picks an answer and a token; the reveal follows the last one or the host's close."""
+    """Every non-reader (in the room form: every player) picks an answer and a token; the reveal follows the
+    last one or the host's close."""
     OVER = "over"
 
 
@@ -25,10 +26,11 @@ class Question:
     """One question: open until ``revealed``, then kept as the record of what happened."""
 
     number: int
-    reader: str
+    reader: str | None
+    """Who reads the card; None in the room form, where the box reads it (docs/rules.md squizz-room)."""
     die: int
     answerers: tuple[str, ...]
-    card: Card | None = None
+    card: DealCard | None = None
     answers: dict[str, Answer] = field(default_factory=dict)
     closed: str | None = None
     """Why the host closed the answers (a ``CloseReason`` value); None when every answer came in."""

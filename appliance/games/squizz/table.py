@@ -6,6 +6,9 @@
 
 Each player is a non-reader ``(players - 1) * reads`` times, exactly the number of their tokens, so
 every non-reader answers every question and uses every token once (rules.md sQuizz 1).
+
+The room form (docs/rules.md squizz-room) has no table: nobody reads, every player holds tokens 1 to K (the
+option ``tokens``) and the game has exactly K cards.
 """
 
 from __future__ import annotations
@@ -16,6 +19,14 @@ from appliance.errors import ConfigError
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
+"""The most players of the rulebook's form, with readers."""
+ROOM_MAX_PLAYERS = 40
+"""The most players of the room form (docs/rules.md squizz-room): the appliance seats a room of 40."""
+
+ROOM_TOKENS = 6
+"""The room form's default ``tokens``: each player holds bet tokens 1 to this, and the game has this many cards."""
+ROOM_TOKENS_LOW, ROOM_TOKENS_HIGH = 2, 12
+"""The range of the room form's ``tokens`` option."""
 
 TOKENS: dict[int, int] = {2: 6, 3: 6, 4: 6, 5: 8, 6: 5, 7: 6, 8: 7}
 """Players -> highest bet token: each player holds tokens 1 to this."""
@@ -61,3 +72,29 @@ def form_teams(people: Sequence[str]) -> list[tuple[str, ...]]:
 def team_name(team: Sequence[str]) -> str:
     """The seat name of a team: its members joined by `` & `` (a lone player keeps their name)."""
     return " & ".join(team)
+
+
+READERS_AUTO, READERS_YES, READERS_NO = "auto", "yes", "no"
+"""The set-up page's choices for ``readers``: as the seats say (a reader up to 8 players, the room form
+above), readers (2-8 players), the room form."""
+
+
+def setup_options(readers: str, tokens: int | None, seats: int) -> dict[str, object]:
+    """The engine options from the set-up page's two fields (docs/rules.md squizz-room): ``readers`` one of the
+    choices above, ``tokens`` as typed (None when blank). The page shows ``tokens`` at its default whatever the
+    form, so the default is dropped where it does not belong (with readers); another value there is a
+    :class:`ConfigError` naming the choice to make."""
+    options: dict[str, object] = {}
+    if readers == READERS_YES:
+        options["readers"] = True
+    elif readers == READERS_NO:
+        options["readers"] = False
+    elif readers != READERS_AUTO:
+        raise ConfigError(f"readers is one of {READERS_AUTO}, {READERS_YES} or {READERS_NO}, got {readers!r}")
+    room = readers == READERS_NO or (readers == READERS_AUTO and seats > MAX_PLAYERS)
+    if tokens is not None and (room or tokens != ROOM_TOKENS):
+        if not room:
+            raise ConfigError("the number of bet tokens is set only when the box reads every card (the room "
+                              f"form); with readers the tokens follow the player count ({seats} players)")
+        options["tokens"] = tokens
+    return options

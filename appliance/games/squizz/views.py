@@ -4,7 +4,12 @@ Before the end the public view never holds a bet token's value or a total (rules
 before a question's reveal it holds no answer and no card value, only who has locked in. After the
 reveal the answers, the card's values and who was correct are public, and so is who was closed out
 without an answer (``missed``; the token that used up stays on their handset). The reader's handset shows
-the values and the correct answer of their own card (they read it from the card).
+the values and the correct answer of their own card (they read it from the card); in the room form nobody
+reads (``reader`` is None) and no handset sees a value before the reveal.
+
+Every view carries each player's seat number (``seat_numbers``: name -> place in seat order, 1 first;
+rules.md The room 2: the public one from the engine's base, a handset's own here) and a handset's view its
+own (``seat``, from the base).
 """
 
 from __future__ import annotations
@@ -14,7 +19,6 @@ from typing import TYPE_CHECKING
 from appliance.games.base import JSON
 from appliance.games.squizz.card import TARGETS
 from appliance.games.squizz.state import Question
-from appliance.games.squizz.table import TOKENS
 
 if TYPE_CHECKING:
     from appliance.games.squizz.engine import SquizzEngine
@@ -23,8 +27,9 @@ if TYPE_CHECKING:
 def public_view(engine: SquizzEngine) -> JSON:
     question = engine.current
     return {
+        "readers": not engine.room,
         "reads_per_player": engine.reads_per_player,
-        "tokens_per_player": TOKENS[len(engine.players)],
+        "tokens_per_player": len(engine.token_set),
         "questions_total": engine.total_questions,
         "next_reader": engine.next_reader(),
         "correct_counts": dict(engine.correct_counts),
@@ -70,6 +75,7 @@ def private_view(engine: SquizzEngine, player: str) -> JSON:
             answers.append({"question": q.number, "answer": None, "token": q.missed[player], "correct": False})
     view: JSON = {
         "player": player,
+        "seat_numbers": seat_numbers(engine),
         "tokens": list(engine.tokens[player]),
         "answers": answers,
         "points": sum(engine.pile[player]),
@@ -84,3 +90,8 @@ def private_view(engine: SquizzEngine, player: str) -> JSON:
         view["values"] = question.card.values_by_letter()
         view["correct_answer"] = question.card.letter_for(question.die)
     return view
+
+
+def seat_numbers(engine: SquizzEngine) -> dict[str, int]:
+    """Each player's seat number, in seat order."""
+    return {player: seat for seat, player in enumerate(engine.players, 1)}

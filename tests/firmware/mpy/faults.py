@@ -10,6 +10,8 @@
 # within a bounded time, every input delivered with one seq, the watchdog fed in time, and no socket call
 # left to block forever (the world raises Hang, a BaseException no `except Exception` can swallow).
 
+import os
+
 import framebuf
 import machine
 import network
@@ -17,8 +19,10 @@ import samples
 import usocket
 
 from firmware import protocol as P
+from firmware.core import handset as core
 from firmware.core import ui
 from firmware.core.keys import KEYPAD_MAP
+from firmware.core.seq import next_seq_block
 from firmware.esp32 import app as app_module
 from firmware.esp32 import config, keys, wifi
 from firmware.esp32.ssd1306 import SSD1306_I2C
@@ -30,6 +34,8 @@ LOOP_MS = 5  # the main loop's sleep
 WDT_MS = app_module.WDT_MS
 RECOVER_MS = 40000  # a handset is back within this long of a fault clearing
 MDNS_MS = 3000  # an unanswered mDNS query blocks getaddrinfo this long on an ESP32
+PENDING = "/pending"  # the flash file keeping the unacked input (app.PENDING_FILE on a device)
+SEQ = "/seq"
 _tests = []
 
 
@@ -126,6 +132,9 @@ class Conn:
                 w.close_before_connack -= 1
                 self.peer_closed = True
                 return
+            if w.silent_connects:
+                w.silent_connects -= 1
+                return  # the box took the connection and says nothing
             if w.drop_wifi_on_connect:
                 w.drop_wifi_on_connect -= 1
                 network.ap_up = False  # the access point goes while the handset waits for CONNACK
@@ -180,19 +189,31 @@ class World:
         self.close_before_connack = 0
         self.refuse_suback = 0
         self.drop_wifi_on_connect = 0
+        self.silent_connects = 0  # this many CONNECTs get no answer at all (the connection stays open)
+        self.mdns_ip = BOX_IP  # what mDNS answers (another address: a stale one nobody listens at)
         self.connect_packets = 0
         self.connects = 0
         self.retained = {}
         self.inputs = []
         self.hellos = []
         self.ack_msg = "locked in"  # what the box's acks say
+        self.acking = True  # False: the box takes inputs and never acks them
+        self.current = None
         self.lookups = 0
         self.longest_step = 0
         usocket.world = self
         machine.clock = self.clock
         machine.reset_board()
+        for name in (PENDING, SEQ, app_module.SAFE_FILE):
+            try:  # noqa: SIM105 - MicroPython has no contextlib
+                os.remove(name)
+            except OSError:
+                pass
         network.ap_up = True
         network.polls_to_connect = 3
+        network.join_ms = None
+        network.clock = self.clock
+        self.ctrl_c = False
 
     def clock(self):
         return self.now
@@ -228,7 +249,7 @@ class World:
         if addr[0] == "224.0.0.251" and addr[1] == 5353:
             self.lookups += 1  # an mDNS query
             if self.mdns and asked_name(data) == BOX + ".local":
-                sock.inbox.append((mdns_response(BOX + ".local", BOX_IP), (BOX_IP, 5353)))
+                sock.inbox.append((mdns_response(BOX + ".local", self.mdns_ip), (self.mdns_ip, 5353)))
         return len(data)
 
     def recvfrom(self, sock, n):
@@ -302,6 +323,11 @@ class World:
         if topic == P.input_topic(BOX, HID):
             msg = P.parse_input(HID, P.decode(payload))
             self.inputs.append(msg)
+            if not self.acking:
+                return
+            if self.current is None or msg["prompt"] != self.current["id"]:  # as the hub refuses it
+                self.ack(P.make_ack(msg["seq"], False, "That question is over", msg["prompt"], "stale"))
+                return
             ack = P.make_ack(msg["seq"], True, "", msg["prompt"])  # as the hub acks
             ack["msg"] = self.ack_msg  # as is: a test's box may be out of spec
             self.ack(ack)
@@ -310,6 +336,12 @@ class World:
         for c in self.live():
             if P.ack_topic(BOX, HID) in c.subs:
                 c.publish(P.ack_topic(BOX, HID), P.encode(ack))
+
+    def reboot(self):
+        """The handset resets (machine.reset() or its watchdog): its sockets are gone, its files stay."""
+        for s in self.sockets:
+            s.closed = True
+        machine.reset_board()
 
     def drop(self):
         """The broker closes every connection (mosquitto restarting)."""
@@ -326,7 +358,8 @@ class Bat:
         return 80
 
 
-def handset(world, layout="keypad"):
+def handset(world, layout="keypad", files=False):
+    """The app as run() builds it; ``files``: with its seq block and pending input in flash files."""
     cfg = config.parse('{"wifi": {"ssid": "Pub"}, "box": "box1", "handset": "h1", "layout": "' + layout + '"}')
     screen = SSD1306_I2C(machine.I2C(0), clock=world.clock)
     world.i2c = screen.i2c
@@ -334,7 +367,10 @@ def handset(world, layout="keypad"):
     pad = keys.Keypad(pins["rows"], pins["cols"], machine.Pin)
     w = wifi.Wifi("Pub", "", network, world.clock)
     world.wdt = machine.WDT(timeout=WDT_MS)
-    a = app_module.App(cfg, screen, pad, Bat(), w, world.clock)
+    if files:
+        a = app_module.App(cfg, screen, pad, Bat(), w, world.clock, seq=next_seq_block(SEQ), pending_file=PENDING)
+    else:
+        a = app_module.App(cfg, screen, pad, Bat(), w, world.clock)
     world.pins = pins
     return a
 
@@ -467,6 +503,45 @@ def wifi_lost_during_connect():
     eq(world.inputs[-1]["data"], {"answer": "B", "token": 4})
     check(on_glass(world) == drawn(a), "the screen shows locked in")
     healthy(world, "wifi")
+
+
+@test
+def broker_silent_after_connect():
+    """The broker takes the TCP connection and the CONNECT and never answers (a box half up). On umqtt
+    1.8.0, whose connect() without a timeout removed the socket's, the CONNACK wait blocked until the
+    watchdog rebooted the handset. Each attempt gives up after the link's connect timeout and retries;
+    the answer sent meanwhile is delivered once when the box answers."""
+    world = World()
+    world.prompt(samples.by_id("r2"))
+    a = handset(world)
+    check(drive(world, a, RECOVER_MS, lambda: showing_current_prompt(world, a)), "first prompt")
+    type_keys(world, a, ["1", "2", "next", "2", "0"])
+    world.silent_connects = 3
+    world.drop()
+    type_keys(world, a, ["ok", "ok"])
+    eq(a.handset.view, "sent", "OK while the box is away")
+    check(drive(world, a, 2 * RECOVER_MS, lambda: a.handset.view == "locked"), "not delivered")
+    eq(world.connect_packets, 5, "CONNECTs: the first, three unanswered, the one answered")
+    eq([i["data"] for i in world.inputs], [{"bottom": "12", "top": "20"}])
+    check(showing_current_prompt(world, a) or on_glass(world) == drawn(a), "the screen shows locked in")
+    healthy(world, "silent broker")
+
+
+@test
+def stale_mdns_address():
+    """mDNS answers an address nobody listens at any more (the box moved to a new lease and an old
+    responder still answers): each TCP connect times out (on umqtt 1.8.0 it blocked for ever) and the
+    next cycle asks mDNS again; the handset is back once the answer is right."""
+    world = World()
+    world.mdns_ip = "192.0.2.99"
+    world.prompt(samples.by_id("r2"))
+    a = handset(world)
+    drive(world, a, 15000)
+    check(not a.handset.online, "online at an address nobody listens at")
+    check(world.lookups >= 2, "the box is looked up again: " + str(world.lookups))
+    world.mdns_ip = BOX_IP
+    check(drive(world, a, RECOVER_MS, lambda: showing_current_prompt(world, a)), "not back at the right address")
+    healthy(world, "stale mDNS")
 
 
 def locked_in(world):
@@ -681,7 +756,246 @@ def exception_in_the_main_loop_resets():
     eq(world.i2c.frame, bytes(buf), "the crash screen")
 
 
-def main():
+def crash(world, a):
+    """An exception escapes the main loop: the crash screen, then machine.reset()."""
+
+    def broken(now):
+        raise ValueError("a bug in the loop")
+
+    a.keys.poll = broken
+    try:  # noqa: SIM105 - MicroPython has no contextlib
+        app_module.guarded(lambda: drive(world, a, 1000), a.screen, world.sleep_ms)
+    except machine.ResetCalled:
+        pass
+    world.reboot()
+
+
+@test
+def an_unacked_answer_outlives_a_crash_and_a_watchdog_reboot():
+    """OK pressed while the box does not answer, then the handset resets twice (an exception in the main
+    loop, then its watchdog): the answer lived only in RAM and was lost. It is kept in a flash file
+    written before it is sent, sent again with its seq after each boot, delivered once, the file gone."""
+    world = World()
+    world.prompt(samples.by_id("r2"))
+    a = handset(world, files=True)
+    check(drive(world, a, RECOVER_MS, lambda: showing_current_prompt(world, a)), "first prompt")
+    type_keys(world, a, ["1", "2", "next", "2", "0"])
+    world.silent_connects = 1000  # the box takes connections and never answers
+    world.drop()
+    type_keys(world, a, ["ok", "ok"])
+    eq(a.handset.view, "sent", "OK while the box is away")
+    sent_seq = a.handset.pending["seq"]
+    crash(world, a)
+    a = handset(world, files=True)  # boots again on the same flash
+    eq(a.handset.view, "sent", "after the reset the answer is on its way")
+    check(on_glass(world) == drawn(a), "the screen says it is sending")
+    drive(world, a, 10000)
+    world.reboot()  # the watchdog: the loop just stops and the board starts again
+    a = handset(world, files=True)
+    world.silent_connects = 0
+    check(drive(world, a, 2 * RECOVER_MS, lambda: a.handset.view == "locked"), "not delivered after the reboots")
+    eq([(i["seq"], i["data"]) for i in world.inputs], [(sent_seq, {"bottom": "12", "top": "20"})])
+    check(on_glass(world) == drawn(a), "the screen shows locked in")
+    check(a.handset.keep.load() is None, "the pending file is cleared once acked")
+    type_keys(world, a, ["ok"])
+    check(a.handset.seq != sent_seq, "a new boot takes a new seq block")
+    healthy(world, "reboots")
+
+
+@test
+def box_restart_mid_question_offers_the_answer_again():
+    """The box restarts mid-question and the player presses OK while it is down: the question came back
+    under a new id and the answer was refused stale with no word and an empty form. Now the same question
+    asked again shows the answer's review page ("Not sent: again?"): one OK sends it for the new prompt."""
+    world = World()
+    first = samples.by_id("r2")
+    first["id"] = "b0b0b1-p3"
+    world.prompt(first)
+    a = handset(world)
+    check(drive(world, a, RECOVER_MS, lambda: showing_current_prompt(world, a)), "first prompt")
+    type_keys(world, a, ["1", "2", "next", "2", "0"])
+    world.silent_connects = 1000  # the appliance restarting
+    world.drop()
+    type_keys(world, a, ["ok", "ok"])
+    eq(a.handset.view, "sent", "OK while the box is away")
+    drive(world, a, 3000)
+    again = dict(first, id="c0c0c2-p1")  # the resumed game: the same question, a new boot tag
+    world.prompt(again)
+    world.silent_connects = 0
+    form = lambda: a.handset.editor  # noqa: E731
+    offered = drive(world, a, RECOVER_MS, lambda: a.handset.view == "edit" and form().review)
+    check(offered, "the answer is not offered again: view " + a.handset.view)
+    eq([i["prompt"] for i in world.inputs], ["b0b0b1-p3"], "the old input went, refused stale")
+    eq(form().data, {"bottom": "12", "top": "20"}, "the values offered")
+    eq(form().notice, core.SEND_AGAIN)
+    check(on_glass(world) == drawn(a), "the review page is on the glass")
+    press(world, a, "ok")
+    check(drive(world, a, 5000, lambda: a.handset.view == "locked"), "not locked in after OK")
+    eq([(i["prompt"], i["data"]) for i in world.inputs][-1], ("c0c0c2-p1", {"bottom": "12", "top": "20"}))
+    healthy(world, "box restart")
+
+
+@test
+def a_box_that_never_acks():
+    """The box takes the input and never acks it: it went every 3 s for ever and the next question could
+    not be answered ("still sending"). A new question's answer goes at once (the old input is moot), and
+    an input with no ack after GIVE_UP_SENDS sends is given up: said on the screen, the values kept."""
+    world = World()
+    world.acking = False
+    world.prompt(samples.by_id("r2"))
+    a = handset(world)
+    check(drive(world, a, RECOVER_MS, lambda: showing_current_prompt(world, a)), "first prompt")
+    type_keys(world, a, ["1", "2", "next", "2", "0", "ok", "ok"])
+    drive(world, a, 7000)
+    check(len(world.inputs) >= 2, "re-sent while unacked")
+    world.acking = True
+    check(online_with(world, a, "t1", 5000), "the next question is not shown")
+    type_keys(world, a, ["2", "next", "4", "ok", "ok"])
+    check(drive(world, a, 3000, lambda: a.handset.view == "locked"), "the next question cannot be answered")
+    eq(world.inputs[-1]["prompt"], "t1")
+    world.acking = False
+    world.inputs = []
+    check(online_with(world, a, "r1", 5000), "the third question")
+    type_keys(world, a, ["3", "next", "4", "ok", "ok"])
+    bound = (core.GIVE_UP_SENDS + 1) * core.RESEND_MS
+    check(drive(world, a, bound, lambda: a.handset.view == "refused"), "never given up")
+    eq(len(world.inputs), core.GIVE_UP_SENDS, "sends before giving up")
+    eq(a.handset.message, core.NO_ACK)
+    check(on_glass(world) == drawn(a), "the screen says the box did not answer")
+    drive(world, a, 10000)
+    eq(len(world.inputs), core.GIVE_UP_SENDS, "nothing sent after giving up")
+    world.acking = True
+    type_keys(world, a, ["next", "ok", "ok"])  # any key dismisses; the values are still there
+    check(drive(world, a, 3000, lambda: a.handset.view == "locked"), "sent again by the player")
+    eq(world.inputs[-1]["data"], {"bottom": "3", "top": "4"})
+    healthy(world, "never acks")
+
+
+@test
+def an_oled_that_resets_but_keeps_acking_is_lit_again():
+    """The OLED's controller resets (a dip on its supply) and goes on ACKing: dark, its RAM lost. The
+    driver re-initialised only after an I2C error, so it stayed dark for ever; it is lit again, showing
+    the current screen, within 6 s."""
+    world = World()
+    world.prompt(samples.by_id("r2"))
+    a = handset(world)
+    check(drive(world, a, RECOVER_MS, lambda: showing_current_prompt(world, a)), "first prompt")
+    check(world.i2c.on, "the display is lit")
+    world.i2c.controller_reset()
+    lit = lambda: world.i2c.on and on_glass(world) == drawn(a)  # noqa: E731
+    check(drive(world, a, 6000, lit), "the display stays dark")
+    eq(world.connects, 1, "a display reset is not a network loss")
+    healthy(world, "oled reset")
+
+
+@test
+def a_slow_wifi_join_succeeds():
+    """An access point (or its DHCP server) that takes 20 s to let a station in: the join was restarted
+    every 15 s and never finished. A join the driver still reports as joining is left to finish."""
+    world = World()
+    network.join_ms = 20000
+    world.prompt(samples.by_id("r2"))
+    a = handset(world)
+    check(drive(world, a, 2 * RECOVER_MS, lambda: showing_current_prompt(world, a)), "never joined Wi-Fi")
+    eq(a.wifi.wlan.connects, 1, "joins started")
+    healthy(world, "slow join")
+
+
+CONFIG = "/config.json"
+
+
+def boot(world, held=None):
+    """app.run() as main.py calls it, on the stubs, with ``held`` (a key) down at power-on. Its main loop
+    is replaced by a note that it started (or by Ctrl-C, world.ctrl_c). Returns whether the app started."""
+    with open(CONFIG, "w") as f:
+        f.write('{"wifi": {"ssid": "Pub"}, "box": "box1", "handset": "h1"}')
+    machine.reset_board()
+    machine.WDT.last = None
+    if held is not None:
+        pins = config.DEFAULTS["pins"]
+        for r in range(4):
+            for c in range(4):
+                if KEYPAD_MAP[r][c] == held:
+                    machine.pressed.add((pins["rows"][r], pins["cols"][c]))
+    started = []
+    real = app_module.forever
+
+    def loop(app, wdt, sleep_ms, running=None, clock=None):
+        started.append(wdt)
+        if world.ctrl_c:
+            raise KeyboardInterrupt
+
+    app_module.forever = loop
+    try:
+        app_module.run(CONFIG)
+    finally:
+        app_module.forever = real
+    return bool(started)
+
+
+def screen_of(lines):
+    buf = bytearray(1024)
+    fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
+    app_module.message(fb, lines)
+    return bytes(buf)
+
+
+@test
+def a_key_held_at_power_on_skips_the_app():
+    """A boot escape: OK (D) held at power-on leaves the board at the REPL with no app and no watchdog
+    (there was none: a broken app could only be reached by erasing the flash)."""
+    world = World()
+    world.ctrl_c = False
+    check(not boot(world, held="ok"), "the app started with a key held")
+    check(machine.WDT.last is None, "a watchdog was started")
+    eq(machine.I2C.last.frame, screen_of(app_module.REPL_LINES), "the screen says the app was skipped")
+    check(boot(world), "the app does not start without the key")
+    check(machine.WDT.last is not None, "the app runs watched")
+
+
+@test
+def ctrl_c_reboots_into_the_repl_without_the_watchdog():
+    """Ctrl-C at the REPL stopped the loop, but the watchdog went on and reset the board 20 s later, in
+    the middle of an mpremote update. Ctrl-C now resets the board into one boot without app or watchdog;
+    the boot after that plays again."""
+    world = World()
+    world.ctrl_c = True
+    before = machine.resets
+    try:  # noqa: SIM105 - MicroPython has no contextlib
+        boot(world)
+    except machine.ResetCalled:
+        pass
+    eq(machine.resets, before + 1, "reset after Ctrl-C")
+    eq(machine.I2C.last.frame, screen_of(app_module.STOPPED_LINES), "the screen says why")
+    world.ctrl_c = False
+    check(not boot(world), "the app started after Ctrl-C")
+    check(machine.WDT.last is None, "a watchdog was started after Ctrl-C")
+    eq(machine.I2C.last.frame, screen_of(app_module.REPL_LINES))
+    check(boot(world), "the next boot does not play")
+
+
+def use_umqtt(version):
+    """Run the link on umqtt.simple ``version``: "1.3.4" (the vendored PyPI copy) or "1.8.0" (umqtt180.py,
+    as the official ESP32 images freeze it)."""
+    import sys
+
+    import umqtt
+    from umqtt import simple
+
+    client = simple
+    if version == "1.8.0":
+        import umqtt180
+
+        client = umqtt180
+    elif version != "1.3.4":
+        raise ValueError("no umqtt.simple " + version)
+    umqtt.simple = client
+    sys.modules["umqtt.simple"] = client
+
+
+def main(umqtt="1.3.4"):
+    use_umqtt(umqtt)
+    print("umqtt.simple " + umqtt)
     failed = 0
     for fn in _tests:
         try:

@@ -46,6 +46,8 @@ function files() {
   for (const stub of ["machine.py", "network.py", "usocket.py"]) add(path.join(root, "tests/firmware/stubs", stub), `/lib/${stub}`);
   // umqtt.simple as a handset has it (vendored from PyPI for the fault-injection tests)
   for (const name of ["__init__.py", "simple.py"]) add(path.join(root, "tests/firmware/mpy/umqtt", name), `/lib/umqtt/${name}`);
+  // the same client behaving as micropython-lib's 1.8.0 (what the official ESP32 images freeze), faults.main("1.8.0")
+  add(path.join(root, "tests/firmware/mpy/umqtt180.py"), "/lib/umqtt180.py");
   add(path.join(root, "tests/firmware/samples.py"), "/lib/samples.py");
   add(path.join(root, "tests/firmware/mpy/suite.py"), "/lib/suite.py");
   add(path.join(root, "tests/firmware/mpy/game.py"), "/lib/game.py");

@@ -71,7 +71,11 @@ class ADC:
 
 
 class I2C:
+    last = None  # the bus made last (the app's, in a test of run())
+
     def __init__(self, *args, **kwargs):
+        I2C.last = self
+        self.on = False  # the SSD1306 behind it is lit (display-on 0xAF received since its last reset)
         self.writes = []  # the last few (addr, bytes)
         self.frames = 0  # display frames written (data writes starting 0x40)
         self.frame = None  # the last one, without its 0x40
@@ -87,9 +91,16 @@ class I2C:
         data = bytes(data)
         self.writes.append((addr, data))
         del self.writes[:-64]
+        if data[0] == 0x80 and data[1] in (0xAE, 0xAF):
+            self.on = data[1] == 0xAF
         if data[0] == 0x40 and len(data) > 2:
             self.frames += 1
             self.frame = data[1:]
+
+    def controller_reset(self):
+        """The OLED's controller resets (a brown-out on its supply) and goes on ACKing: dark, its RAM lost."""
+        self.on = False
+        self.frame = None
 
     def writevto(self, addr, vector):
         """One transaction of several buffers (the SSD1306 driver's frame: 0x40, then the buffer)."""

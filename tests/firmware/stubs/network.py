@@ -8,6 +8,8 @@ STAT_NO_AP_FOUND = 201
 STAT_WRONG_PASSWORD = 202
 
 polls_to_connect = 3  # None: the access point never answers
+join_ms = None  # a join takes this long on ``clock`` instead (a slow access point or DHCP)
+clock = None
 rssi = -58
 ap_up = True  # False: the access point is gone (a connected WLAN drops, a new connect never completes)
 name = "mpy-esp32"
@@ -37,6 +39,13 @@ class WLAN:
     def connect(self, ssid, password):
         self.connects += 1
         self.connecting = polls_to_connect
+        self.began = clock() if clock else 0
+
+    def _slow(self):
+        """None without a timed join; else whether the timed join is done."""
+        if join_ms is None or self.connecting is None:
+            return None
+        return clock() - self.began >= join_ms
 
     def isconnected(self):
         if not ap_up:
@@ -45,6 +54,8 @@ class WLAN:
             return False
         if not ap_up:
             return False
+        if self._slow() is not None:
+            return self._slow()
         if self.connecting > 0:
             self.connecting -= 1
             return False
@@ -58,6 +69,8 @@ class WLAN:
             return rssi
         if self.connecting is None:
             return STAT_IDLE
+        if self._slow() is not None and ap_up:
+            return STAT_GOT_IP if self._slow() else STAT_CONNECTING
         if self.connecting == 0 and ap_up:
             return STAT_GOT_IP
         return STAT_CONNECTING if ap_up else STAT_NO_AP_FOUND

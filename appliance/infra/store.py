@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from appliance.errors import QuizboxError
 
@@ -127,6 +127,8 @@ Origin = tuple[str, int, str]
 
 class StoreError(QuizboxError):
     """The store cannot read or write (disk full, read-only, corrupted)."""
+
+    code: ClassVar[str] = "not_saved"
 
 
 @dataclass(frozen=True)

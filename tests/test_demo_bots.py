@@ -15,7 +15,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from appliance.box.demo import Autopilot
-from appliance.box.people import Person
+from appliance.box.demo_bots import Person
 from appliance.decks import EstimationCard, shipped_decks
 from appliance.games.numbers import parse_number
 from firmware import protocol
