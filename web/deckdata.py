@@ -113,6 +113,18 @@ def load(store: Store, deck_id: str) -> Deck | None:
     return None if data is None else from_data(data)
 
 
+def unseen(store: Store) -> dict[str, int]:
+    """Per deck, how many of its cards this box has never dealt (or not since the quizmaster reset it)."""
+    dealt = store.used_cards()
+    counts: dict[str, int] = {}
+    for entry in store.decks():
+        data = store.deck(entry["id"]) or {}
+        cards = data.get("cards") if isinstance(data, dict) else None
+        ids = [c.get("id") for c in cards if isinstance(c, dict)] if isinstance(cards, list) else []
+        counts[entry["id"]] = sum(f"{entry['id']}/{card_id}" not in dealt for card_id in ids)
+    return counts
+
+
 def is_builtin(store: Store, deck_id: str) -> bool:
     return any(d["id"] == deck_id and d["builtin"] for d in store.decks())
 

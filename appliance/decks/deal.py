@@ -117,6 +117,6 @@ def cards_for_game(
     cards = deck_pool(decks, card_filter(filters))
     if not cards:
         raise MalformedInput(f"no {deck_type} cards match those filters")
-    used = store.used_cards()
-    order = draw_order(cards, used, rng)[:limit]
+    dealt = store.last_dealt()
+    order = draw_order(cards, dealt.keys(), rng, dealt)[:limit]
     return [DealtCard(c.key, card_fields(c.card)) for c in order]

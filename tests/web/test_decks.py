@@ -162,3 +162,18 @@ def test_a_buzzer_card_is_added_on_the_admin_page_with_its_alternatives(admin: F
     again = post(admin, f"/decks/{deck_id}/cards/new", repeat, page=f"/decks/{deck_id}/cards/new")
     assert "same as the answer" in again.get_data(as_text=True)
     assert len(store.deck(deck_id)["cards"]) == 1
+
+
+def test_the_deck_list_shows_unseen_cards_and_a_reset_makes_a_deck_unseen_again(
+    admin: FlaskClient, store: Store
+) -> None:
+    deck = store.deck("buzzer-world")
+    assert deck is not None
+    ids = [c["id"] for c in deck["cards"]]
+    store.mark_used([f"buzzer-world/{i}" for i in ids[:7]] + ["buzzer-culture/bz-0400"])
+    page = admin.get("/decks/").get_data(as_text=True)
+    row = page[page.index("Buzzer: world"):].split("</tr>")[0]
+    assert f'<td class="num">{len(ids) - 7}' in row and "reset-history" in row
+    post(admin, "/decks/buzzer-world/reset-history", page="/decks/")
+    assert not any(k.startswith("buzzer-world/") for k in store.used_cards())
+    assert "buzzer-culture/bz-0400" in store.used_cards()  # only that deck forgets
