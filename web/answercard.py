@@ -24,7 +24,7 @@ class AnswerCard:
     fact: str = ""
     source: str = ""
     hints: list[str] = field(default_factory=list)
-    lines: list[str] = field(default_factory=list)  # sQuizz propositions with values, All In statements
+    lines: list[str] = field(default_factory=list)  # sQuizz propositions, All In statements, buzzer alternatives
 
 
 def _text(value: Any) -> str:
@@ -54,6 +54,9 @@ def read(store: Store, admin: Mapping[str, Any]) -> AnswerCard | None:
             lines.append(f"{_text(prop.get('label'))} {_text(prop.get('text'))}: {_text(prop.get('value'))}".strip())
     for statement in fields.get("statements") or []:
         lines.append(_text(statement))
+    alternatives = [_text(a) for a in fields.get("alternatives") or []]
+    if alternatives:  # a buzzer card: the other answers that count
+        lines.append(f"Also accept: {', '.join(alternatives)}")
     hints = fields.get("hints")
     return AnswerCard(
         number=index + 1,

@@ -26,8 +26,9 @@ from appliance.decks import (
     make_info,
     parse_cards,
     parse_document,
+    row_to_raw,
 )
-from appliance.decks.model import LABELS, Card, Deck, DeckInfo, DeckType, Problem
+from appliance.decks.model import Card, Deck, DeckInfo, DeckType, Problem
 from appliance.infra.store import Store
 
 COMMON = ("id", "category", "difficulty", "family", "tags")
@@ -59,11 +60,18 @@ FIELDS: dict[DeckType, tuple[tuple[str, str, str], ...]] = {
         ("c_value", "C's value", "text"),
         ("source", "Source", "text"),
     ),
+    "buzzer": (
+        ("question", "Question", "area"),
+        ("answer", "Answer (short: the quizmaster judges it at a glance)", "text"),
+        ("alternatives", "Other answers that count, separated by ; (may be empty)", "text"),
+        ("source", "Source", "text"),
+    ),
 }
-TYPE_NAMES: dict[str, str] = {"estimation": "Estimation (Confident?, poker)", "allin": "All In", "squizz": "sQuizz"}
+TYPE_NAMES: dict[str, str] = {"estimation": "Estimation (Confident?, poker)", "allin": "All In", "squizz": "sQuizz",
+                              "buzzer": "Buzzer"}
 RESERVED_IDS = frozenset({"new", "import"})
 """Deck ids that would clash with the pages /decks/new and /decks/import."""
-ID_PREFIX: dict[str, str] = {"estimation": "est", "allin": "allin", "squizz": "sq"}
+ID_PREFIX: dict[str, str] = {"estimation": "est", "allin": "allin", "squizz": "sq", "buzzer": "bz"}
 
 
 def slug(text: str, limit: int = 40) -> str:
@@ -105,6 +113,18 @@ def load(store: Store, deck_id: str) -> Deck | None:
     return None if data is None else from_data(data)
 
 
+def unseen(store: Store) -> dict[str, int]:
+    """Per deck, how many of its cards this box has never dealt (or not since the quizmaster reset it)."""
+    dealt = store.used_cards()
+    counts: dict[str, int] = {}
+    for entry in store.decks():
+        data = store.deck(entry["id"]) or {}
+        cards = data.get("cards") if isinstance(data, dict) else None
+        ids = [c.get("id") for c in cards if isinstance(c, dict)] if isinstance(cards, list) else []
+        counts[entry["id"]] = sum(f"{entry['id']}/{card_id}" not in dealt for card_id in ids)
+    return counts
+
+
 def is_builtin(store: Store, deck_id: str) -> bool:
     return any(d["id"] == deck_id and d["builtin"] for d in store.decks())
 
@@ -135,25 +155,13 @@ def form_values(card: Card | None) -> dict[str, str]:
 
 
 def raw_card(form: Mapping[str, str], deck_type: DeckType) -> dict[str, object]:
-    """A card form in the shape of a JSON card, so it passes the same validator as an imported file."""
+    """A card form in the shape of a JSON card, so it passes the same validator as an imported file. The form's
+    fields are the CSV columns; only the family box and the tags (spaces or commas between them) read apart."""
     row = {column: str(form.get(column, "")) for column in CSV_COLUMNS[deck_type]}
     family = "true" if form.get("family") in ("true", "on", "yes", "1") else "false"
-    raw: dict[str, object] = {
-        "id": row["id"].strip(),
-        "category": row["category"].strip(),
-        "difficulty": row["difficulty"].strip(),
-        "family": FAMILY_WORDS[family],
-        "tags": [t for t in re.split(r"[\s,;]+", row["tags"].strip().lower()) if t],
-    }
-    if deck_type == "estimation":
-        raw.update(question=row["question"], answer=row["answer"], unit=row["unit"], fact=row["fact"],
-                   hints=[row["hint1"], row["hint2"]], source=row["source"])
-    elif deck_type == "allin":
-        raw.update(statements=[row["statement1"], row["statement2"], row["statement3"]])
-    else:
-        raw.update(prompt=row["prompt"], unit=row["unit"], source=row["source"],
-                   propositions=[{"label": row[f"{letter.lower()}_text"],
-                                  "value": row[f"{letter.lower()}_value"]} for letter in LABELS])
+    raw = row_to_raw(row, deck_type)
+    raw.update(id=row["id"].strip(), family=FAMILY_WORDS[family],
+               tags=[t for t in re.split(r"[\s,;]+", row["tags"].strip().lower()) if t])
     return raw
 
 

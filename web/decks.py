@@ -50,7 +50,16 @@ def index() -> str:
                 matches[entry["id"]] = hits[:3]
         decks = found
     return render_template("decks/index.html", decks=decks, query=query, wanted_type=wanted_type,
-                           types=deckdata.TYPE_NAMES, matches=matches)
+                           types=deckdata.TYPE_NAMES, matches=matches, unseen=deckdata.unseen(store))
+
+
+@bp.post("/<deck_id>/reset-history")
+def reset_history(deck_id: str) -> BaseResponse:
+    """Forget which of the deck's cards this box has dealt: all of them are unseen again."""
+    deck = _deck_or_404(deck_id)
+    services().store.forget_used(f"{deck.id}/")
+    flash(f"Deck {deck.info.name!r}: every card is unseen again.")
+    return redirect(url_for("decks.index"))
 
 
 @bp.route("/new", methods=["GET", "POST"])

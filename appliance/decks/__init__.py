@@ -1,6 +1,6 @@
 """Question decks: the v1 deck file format (JSON and CSV), its validation, import, export and drawing.
 
-* :mod:`~appliance.decks.model`: typed frozen records (:class:`Deck`, the three card types, :class:`Problem`);
+* :mod:`~appliance.decks.model`: typed frozen records (:class:`Deck`, the four card types, :class:`Problem`);
 * :mod:`~appliance.decks.validate`: the single validator (the JSON Schemas in ``schema/`` document it);
 * :mod:`~appliance.decks.fields` and :mod:`~appliance.decks.limits`: one card's checks, the limits;
 * :mod:`~appliance.decks.hints`: estimation hints read as bounds, so a false hint is refused;
@@ -26,10 +26,12 @@ from appliance.decks.io import (
     dump_deck,
     format_json,
     load_deck,
+    row_to_raw,
 )
 from appliance.decks.limits import MAX_FILE_BYTES
 from appliance.decks.model import (
     AllInCard,
+    BuzzerCard,
     Card,
     Deck,
     DeckInfo,
@@ -47,6 +49,7 @@ __all__ = [
     "FAMILY_WORDS",
     "MAX_FILE_BYTES",
     "AllInCard",
+    "BuzzerCard",
     "Card",
     "CardFilter",
     "Deck",
@@ -69,6 +72,7 @@ __all__ = [
     "parse_cards",
     "parse_document",
     "pool",
+    "row_to_raw",
     "shipped_decks",
     "used_up",
 ]

@@ -10,6 +10,7 @@ from typing import Any
 
 from appliance.decks import (
     AllInCard,
+    BuzzerCard,
     Card,
     CardFilter,
     Deck,
@@ -28,7 +29,7 @@ from appliance.games.numbers import format_plain
 from appliance.infra.store import Store
 
 DECK_TYPE: Mapping[str, str] = {spec.id: spec.deck for spec in registry.SPECS}
-"""Game -> the deck type it deals (the buzzer reads an estimation card's question)."""
+"""Game -> the deck type it deals (the buzzer round deals buzzer cards: a question and a short answer)."""
 
 
 def card_fields(card: Card) -> dict[str, Any]:
@@ -39,6 +40,9 @@ def card_fields(card: Card) -> dict[str, Any]:
                 "fact": card.fact, "hints": list(card.hints), "source": card.source}
     if isinstance(card, AllInCard):
         return {**common, "statements": list(card.statements)}
+    if isinstance(card, BuzzerCard):
+        return {**common, "question": card.question, "answer": card.answer,
+                "alternatives": list(card.alternatives), "source": card.source}
     assert isinstance(card, SquizzCard)
     return {**common, "prompt": card.prompt, "unit": card.unit, "source": card.source,
             "propositions": [{"label": p.text, "value": format_plain(p.value)} for p in card.propositions]}
@@ -113,6 +117,6 @@ def cards_for_game(
     cards = deck_pool(decks, card_filter(filters))
     if not cards:
         raise MalformedInput(f"no {deck_type} cards match those filters")
-    used = store.used_cards()
-    order = draw_order(cards, used, rng)[:limit]
+    dealt = store.last_dealt()
+    order = draw_order(cards, dealt.keys(), rng, dealt)[:limit]
     return [DealtCard(c.key, card_fields(c.card)) for c in order]

@@ -3,15 +3,17 @@
 Pure: the caller passes the ids of the cards already used on this box (:attr:`DeckCard.key`, which
 names the deck too, since two decks may both have a card ``est-0001``) and an injected
 :class:`random.Random`; it gets back the order to deal in and stores the keys it actually deals.
-The order puts every card not used yet first, shuffled, then the used ones, shuffled: no card repeats
-until the filtered cards are used up, and a long game never runs dry because of past games. Once
+The order puts every card not used yet first, shuffled, then the used ones: the one dealt longest ago
+first when the caller says when each was last dealt (the box does: its store keeps the time of each card's
+last deal), shuffled otherwise. No card repeats until the filtered cards are used up, a long game never
+runs dry because of past games, and a repeat is the card the pub has had longest to forget. Once
 :func:`used_up` is true the caller may forget those keys and start a new round of the deck.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence, Set
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 
 from appliance.decks.model import CATEGORIES, DIFFICULTIES, Card, Deck, DeckType
@@ -82,16 +84,21 @@ def pool(decks: Iterable[Deck], card_filter: CardFilter | None = None) -> tuple[
     return tuple(DeckCard(deck.id, card) for deck in chosen for card in deck.cards if flt.matches(card))
 
 
-def draw_order(cards: Sequence[DeckCard], used: Set[str], rng: random.Random) -> list[DeckCard]:
-    """The order to deal ``cards`` in: unused cards first, shuffled by ``rng``, then used ones, shuffled.
+def draw_order(
+    cards: Sequence[DeckCard], used: Set[str], rng: random.Random, last_dealt: Mapping[str, float] | None = None
+) -> list[DeckCard]:
+    """The order to deal ``cards`` in: unused cards first, shuffled by ``rng``, then used ones, shuffled, and
+    then, when ``last_dealt`` gives a used card's last deal time, put in order of it, the oldest first.
 
-    The result depends only on the cards (not their order), ``used`` and the state of ``rng``.
+    The result depends only on the cards (not their order), ``used``, ``last_dealt`` and the state of ``rng``.
     """
     ordered = sorted(cards, key=lambda c: c.key)
     fresh = [c for c in ordered if c.key not in used]
     again = [c for c in ordered if c.key in used]
     rng.shuffle(fresh)
     rng.shuffle(again)
+    if last_dealt is not None:
+        again.sort(key=lambda c: last_dealt.get(c.key, float("-inf")))  # stable: equal times stay shuffled
     return fresh + again
 
 

@@ -14,12 +14,22 @@ from decimal import Decimal
 from typing import cast
 
 from appliance.decks.hints import read_hint
-from appliance.decks.limits import CARD_FIELDS, ID_PATTERN, MAX_LENGTH, MAX_TAGS, OPTIONAL_FIELDS, TAG_PATTERN
+from appliance.decks.limits import (
+    ALTERNATIVES_SEPARATOR,
+    CARD_FIELDS,
+    ID_PATTERN,
+    MAX_ALTERNATIVES,
+    MAX_LENGTH,
+    MAX_TAGS,
+    OPTIONAL_FIELDS,
+    TAG_PATTERN,
+)
 from appliance.decks.model import (
     CATEGORIES,
     DIFFICULTIES,
     LABELS,
     AllInCard,
+    BuzzerCard,
     Card,
     DeckType,
     Difficulty,
@@ -174,6 +184,8 @@ def parse_card(raw: object, deck_type: DeckType, report: Report) -> Card | None:
         card = _estimation(raw, common, counted)
     elif deck_type == "allin":
         card = _allin(raw, common, counted)
+    elif deck_type == "buzzer":
+        card = _buzzer(raw, common, counted)
     else:
         card = _squizz(raw, common, counted)
     return None if problems else card
@@ -246,6 +258,46 @@ def _allin(
         return None
     first, second, third = (cast(str, s) for s in statements)
     return AllInCard(*common, statements=(first, second, third))
+
+
+def _buzzer(
+    raw: Mapping[str, object],
+    common: tuple[str, str, Difficulty, bool, tuple[str, ...]] | None,
+    report: Report,
+) -> BuzzerCard | None:
+    question = check_text(raw.get("question", MISSING), ("question",), "question", report)
+    answer = check_text(raw.get("answer", MISSING), ("answer",), "answer", report)
+    source = check_text(raw.get("source", MISSING), ("source",), "source", report)
+    alternatives = _alternatives(raw.get("alternatives", []), answer, report)
+    if common is None or question is None or answer is None or source is None or alternatives is None:
+        return None
+    return BuzzerCard(*common, question=question, answer=answer, alternatives=alternatives, source=source)
+
+
+def _alternatives(value: object, answer: str | None, report: Report) -> tuple[str, ...] | None:
+    """A buzzer card's other accepted answers: texts, none the answer again or another alternative again,
+    none holding the CSV cell's separator."""
+    if not isinstance(value, list):
+        report(("alternatives",), f"must be a list of texts, got {describe(value)}")
+        return None
+    if len(value) > MAX_ALTERNATIVES:
+        report(("alternatives",), f"too many alternatives: {len(value)}, at most {MAX_ALTERNATIVES}")
+        return None
+    seen = {normalise(answer): "the answer"} if answer is not None else {}
+    kept: list[str] = []
+    for i, item in enumerate(value):
+        text = check_text(item, ("alternatives", i), "answer", report)
+        if text is None:
+            continue
+        if ALTERNATIVES_SEPARATOR in text:
+            report(("alternatives", i), f"must not contain {ALTERNATIVES_SEPARATOR!r}: it separates the "
+                   "alternatives in a CSV cell; write two alternatives instead")
+        elif normalise(text) in seen:
+            report(("alternatives", i), f"{text!r} is the same as {seen[normalise(text)]}")
+        else:
+            seen[normalise(text)] = f"alternative {i + 1}"
+            kept.append(text)
+    return tuple(kept) if len(kept) == len(value) else None
 
 
 def _squizz(

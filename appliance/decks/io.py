@@ -6,12 +6,13 @@ Before any card is read, the file must be at most :data:`~appliance.decks.valida
 and UTF-8 (a byte order mark is accepted and dropped).
 
 CSV and spreadsheets (formula injection): on export, a cell of a free-text column (question, fact,
-hints, source, unit, statements, prompt, proposition texts) that starts with ``=``, ``+``, ``-``,
+hints, source, unit, statements, prompt, proposition texts, a buzzer card's answer and alternatives)
+that starts with ``=``, ``+``, ``-``,
 ``@``, a tab or a carriage return gets a leading apostrophe, so a spreadsheet shows it as text instead
 of running it as a formula; a text that already starts with an apostrophe followed by one of those or by
 another apostrophe gets one too, so the import can tell them apart. On import, a leading apostrophe
 followed by one of those characters or by an apostrophe is removed from every cell (a spreadsheet user
-may have typed ``'=`` to keep a cell as text). Number columns (``answer``, ``a_value``...) are never
+may have typed ``'=`` to keep a cell as text). Number columns (an estimation ``answer``, ``a_value``...) are never
 prefixed: they are written by :func:`~appliance.games.numbers.format_plain`, so they hold only a sign,
 digits and a point (``-40`` stays ``-40``, which a spreadsheet reads as the number -40, never as a
 formula); ``id``, ``category``, ``difficulty``, ``family`` and ``tags`` are from a validated vocabulary
@@ -26,10 +27,12 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
+from appliance.decks.limits import ALTERNATIVES_SEPARATOR
 from appliance.decks.model import (
     DECK_TYPES,
     LABELS,
     AllInCard,
+    BuzzerCard,
     Card,
     Deck,
     DeckInfo,
@@ -85,6 +88,7 @@ CSV_COLUMNS: dict[DeckType, tuple[str, ...]] = {
         "c_value",
         "source",
     ),
+    "buzzer": ("id", "category", "difficulty", "family", "tags", "question", "answer", "alternatives", "source"),
 }
 TEXT_COLUMNS = frozenset(
     {
@@ -104,6 +108,8 @@ TEXT_COLUMNS = frozenset(
     }
 )
 """Free-text CSV columns: neutralised against formula injection on export."""
+BUZZER_TEXT_COLUMNS = TEXT_COLUMNS | {"answer", "alternatives"}
+"""A buzzer deck's free-text columns: its answer is a text, not a number."""
 
 FAMILY_WORDS = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
 _RISKY = ("=", "+", "-", "@", "\t", "\r")
@@ -221,6 +227,8 @@ def card_to_json(card: Card) -> dict[str, object]:
         )
     elif isinstance(card, AllInCard):
         obj.update(statements=list(card.statements))
+    elif isinstance(card, BuzzerCard):
+        obj.update(question=card.question, answer=card.answer, alternatives=list(card.alternatives), source=card.source)
     else:
         obj.update(
             prompt=card.prompt,
@@ -262,7 +270,7 @@ def parse_csv(text: str, info: DeckInfo | None = None) -> Deck:
             )
             continue
         lines.append(line)
-        raws.append(_row_to_raw(dict(zip(columns, (_unescape(c) for c in cells), strict=True)), deck_type))
+        raws.append(row_to_raw(dict(zip(columns, (_unescape(c) for c in cells), strict=True)), deck_type))
     cards, card_problems = parse_cards(raws, deck_type, _locate_csv(raws, lines))
     problems.extend(card_problems)
     if problems:
@@ -348,8 +356,9 @@ def _check_info(info: DeckInfo) -> list[Problem]:
     return problems
 
 
-def _row_to_raw(row: Mapping[str, str], deck_type: DeckType) -> dict[str, object]:
-    """A CSV row in the shape of a JSON card, so both go through the same checks."""
+def row_to_raw(row: Mapping[str, str], deck_type: DeckType) -> dict[str, object]:
+    """A CSV row (or the admin page's card form, by the same column names) in the shape of a JSON card, so
+    both go through the same checks."""
     family = row["family"].strip()
     raw: dict[str, object] = {
         "id": row["id"],
@@ -369,6 +378,9 @@ def _row_to_raw(row: Mapping[str, str], deck_type: DeckType) -> dict[str, object
         )
     elif deck_type == "allin":
         raw.update(statements=[row["statement1"], row["statement2"], row["statement3"]])
+    elif deck_type == "buzzer":
+        alternatives = [a.strip() for a in row["alternatives"].split(ALTERNATIVES_SEPARATOR) if a.strip()]
+        raw.update(question=row["question"], answer=row["answer"], alternatives=alternatives, source=row["source"])
     else:
         raw.update(
             prompt=row["prompt"],
@@ -390,12 +402,13 @@ def csv_column(path: Path) -> str:
         return f"{str(head)[:-1]}{path[1] + 1}"
     if head == "propositions" and len(path) > 2 and isinstance(path[1], int):
         return f"{'abc'[path[1]]}_{'text' if path[2] == 'label' else path[2]}"  # a label is its text
-    if head == "family" or head not in ("hints", "statements", "propositions"):
+    if head == "family" or head not in ("hints", "statements", "propositions", "alternatives"):
         return str(head)
     return {
         "hints": "hint1, hint2",
         "statements": "statement1-3",
         "propositions": "a_value, b_value, c_value",
+        "alternatives": "alternatives",
     }[str(head)]
 
 
@@ -416,10 +429,11 @@ def format_csv(deck: Deck) -> str:
     out = io.StringIO(newline="")
     writer = csv.writer(out, lineterminator="\r\n")
     columns = CSV_COLUMNS[deck.info.type]
+    texts = BUZZER_TEXT_COLUMNS if deck.info.type == "buzzer" else TEXT_COLUMNS
     writer.writerow(columns)
     for card in deck.cards:
         row = card_to_row(card)
-        writer.writerow([_escape(row[c]) if c in TEXT_COLUMNS else row[c] for c in columns])
+        writer.writerow([_escape(row[c]) if c in texts else row[c] for c in columns])
     return out.getvalue()
 
 
@@ -444,6 +458,9 @@ def card_to_row(card: Card) -> dict[str, str]:
         )
     elif isinstance(card, AllInCard):
         row.update(statement1=card.statements[0], statement2=card.statements[1], statement3=card.statements[2])
+    elif isinstance(card, BuzzerCard):
+        row.update(question=card.question, answer=card.answer, source=card.source,
+                   alternatives=f"{ALTERNATIVES_SEPARATOR} ".join(card.alternatives))
     elif isinstance(card, SquizzCard):
         row.update(prompt=card.prompt, unit=card.unit, source=card.source)
         for p in card.propositions:

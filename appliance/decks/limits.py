@@ -11,6 +11,10 @@ VERSION = 1
 MAX_FILE_BYTES = 5_000_000
 MAX_CARDS = 5000
 MAX_TAGS = 8
+MAX_ALTERNATIVES = 8
+"""Most accepted alternatives on a buzzer card."""
+ALTERNATIVES_SEPARATOR = ";"
+"""Separates a buzzer card's alternatives in one CSV cell, so an alternative may not hold it."""
 MAX_LENGTH: dict[str, int] = {
     "id": 40,
     "name": 80,
@@ -25,6 +29,7 @@ MAX_LENGTH: dict[str, int] = {
     "prompt": 160,
     "text": 80,
     "number": 80,
+    "answer": 80,
 }
 """Most characters per text field (after surrounding spaces are removed)."""
 
@@ -37,7 +42,8 @@ CARD_FIELDS: dict[DeckType, tuple[str, ...]] = {
     "estimation": (*COMMON_FIELDS, "question", "answer", "unit", "fact", "hints", "source"),
     "allin": (*COMMON_FIELDS, "statements"),
     "squizz": (*COMMON_FIELDS, "prompt", "unit", "propositions", "source"),
+    "buzzer": (*COMMON_FIELDS, "question", "answer", "alternatives", "source"),
 }
-OPTIONAL_FIELDS = frozenset({"tags"})
+OPTIONAL_FIELDS = frozenset({"tags", "alternatives"})
 DECK_FIELDS = ("format", "version", "id", "name", "type", "description", "language", "cards")
 OPTIONAL_DECK_FIELDS = frozenset({"description", "language"})

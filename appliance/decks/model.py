@@ -1,7 +1,8 @@
 """Typed, immutable deck records (deck file format v1, /work/notes/deck-format.md).
 
 A :class:`Deck` holds cards of one type: :class:`EstimationCard` (Confident? and estimation poker),
-:class:`AllInCard` or :class:`SquizzCard`. Records are only built by :mod:`appliance.decks.validate`
+:class:`AllInCard`, :class:`SquizzCard` or :class:`BuzzerCard` (the buzzer round).
+Records are only built by :mod:`appliance.decks.validate`
 (from a file or the admin page), so every value here has passed every check: numbers are exact
 :class:`~decimal.Decimal` values, texts are stripped, limits hold. A :class:`Problem` is one reason a
 deck was refused, with where it is in the file.
@@ -13,8 +14,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
 
-DeckType = Literal["estimation", "allin", "squizz"]
-DECK_TYPES: tuple[DeckType, ...] = ("estimation", "allin", "squizz")
+DeckType = Literal["estimation", "allin", "squizz", "buzzer"]
+DECK_TYPES: tuple[DeckType, ...] = ("estimation", "allin", "squizz", "buzzer")
 
 Difficulty = Literal["easy", "medium", "hard"]
 DIFFICULTIES: tuple[Difficulty, ...] = ("easy", "medium", "hard")
@@ -100,12 +101,24 @@ class SquizzCard(CardBase):
     source: str
 
 
-Card = EstimationCard | AllInCard | SquizzCard
+@dataclass(frozen=True)
+class BuzzerCard(CardBase):
+    """A question with a short answer the quizmaster judges at a glance, the other answers that also count
+    (``alternatives``: "Holland" beside "the Netherlands", possibly none) and a source."""
 
-CARD_CLASSES: dict[DeckType, type[EstimationCard] | type[AllInCard] | type[SquizzCard]] = {
+    question: str
+    answer: str
+    alternatives: tuple[str, ...]
+    source: str
+
+
+Card = EstimationCard | AllInCard | SquizzCard | BuzzerCard
+
+CARD_CLASSES: dict[DeckType, type[EstimationCard] | type[AllInCard] | type[SquizzCard] | type[BuzzerCard]] = {
     "estimation": EstimationCard,
     "allin": AllInCard,
     "squizz": SquizzCard,
+    "buzzer": BuzzerCard,
 }
 
 

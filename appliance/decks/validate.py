@@ -34,7 +34,17 @@ from appliance.decks.limits import (
     TAG_PATTERN,
     VERSION,
 )
-from appliance.decks.model import DECK_TYPES, AllInCard, Card, Deck, DeckInfo, DeckType, EstimationCard, Problem
+from appliance.decks.model import (
+    DECK_TYPES,
+    AllInCard,
+    BuzzerCard,
+    Card,
+    Deck,
+    DeckInfo,
+    DeckType,
+    EstimationCard,
+    Problem,
+)
 from appliance.errors import DeckError
 
 __all__ = [
@@ -91,9 +101,10 @@ def json_path(path: Path) -> str:
 
 
 def question_keys(card: Card) -> tuple[str, ...]:
-    """What must not appear twice among a type's cards: the question; each All In statement (the reader
-    picks one); a sQuizz prompt with its three answers (prompts like "Age at death of..." repeat)."""
-    if isinstance(card, EstimationCard):
+    """What must not appear twice among a type's cards: the question (estimation, buzzer); each All In
+    statement (the reader picks one); a sQuizz prompt with its three answers (prompts like "Age at death
+    of..." repeat)."""
+    if isinstance(card, EstimationCard | BuzzerCard):
         return (normalise(card.question),)
     if isinstance(card, AllInCard):
         return tuple(normalise(s) for s in card.statements)
@@ -110,7 +121,7 @@ def _raw_question_keys(raw: object, deck_type: DeckType) -> list[tuple[Path, str
     if not isinstance(raw, dict):
         return []
     keys: list[tuple[Path, str]] = []
-    if deck_type == "estimation" and isinstance(raw.get("question"), str):
+    if deck_type in ("estimation", "buzzer") and isinstance(raw.get("question"), str):
         keys.append((("question",), normalise(raw["question"])))
     elif deck_type == "allin" and isinstance(raw.get("statements"), list):
         keys += [(("statements", i), normalise(s)) for i, s in enumerate(raw["statements"]) if isinstance(s, str)]
@@ -167,7 +178,9 @@ def parse_cards(raws: Sequence[object], deck_type: DeckType, locate: Locate) -> 
 
 
 def _question_word(deck_type: DeckType) -> str:
-    return {"estimation": "question", "allin": "statement", "squizz": "prompt and answers"}[deck_type]
+    return {"estimation": "question", "allin": "statement", "squizz": "prompt and answers", "buzzer": "question"}[
+        deck_type
+    ]
 
 
 def _other(locate: Locate, i: int) -> str:

@@ -206,7 +206,7 @@ SPECS: tuple[GameSpec, ...] = (
         cues={"final": "fanfare", "roll": "roll", "question": "roll"},
     ),
     GameSpec(
-        "buzzer", "Buzzer Round", BuzzerEngine, "estimation",
+        "buzzer", "Buzzer Round", BuzzerEngine, "buzzer",
         "The quizmaster reads a question; the first buzz answers.",
         ("Wait for the quizmaster to arm the buzzers.",
          "Buzz too early and you are locked out of that question.",

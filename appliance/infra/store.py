@@ -485,6 +485,10 @@ class Store:
     def used_cards(self) -> set[str]:
         return {r["card"] for r in self._query("SELECT card FROM used_cards")}
 
+    def last_dealt(self) -> dict[str, float]:
+        """Each card this box has dealt (``<deck id>/<card id>``) and when it was last dealt (store clock)."""
+        return {r["card"]: float(r["used"]) for r in self._query("SELECT card, used FROM used_cards")}
+
     def forget_used(self, prefix: str = "") -> None:
         with self._tx() as db:
             db.execute("DELETE FROM used_cards WHERE card LIKE ?", (prefix.replace("%", r"\%") + "%",))

@@ -55,6 +55,21 @@ def squizz_card(**changes: Any) -> Json:
     return card
 
 
+def buzzer_card(**changes: Any) -> Json:
+    card: Json = {
+        "id": "bz-0001",
+        "category": "geography",
+        "difficulty": "easy",
+        "family": True,
+        "question": "What is the capital of Australia?",
+        "answer": "Canberra",
+        "alternatives": [],
+        "source": "Encyclopaedia Britannica, Canberra",
+    }
+    card.update(changes)
+    return card
+
+
 def deck_doc(deck_type: str, cards: list[Any], **changes: Any) -> Json:
     doc: Json = {
         "format": "quizbox-deck",

@@ -13,6 +13,7 @@ from appliance.decks.model import (
     DIFFICULTIES,
     LABELS,
     AllInCard,
+    BuzzerCard,
     Card,
     Deck,
     DeckInfo,
@@ -110,10 +111,25 @@ def squizz_cards(draw: st.DrawFn) -> SquizzCard:
     )
 
 
+@st.composite
+def buzzer_cards(draw: st.DrawFn) -> BuzzerCard:
+    answers = draw(
+        st.lists(texts("answer").filter(lambda t: ";" not in t), min_size=1, max_size=4, unique_by=normalise)
+    )
+    return BuzzerCard(
+        **draw(_common()),  # type: ignore[arg-type]
+        question=draw(texts("question")),
+        answer=answers[0],
+        alternatives=tuple(answers[1:]),
+        source=draw(texts("source")),
+    )
+
+
 CARDS: dict[DeckType, st.SearchStrategy[Card]] = {
     "estimation": estimation_cards(),
     "allin": allin_cards(),
     "squizz": squizz_cards(),
+    "buzzer": buzzer_cards(),
 }
 
 

@@ -27,14 +27,14 @@ def test_each_json_cards_example_loads_in_a_deck_of_its_type() -> None:
     types = []
     for fragment in fragments:
         cards = json.loads("{" + fragment + "}")["cards"]
-        deck_type = "squizz" if "propositions" in cards[0] else "allin"
+        deck_type = "squizz" if "propositions" in cards[0] else "buzzer" if "answer" in cards[0] else "allin"
         doc = {"format": "quizbox-deck", "version": 1, "id": "doc", "name": "Doc", "type": deck_type, "cards": cards}
         types.append(load_deck(json.dumps(doc), "json").type)
-    assert types == ["allin", "squizz"]
+    assert types == ["allin", "squizz", "buzzer"]
 
 
 def test_each_csv_example_loads_and_matches_its_json_example() -> None:
     decks = [load_deck(block, "csv") for block in blocks("csv")]
-    assert [d.type for d in decks] == ["estimation", "allin", "squizz"]
+    assert [d.type for d in decks] == ["estimation", "allin", "squizz", "buzzer"]
     full = load_deck(next(b for b in blocks("json") if b.lstrip().startswith("{")), "json")
     assert decks[0].cards == full.cards

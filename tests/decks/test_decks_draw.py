@@ -107,6 +107,15 @@ def test_the_draw_order_puts_unused_cards_first() -> None:
     assert sorted(ids(order[3:])) == ["a", "c"]
 
 
+@pytest.mark.parametrize("seed", range(5))
+def test_played_cards_come_back_longest_unplayed_first(seed: int) -> None:
+    cards = pool([DECK])
+    last = {"mixed/a": 30.0, "mixed/b": 10.0, "mixed/c": 20.0}
+    order = ids(draw_order(cards, last.keys(), random.Random(seed), last))
+    assert sorted(order[:2]) == ["d", "e"]
+    assert order[2:] == ["b", "c", "a"]
+
+
 def test_the_same_seed_gives_the_same_order_whatever_order_the_cards_come_in() -> None:
     cards = pool([DECK])
     first = draw_order(cards, set(), random.Random(7))

@@ -5,13 +5,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import replace
 from decimal import Decimal
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from appliance.decks import Deck, DeckInfo, EstimationCard, InvalidDeck, Problem, dump_deck, load_deck
+from appliance.decks import BuzzerCard, Deck, DeckInfo, EstimationCard, InvalidDeck, Problem, dump_deck, load_deck
 from appliance.decks.io import CSV_COLUMNS, TEXT_COLUMNS, _escape, _unescape
 from tests.decks.decks_strategies import decks
 
@@ -200,3 +201,22 @@ def test_json_export_is_readable_utf8_with_tags_only_when_present() -> None:
     assert "Café" in dump_deck(deck, "json")
     assert "tags" not in doc["cards"][0] and doc["cards"][1]["tags"] == ["x"]
     assert doc["cards"][0]["answer"] == "-40"
+
+
+def test_a_buzzer_csv_splits_alternatives_on_semicolons_and_escapes_a_risky_answer() -> None:
+    header = ",".join(CSV_COLUMNS["buzzer"])
+    text = f"{header}\nbz-1,science,easy,yes,,Freezing point of water in Fahrenheit?,32 °F,32; thirty-two,NIST\n"
+    (card,) = load_deck(text, "csv").cards
+    assert isinstance(card, BuzzerCard)
+    assert (card.answer, card.alternatives) == ("32 °F", ("32", "thirty-two"))
+    cold = Deck(DeckInfo("d", "D", "buzzer"), (replace(card, answer="-40", alternatives=("=minus forty", "x")),))
+    (row,) = _rows(dump_deck(cold, "csv"))
+    assert (row["answer"], row["alternatives"]) == ("'-40", "'=minus forty; x")
+    assert load_deck(dump_deck(cold, "csv"), "csv", cold.info) == cold
+
+
+def test_a_buzzer_csv_problem_names_the_alternatives_column() -> None:
+    header = ",".join(CSV_COLUMNS["buzzer"])
+    (problem,) = csv_problems(f"{header}\nbz-1,science,easy,yes,,Capital of Peru?,Lima,lima,Britannica\n")
+    assert (problem.line, problem.card_id, problem.field) == (2, "bz-1", "alternatives")
+    assert "same as the answer" in problem.message

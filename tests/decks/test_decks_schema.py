@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from appliance.decks import Deck, InvalidDeck, dump_deck, load_deck
+from appliance.decks.limits import MAX_ALTERNATIVES
 from appliance.decks.model import CATEGORIES, DECK_TYPES, DIFFICULTIES, DeckType
 from appliance.decks.shipped import shipped_files
 from appliance.decks.validate import (
@@ -29,7 +30,15 @@ from appliance.decks.validate import (
     OPTIONAL_FIELDS,
 )
 from tests.decks import decks_minischema as minischema
-from tests.decks.decks_samples import Json, allin_card, deck_doc, estimation_card, propositions, squizz_card
+from tests.decks.decks_samples import (
+    Json,
+    allin_card,
+    buzzer_card,
+    deck_doc,
+    estimation_card,
+    propositions,
+    squizz_card,
+)
 from tests.decks.decks_strategies import decks
 
 
@@ -83,6 +92,10 @@ def test_the_schema_limits_and_vocabulary_are_the_codes(deck_type: DeckType) -> 
     if deck_type == "estimation":
         assert props["hints"]["items"]["maxLength"] == MAX_LENGTH["hint"]
         assert props["answer"]["maxLength"] == MAX_LENGTH["number"]
+    if deck_type == "buzzer":
+        assert props["answer"]["maxLength"] == MAX_LENGTH["answer"]
+        assert props["alternatives"]["items"]["maxLength"] == MAX_LENGTH["answer"]
+        assert props["alternatives"]["maxItems"] == MAX_ALTERNATIVES
     if deck_type == "squizz":
         proposition = s["$defs"]["proposition"]["properties"]
         assert (proposition["text"]["maxLength"], proposition["value"]["maxLength"]) == (
@@ -133,6 +146,10 @@ BOTH_REFUSE: list[tuple[str, Json]] = [
             [squizz_card(propositions=[{"label": "A", "text": "x"}, *propositions(("B", "y", "2"), ("C", "z", "3"))])],
         ),
     ),
+    ("buzzer card without an answer", deck_doc("buzzer", [_without(buzzer_card(), "answer")])),
+    ("buzzer alternatives as one text", deck_doc("buzzer", [buzzer_card(alternatives="Canberra ACT")])),
+    ("buzzer alternative holding the CSV separator", deck_doc("buzzer", [buzzer_card(alternatives=["a; b"])])),
+    ("buzzer answer too long", deck_doc("buzzer", [buzzer_card(answer="x" * 81)])),
     ("no cards", deck_doc("estimation", [])),
     ("version 2", deck_doc("estimation", [estimation_card()], version=2)),
     ("version true", deck_doc("estimation", [estimation_card()], version=True)),
@@ -157,6 +174,11 @@ CODE_ONLY: list[tuple[str, Json]] = [
             "squizz", [squizz_card(propositions=propositions(("A", "x", "1000"), ("B", "y", "1,000"), ("C", "z", "3")))]
         ),
     ),
+    (
+        "a buzzer alternative that is the answer again",
+        deck_doc("buzzer", [buzzer_card(alternatives=["canberra!"])]),
+    ),
+    ("repeated buzzer question", deck_doc("buzzer", [buzzer_card(), buzzer_card(id="bz-0002")])),
     ("repeated statement", deck_doc("allin", [allin_card(statements=["I ran.", "I swam.", "i ran"])])),
     (
         "first-form letters not A, B, C (a label beside a text is the letter)",

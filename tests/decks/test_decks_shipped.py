@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 import appliance
-from appliance.decks import Deck, EstimationCard, SquizzCard, dump_deck, load_deck, shipped_decks
+from appliance.decks import BuzzerCard, Deck, EstimationCard, SquizzCard, dump_deck, load_deck, shipped_decks
 from appliance.decks.hints import read_hint
 from appliance.decks.shipped import shipped_files
 from appliance.decks.validate import question_keys
 
 FOLDER = Path(appliance.__file__).parent / "data" / "decks"
-MINIMUM = {"estimation": 150, "allin": 80, "squizz": 80}
+MINIMUM = {"estimation": 150, "allin": 80, "squizz": 80, "buzzer": 150}
 
 
 @pytest.fixture(scope="module")
@@ -60,10 +60,10 @@ def test_every_estimation_hint_is_a_checked_bound_that_holds_and_the_second_narr
             assert first.meet(second) != first, (card.id, card.hints)
 
 
-def test_every_estimation_and_squizz_card_names_a_source(decks: list[Deck]) -> None:
+def test_every_estimation_squizz_and_buzzer_card_names_a_source(decks: list[Deck]) -> None:
     for deck in decks:
         for card in deck.cards:
-            if isinstance(card, (EstimationCard, SquizzCard)):
+            if isinstance(card, (EstimationCard, SquizzCard, BuzzerCard)):
                 assert len(card.source) >= 3, (deck.id, card.id)
 
 

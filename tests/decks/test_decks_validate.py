@@ -11,7 +11,15 @@ import pytest
 from appliance.decks import InvalidDeck, Problem, SquizzCard, dump_deck, load_deck
 from appliance.decks.validate import MAX_CARDS, MAX_FILE_BYTES, MAX_LENGTH, MAX_TAGS
 from appliance.errors import DeckError, MalformedInput
-from tests.decks.decks_samples import Json, allin_card, deck_doc, estimation_card, propositions, squizz_card
+from tests.decks.decks_samples import (
+    Json,
+    allin_card,
+    buzzer_card,
+    deck_doc,
+    estimation_card,
+    propositions,
+    squizz_card,
+)
 
 
 def problems_of(doc: Json | str | bytes) -> list[Problem]:
@@ -28,7 +36,12 @@ def only_problem(doc: Json | str | bytes) -> Problem:
 
 
 def test_a_valid_card_of_each_type_loads() -> None:
-    for deck_type, card in (("estimation", estimation_card()), ("allin", allin_card()), ("squizz", squizz_card())):
+    for deck_type, card in (
+        ("estimation", estimation_card()),
+        ("allin", allin_card()),
+        ("squizz", squizz_card()),
+        ("buzzer", buzzer_card()),
+    ):
         deck = load_deck(json.dumps(deck_doc(deck_type, [card])), "json")
         assert deck.type == deck_type
         assert [c.id for c in deck.cards] == [card["id"]]
@@ -184,6 +197,39 @@ def test_a_bad_squizz_card_is_refused_with_its_field_and_reason(
     problem = only_problem(deck_doc("squizz", [card]))
     assert (problem.card, problem.field) == (1, field)
     assert reason in problem.message
+
+
+BUZZER_BAD: list[tuple[str, Json, str, str]] = [
+    ("missing answer", {"answer": None}, "answer", "missing"),
+    ("empty answer", {"answer": "  "}, "answer", "must not be empty"),
+    ("answer as a JSON number", {"answer": 1901}, "answer", "must be text"),
+    ("alternatives as one text", {"alternatives": "Sydney"}, "alternatives", "must be a list of texts"),
+    ("alternative is the answer again", {"alternatives": ["CANBERRA"]}, "alternatives[0]", "same as the answer"),
+    ("alternative twice", {"alternatives": ["ACT", "act"]}, "alternatives[1]", "same as alternative 1"),
+    ("alternative holding ';'", {"alternatives": ["Canberra; ACT"]}, "alternatives[0]", "must not contain ';'"),
+    ("nine alternatives", {"alternatives": [f"a{i}" for i in range(9)]}, "alternatives", "too many alternatives"),
+    ("missing source", {"source": None}, "source", "missing"),
+    ("a hint on a buzzer card", {"hints": ["More than 1."]}, "hints", "unknown field"),
+]
+
+
+@pytest.mark.parametrize(("name", "changes", "field", "reason"), BUZZER_BAD, ids=[c[0] for c in BUZZER_BAD])
+def test_a_bad_buzzer_card_is_refused_with_its_field_and_reason(
+    name: str, changes: Json, field: str, reason: str
+) -> None:
+    card = buzzer_card(**changes)
+    for key in [k for k, v in changes.items() if v is None]:
+        del card[key]
+    problem = only_problem(deck_doc("buzzer", [card]))
+    assert (problem.card, problem.card_id, problem.field) == (1, "bz-0001", field)
+    assert reason in problem.message
+
+
+def test_a_buzzer_card_without_alternatives_loads_with_none() -> None:
+    card = buzzer_card()
+    del card["alternatives"]
+    deck = load_deck(json.dumps(deck_doc("buzzer", [card])), "json")
+    assert [(c.id, getattr(c, "alternatives", None)) for c in deck.cards] == [("bz-0001", ())]
 
 
 def test_three_equal_squizz_values_are_each_reported_once_against_the_first() -> None:

@@ -22,7 +22,7 @@ def _import(client: FlaskClient, text: str, filename: str, **form: str) -> TestR
 
 def test_shipped_decks_are_in_the_store_as_built_in(admin: FlaskClient, store: Store) -> None:
     decks = store.decks()
-    assert {d["type"] for d in decks} == {"estimation", "allin", "squizz"}
+    assert {d["type"] for d in decks} == {"estimation", "allin", "squizz", "buzzer"}
     assert all(d["builtin"] for d in decks)
     page = admin.get("/decks/").get_data(as_text=True)
     assert all(d["name"] in page for d in decks)
@@ -148,3 +148,32 @@ def test_rename_copy_and_search(admin: FlaskClient, store: Store) -> None:
     assert "Moon" in in_deck and "spider" not in in_deck
     assert admin.get("/decks/nope").status_code == 404
     assert admin.get("/decks/pub/export.xml").status_code == 404
+
+
+def test_a_buzzer_card_is_added_on_the_admin_page_with_its_alternatives(admin: FlaskClient, store: Store) -> None:
+    post(admin, "/decks/new", {"name": "Friday buzzer", "type": "buzzer"}, page="/decks/new")
+    deck_id = next(d["id"] for d in store.decks() if d["name"] == "Friday buzzer")
+    form = {"id": "bz-0001", "category": "geography", "difficulty": "easy", "question": "Capital of Peru?",
+            "answer": "Lima", "alternatives": "Ciudad de los Reyes; lima city", "source": "Britannica"}
+    post(admin, f"/decks/{deck_id}/cards/new", form, page=f"/decks/{deck_id}/cards/new")
+    (card,) = store.deck(deck_id)["cards"]
+    assert (card["answer"], card["alternatives"]) == ("Lima", ["Ciudad de los Reyes", "lima city"])
+    repeat = {**form, "id": "bz-0002", "question": "Peru's capital?", "alternatives": "LIMA"}
+    again = post(admin, f"/decks/{deck_id}/cards/new", repeat, page=f"/decks/{deck_id}/cards/new")
+    assert "same as the answer" in again.get_data(as_text=True)
+    assert len(store.deck(deck_id)["cards"]) == 1
+
+
+def test_the_deck_list_shows_unseen_cards_and_a_reset_makes_a_deck_unseen_again(
+    admin: FlaskClient, store: Store
+) -> None:
+    deck = store.deck("buzzer-world")
+    assert deck is not None
+    ids = [c["id"] for c in deck["cards"]]
+    store.mark_used([f"buzzer-world/{i}" for i in ids[:7]] + ["buzzer-culture/bz-0400"])
+    page = admin.get("/decks/").get_data(as_text=True)
+    row = page[page.index("Buzzer: world"):].split("</tr>")[0]
+    assert f'<td class="num">{len(ids) - 7}' in row and "reset-history" in row
+    post(admin, "/decks/buzzer-world/reset-history", page="/decks/")
+    assert not any(k.startswith("buzzer-world/") for k in store.used_cards())
+    assert "buzzer-culture/bz-0400" in store.used_cards()  # only that deck forgets

@@ -10,6 +10,7 @@ import re
 from flask import Flask
 from flask.testing import FlaskClient
 
+from appliance.games.dealt import DealtCard
 from appliance.infra.store import Store
 from appliance.session.session import setup_json
 from tests.web.conftest import post
@@ -166,3 +167,19 @@ def test_a_phone_asks_for_a_seat_only_for_itself_and_hears_why_not(app: Flask, l
     post(client, "/phone/seat", {"player": "Cat", "code": "abcd"}, page="/phone")
     assert len(link.commands) == 1  # not even sent
     assert "type the 4 digits" in client.get("/phone").get_data(as_text=True)
+
+
+def test_a_buzzer_answer_card_shows_the_answer_and_the_other_answers_that_count(
+    admin: FlaskClient, link: FakeLink, store: Store
+) -> None:
+    fields = {"question": "Which river flows through Baghdad?", "answer": "The Tigris",
+              "alternatives": ["Tigris", "Dijla"], "source": "Encyclopaedia Britannica, Tigris River"}
+    flow = start("buzzer", {}, [DealtCard("buzzer-world/bz-0022", fields)])
+    game_id = store.create_game("buzzer", setup_json(flow.setup), {"Ann": "hs-1"})
+    _waiting(link)
+    link.admin["card"] = {"game_id": game_id, "index": 0}
+    link.changed()
+    page = admin.get("/live/").get_data(as_text=True)
+    assert "Answer: <strong>The Tigris</strong>" in page
+    assert "Also accept: Tigris, Dijla" in page
+    assert "Dijla" not in json_text(link.board_state)  # the TV's state has no answer

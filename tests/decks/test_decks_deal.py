@@ -1,0 +1,48 @@
+"""From the store to a game's cards: the buzzer round deals buzzer cards, with the answer and the other
+answers that count, and never an estimation card (whose answer a buzzer cannot take)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from appliance.decks.deal import DECK_TYPE, cards_for_game, seed_shipped
+from appliance.infra.store import Store
+from tests.decks.test_deck_cross_checks import BUZZER_ANSWER_MAX, LONG_ANSWERS
+
+
+def test_the_buzzer_round_deals_buzzer_cards_with_their_answers(tmp_path: Path) -> None:
+    store = Store(tmp_path / "q.db")
+    seed_shipped(store)
+    cards = cards_for_game(store, "buzzer", random.Random(5), limit=40)
+    assert len(cards) == 40
+    assert all(c.id.startswith("buzzer-") for c in cards), [c.id for c in cards]
+    for card in cards:
+        fields = card.fields
+        assert fields["question"] and fields["source"]
+        assert isinstance(fields["alternatives"], list)
+        assert len(fields["answer"]) <= BUZZER_ANSWER_MAX
+    assert any(c.fields["alternatives"] for c in cards)
+
+
+def test_the_registry_deals_the_buzzer_round_only_from_decks_that_keep_answers_short() -> None:
+    assert LONG_ANSWERS[DECK_TYPE["buzzer"]] is False
+
+
+def test_the_box_deals_unseen_cards_first_then_the_ones_dealt_longest_ago(tmp_path: Path) -> None:
+    now = [1000.0]
+    store = Store(tmp_path / "q.db", clock=lambda: now[0])
+    seed_shipped(store)
+    everything = cards_for_game(store, "buzzer", random.Random(1), limit=5000)
+    keys = [c.id for c in everything]
+    for i, key in enumerate(reversed(keys)):  # every card dealt once; the first key the most recently
+        now[0] = 2000.0 + i
+        store.mark_used([key])
+    store.forget_used(keys[0].split("/")[0] + "/")  # the quizmaster resets one deck: unseen again
+    reset_deck = keys[0].split("/")[0]
+    unseen = [k for k in keys if k.startswith(reset_deck + "/")]
+    again = [c.id for c in cards_for_game(store, "buzzer", random.Random(2), limit=5000)]
+    assert sorted(again[: len(unseen)]) == sorted(unseen)
+    rest = again[len(unseen):]
+    when = store.last_dealt()
+    assert [when[k] for k in rest] == sorted(when[k] for k in rest)
