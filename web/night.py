@@ -80,6 +80,8 @@ def rounds_from_form(form: Mapping[str, str]) -> list[dict[str, Any]]:
             value = _int(form.get(f"round-{i}-{key}", ""), f"{where}: the {what}", 1, high)
             if value is not None:
                 plan[key] = value
+        if form.get(f"round-{i}-unseen") == "on":
+            plan["unseen"] = True  # only cards this box has never dealt (docs/decks.md)
         multiplier = _int(form.get(f"round-{i}-multiplier", ""), f"{where}: the multiplier", 0, 100)
         plan["multiplier"] = 1 if multiplier is None else multiplier
         raw = form.get(f"round-{i}-options", "").strip()
@@ -111,6 +113,8 @@ def _form_from_sheet(sheet: Mapping[str, Any]) -> dict[str, str]:
             if plan.get(key) is not None:
                 form[f"round-{i}-{key}"] = str(plan[key])
         form[f"round-{i}-multiplier"] = str(plan.get("multiplier", 1))
+        if plan.get("unseen"):
+            form[f"round-{i}-unseen"] = "on"
         if plan.get("options"):
             form[f"round-{i}-options"] = json.dumps(plan["options"])
     return form

@@ -240,7 +240,7 @@ class Appliance(contextlib.ExitStack):
         assert self.store is not None
         deck = command.get("deck")
         return cards_for_game(self.store, game, self.rng, deck if isinstance(deck, str) else None,
-                              command.get("filters"))
+                              command.get("filters"), unseen_only=command.get("unseen") is True)
 
 
 def _first_line(exc: BaseException) -> str:

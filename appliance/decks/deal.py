@@ -107,9 +107,10 @@ def card_filter(filters: Mapping[str, Any] | None) -> CardFilter:
 
 def cards_for_game(
     store: Store, game: str, rng: random.Random, deck_id: str | None = None,
-    filters: Mapping[str, Any] | None = None, limit: int = 500,
+    filters: Mapping[str, Any] | None = None, limit: int = 500, unseen_only: bool = False,
 ) -> Sequence[DealtCard]:
-    """The cards to deal for ``game``, in draw order (unused on this box first)."""
+    """The cards to deal for ``game``, in draw order (unused on this box first); ``unseen_only``: only the
+    cards this box has never dealt (a night's round planned "unseen only"), MalformedInput when none is left."""
     deck_type = DECK_TYPE.get(game)
     if deck_type is None:
         raise MalformedInput(f"no decks for game {game!r}")
@@ -118,5 +119,11 @@ def cards_for_game(
     if not cards:
         raise MalformedInput(f"no {deck_type} cards match those filters")
     dealt = store.last_dealt()
+    if unseen_only:
+        cards = [c for c in cards if c.key not in dealt]
+        if not cards:
+            where = f"the deck {deck_id!r}" if deck_id else f"the {deck_type} decks"
+            raise MalformedInput(f"{where} has no card this box has not dealt yet: reset it on the Decks page, "
+                                 "or plan the round without 'unseen only'")
     order = draw_order(cards, dealt.keys(), rng, dealt)[:limit]
     return [DealtCard(c.key, card_fields(c.card)) for c in order]

@@ -102,6 +102,21 @@ class BuzzerFlow(EngineFlow):
         self.now = now  # host_step stamps the arming with the time of the command
         super().advance(now)
 
+    def board(self, now: float | None = None) -> JSON:
+        """The public view, and once a question is over (the quizmaster's verdict, a close, nobody left)
+        its card's answer and the other answers that counted: the TV reveals them only then, so a room
+        still buzzing never sees it (docs/decks.md, the buzzer deck)."""
+        view = super().board(now)
+        question = self.engine.current
+        if question is not None and question.closed and 0 < self.dealt <= len(self.cards):
+            fields = self.cards[self.dealt - 1].fields
+            answer = fields.get("answer")
+            if isinstance(answer, str | int | float) and str(answer):
+                also = fields.get("alternatives")
+                view["answer"] = {"text": str(answer),
+                                  "also": [str(a) for a in also] if isinstance(also, list) else []}
+        return view
+
     def automatic(self) -> Action | None:
         if self.engine.phase == Phase.SETTLING and self.settle_ms == 0:
             return Declare(HOST)

@@ -174,7 +174,10 @@ class NightRunner:
         if plan.deck or plan.game != "buzzer":
             if self.cards is None:
                 raise IllegalAction(f"round {round_.number} needs cards but this box has no decks")
-            cards = self.cards(plan.game, {"deck": plan.deck} if plan.deck else {})
+            how: dict[str, Any] = {"deck": plan.deck} if plan.deck else {}
+            if plan.unseen:
+                how["unseen"] = True  # only cards this box has never dealt (docs/decks.md)
+            cards = self.cards(plan.game, how)
         options: dict[str, Any] = dict(plan.options)
         if plan.game == "buzzer" and plan.cards is not None and not cards:
             options["questions"] = plan.cards

@@ -228,3 +228,41 @@ def test_commands_wait_while_paused(tmp_path: Path) -> None:
     table.session.resume()
     table.command("arm")
     assert table.view["phase"] == "armed"
+
+
+BUZZER_CARDS = [DealtCard("buzzer-world/bz-0022", {"question": "Which river flows through Baghdad?",
+                                                    "answer": "The Tigris", "alternatives": ["Tigris", "Dijla"],
+                                                    "source": "Britannica"}),
+                DealtCard("buzzer-world/bz-0001", {"question": "What is the capital of Australia?",
+                                                    "answer": "Canberra", "alternatives": [], "source": "Britannica"})]
+
+
+def test_the_tv_reveals_a_buzzer_cards_answer_only_after_the_verdict(tmp_path: Path) -> None:
+    """Issue 35: the buzzer deck's answer is revealed on the TV after the quizmaster's verdict, never
+    while the room can still buzz (a wrong answer passes to the next press: still hidden)."""
+    table = Table(tmp_path, cards=BUZZER_CARDS)
+    assert "answer" not in table.view
+    table.command("arm", 101.0)
+    table.buzz("Ann", 101.2, age_ms=0)
+    table.buzz("Bob", 101.3, age_ms=0)
+    table.tick(101.6)  # the settle window: Ann answers
+    assert table.view["answering"] == "Ann" and "answer" not in table.view
+    table.command("wrong", 102.0)  # passes to Bob: the room may still be right, nothing shown
+    assert table.view["answering"] == "Bob" and "answer" not in table.view
+    table.command("right", 103.0)
+    assert table.view["answer"] == {"text": "The Tigris", "also": ["Tigris", "Dijla"]}
+    table.session.advance()  # the next question: its answer hidden again
+    assert table.view["question"] == "What is the capital of Australia?" and "answer" not in table.view
+    table.command("arm", 104.0)
+    table.command("close", 105.0)  # nobody buzzed: closed, the answer is shown
+    assert table.view["answer"] == {"text": "Canberra", "also": []}
+
+
+def test_the_revealed_answer_survives_a_resume(tmp_path: Path) -> None:
+    table = Table(tmp_path, cards=BUZZER_CARDS)
+    table.command("arm", 101.0)
+    table.command("close", 102.0)
+    resumed = CommandSession(Clock(), random.Random(1), store=table.store, flows=flow_factory)
+    assert resumed.resume_stored() and resumed.flow is not None
+    assert resumed.flow.board()["answer"] == table.view["answer"] == {"text": "The Tigris", "also": ["Tigris",
+                                                                                                   "Dijla"]}

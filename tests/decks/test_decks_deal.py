@@ -46,3 +46,21 @@ def test_the_box_deals_unseen_cards_first_then_the_ones_dealt_longest_ago(tmp_pa
     rest = again[len(unseen):]
     when = store.last_dealt()
     assert [when[k] for k in rest] == sorted(when[k] for k in rest)
+
+
+def test_unseen_only_deals_no_card_this_box_has_dealt_and_says_when_none_is_left(tmp_path: Path) -> None:
+    import pytest
+
+    from appliance.errors import MalformedInput
+
+    store = Store(tmp_path / "q.db")
+    seed_shipped(store)
+    deck = cards_for_game(store, "buzzer", random.Random(1), limit=5000)[0].id.split("/")[0]
+    everything = [c.id for c in cards_for_game(store, "buzzer", random.Random(1), deck_id=deck, limit=5000)]
+    store.mark_used(everything[:-3])  # all but three of the deck dealt on earlier nights
+    left = cards_for_game(store, "buzzer", random.Random(2), deck_id=deck, unseen_only=True)
+    assert sorted(c.id for c in left) == sorted(everything[-3:])
+    store.mark_used(everything[-3:])
+    with pytest.raises(MalformedInput, match="no card this box has not dealt yet: reset it on the Decks page"):
+        cards_for_game(store, "buzzer", random.Random(2), deck_id=deck, unseen_only=True)
+    assert len(cards_for_game(store, "buzzer", random.Random(2), deck_id=deck)) == len(everything)  # not unseen

@@ -34,7 +34,7 @@ def _plan(store: Store) -> dict[str, Any]:
     return {
         "title": "Friday night",
         "round-0-game": "confident", "round-0-deck": _deck(store, "estimation"), "round-0-cards": "8",
-        "round-1-game": "buzzer", "round-1-title": "Fastest finger", "round-1-minutes": "15",
+        "round-1-game": "buzzer", "round-1-title": "Fastest finger", "round-1-minutes": "15", "round-1-unseen": "on",
         "round-2-game": "allin", "round-2-deck": _deck(store, "allin"), "round-2-multiplier": "2",
         "round-2-options": '{"chips": 10}',
         "player-0": "Ann", "handset-0": "hs-1", "player-1": "Bob", "handset-1": "hs-2",
@@ -52,7 +52,7 @@ def test_the_plan_starts_a_night_with_its_run_sheet(admin: FlaskClient, link: Fa
         "cmd": "night_start", "title": "Friday night",
         "rounds": [
             {"game": "confident", "title": "", "deck": _deck(store, "estimation"), "cards": 8, "multiplier": 1},
-            {"game": "buzzer", "title": "Fastest finger", "minutes": 15, "multiplier": 1},
+            {"game": "buzzer", "title": "Fastest finger", "minutes": 15, "unseen": True, "multiplier": 1},
             {"game": "allin", "title": "", "deck": _deck(store, "allin"), "multiplier": 2, "options": {"chips": 10}},
         ],
         "seats": [{"player": "Ann", "handset": "hs-1"}, {"player": "Bob", "handset": "hs-2"},
@@ -90,6 +90,8 @@ def test_a_run_sheet_is_saved_and_used_again(admin: FlaskClient, link: FakeLink,
     assert "Fridays" in admin.get("/night/sheets").get_data(as_text=True)
     page = admin.get(f"/night/plan?sheet={sheet['id']}").get_data(as_text=True)
     assert 'name="round-1-title" value="Fastest finger"' in page and 'value="{&#34;chips&#34;: 10}"' in page
+    assert [r.get("unseen", False) for r in sheet["rounds"]] == [False, True, False]  # issue 35: unseen only
+    assert 'name="round-1-unseen" checked' in page and 'name="round-0-unseen" checked' not in page
 
 
 def _stored_night(store: Store) -> int:

@@ -30,7 +30,8 @@ def choose(board: Board) -> Choice:
     phase = as_text(board.view.get("phase"), "waiting")
     number = as_int(board.view.get("number"), 0)
     answering = as_text(board.view.get("answering"))
-    return Choice(f"buzzer-{phase}", draw, ("buzzer", number, phase, answering),
+    revealed = isinstance(board.view.get("answer"), dict)
+    return Choice(f"buzzer-{phase}", draw, ("buzzer", number, phase, answering, revealed),
                   PULSE_SECONDS if phase == "armed" else 0.0)
 
 
@@ -39,6 +40,7 @@ def draw(canvas: Canvas, board: Board) -> None:
     phase = as_text(view.get("phase"), "waiting")
     number = as_int(view.get("number"), 0)
     subtitle = {"waiting": "Wait for it…", "armed": "BUZZ NOW!", "answering": ""}.get(phase, "")
+    reveal = view.get("answer") if isinstance(view.get("answer"), dict) else None
     area = header(canvas, f"Buzzer Round · Question {number}" if number else "Buzzer Round", subtitle)
     area = footer(canvas, board, area)
     text = as_text(view.get("question"))
@@ -50,7 +52,17 @@ def draw(canvas: Canvas, board: Board) -> None:
     left = Rect(rest.left, rest.top, round(rest.width * 0.55), rest.height)
     right = Rect(left.right + canvas.u(32), rest.top, rest.right - left.right - canvas.u(32), rest.height)
     answering = as_text(view.get("answering"))
-    if phase == "answering" and answering:
+    if reveal is not None and as_text(reveal.get("text")):  # the question is over: its answer, for the room
+        spot = Rect(left.left, left.top, left.width, canvas.u(200))
+        pygame.draw.rect(canvas.surface, theme.GOLD, spot, border_radius=canvas.u(24))
+        also = [as_text(a) for a in as_list(reveal.get("also")) if as_text(a)]
+        canvas.text(Rect(spot.left + canvas.u(24), spot.top + canvas.u(10), spot.width - canvas.u(48), canvas.u(110)),
+                    f"Answer: {as_text(reveal.get('text'))}", 64, theme.BACKGROUND, role="title", max_lines=1)
+        if also:
+            canvas.text(Rect(spot.left + canvas.u(24), spot.top + canvas.u(120), spot.width - canvas.u(48),
+                             canvas.u(64)), "Also right: " + ", ".join(also), 36, theme.BACKGROUND, max_lines=1)
+        left = Rect(left.left, spot.bottom + canvas.u(20), left.width, left.bottom - spot.bottom - canvas.u(20))
+    elif phase == "answering" and answering:
         spot = Rect(left.left, left.top, left.width, canvas.u(180))
         pygame.draw.rect(canvas.surface, theme.GOLD, spot, border_radius=canvas.u(24))
         canvas.text(Rect(spot.left, spot.top, spot.width, canvas.u(60)), "Answering", 40, theme.BACKGROUND,

@@ -24,7 +24,7 @@ MAX_MULTIPLIER = 100
 MAX_TITLE = 80
 MAX_CARDS = 500
 MAX_MINUTES = 600
-PLAN_KEYS = ("game", "seats", "options", "multiplier", "title", "deck", "cards", "minutes")
+PLAN_KEYS = ("game", "seats", "options", "multiplier", "title", "deck", "cards", "minutes", "unseen")
 
 
 def _whole(value: object, what: str, low: int, high: int) -> int:
@@ -54,6 +54,9 @@ class RoundPlan:
     """A card count: the round stops (and is scored) after this many questions."""
     minutes: int | None = None
     """A time box: the round stops (and is scored) at the first break between questions after it."""
+    unseen: bool = False
+    """Deal only cards this box has never dealt (docs/decks.md, the deal history); the round refuses to
+    start when its deck has none left."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.game, str) or not self.game:
@@ -74,6 +77,8 @@ class RoundPlan:
             _whole(self.cards, "a round's card count", 1, MAX_CARDS)
         if self.minutes is not None:
             _whole(self.minutes, "a round's time box (minutes)", 1, MAX_MINUTES)
+        if not isinstance(self.unseen, bool):
+            raise MalformedInput(f"a round's unseen is true or false, got {json.dumps(self.unseen)}")
 
     def seated(self, players: Sequence[str]) -> tuple[str, ...]:
         """Who sits the round: its seats, or every player of the night."""
@@ -82,7 +87,7 @@ class RoundPlan:
     def with_seats(self, seats: Sequence[str] | None) -> RoundPlan:
         return RoundPlan(
             self.game, None if seats is None else tuple(seats), self.options, self.multiplier, self.title,
-            self.deck, self.cards, self.minutes,
+            self.deck, self.cards, self.minutes, self.unseen,
         )
 
     def to_json(self) -> JSON:
@@ -95,6 +100,8 @@ class RoundPlan:
         for name in ("cards", "minutes"):
             if getattr(self, name) is not None:
                 data[name] = getattr(self, name)
+        if self.unseen:
+            data["unseen"] = True
         return data
 
     @classmethod
@@ -117,6 +124,7 @@ class RoundPlan:
             data.get("deck", ""),
             data.get("cards"),
             data.get("minutes"),
+            data.get("unseen", False),
         )
 
 
