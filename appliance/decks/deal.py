@@ -120,7 +120,7 @@ def cards_for_game(
         raise MalformedInput(f"no {deck_type} cards match those filters")
     dealt = store.last_dealt()
     if unseen_only:
-        cards = [c for c in cards if c.key not in dealt]
+        cards = tuple(c for c in cards if c.key not in dealt)
         if not cards:
             where = f"the deck {deck_id!r}" if deck_id else f"the {deck_type} decks"
             raise MalformedInput(f"{where} has no card this box has not dealt yet: reset it on the Decks page, "
