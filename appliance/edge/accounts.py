@@ -61,6 +61,11 @@ RIGHTS: dict[str, tuple[tuple[str, str], ...]] = {
     "appliance": (
         ("readwrite", "quizbox/{box}/#"),
         ("readwrite", "$CONTROL/dynamic-security/#"),
+        # a league member (docs/league.md): its bridge carries these to and from the league's broker
+        ("write", "league/result/{box}/#"),
+        ("read", "league/plan/#"),
+        ("read", "league/ack/{box}/#"),
+        ("read", "league/table"),
     ),
     # The admin page sends commands and reads the state, the board and whether the quiz program is up, and
     # it is the MQTT client of every phone handset ("phone-...", web/phones.py): phones reach only the web
