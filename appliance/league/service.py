@@ -59,6 +59,9 @@ class LeagueService:
         nights = [NightPlaces(r["result_id"], r["box"], r["places"]) for r in self.league.results()]
         return [dataclasses.asdict(row) for row in season(nights)]
 
+    def results(self) -> list[dict[str, Any]]:
+        return self.league.results()
+
     def publish_table(self) -> None:
         self.client.publish(topics.TABLE_TOPIC, json.dumps(self.table()).encode(), retain=True)
 
