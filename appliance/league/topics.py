@@ -53,6 +53,8 @@ APPLIANCE_RIGHTS: tuple[tuple[str, str], ...] = (
 
 
 def acl_entries(rights: tuple[tuple[str, str], ...], box: str = "") -> list[dict[str, Any]]:
+    """The dynamic security plugin's ACL entries for ``rights`` (reads are subscribePattern plus
+    publishClientReceive, writes publishClientSend); the one translation, used by appliance.edge.accounts too."""
     out: list[dict[str, Any]] = []
     for access, pattern in rights:
         topic = pattern.format(box=box)
