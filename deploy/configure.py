@@ -37,6 +37,7 @@ owner and group the file had.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import secrets
@@ -68,6 +69,7 @@ from appliance.edge.accounts import (  # noqa: E402
 )
 from appliance.errors import ConfigError  # noqa: E402
 from appliance.infra.config import Config, parse_config  # noqa: E402  (after the path set-up above)
+from appliance.league import topics as league_topics  # noqa: E402
 from firmware import protocol  # noqa: E402
 
 # Handset ids that can never be handsets' broker accounts: they are the two accounts above.
@@ -377,6 +379,143 @@ def configure_handset(root: Path, box_id: str) -> list[str]:
     except handset_config.ConfigError as exc:
         raise ConfigError(f"handset settings for box {box_id!r}: {exc}") from None
     return [f"{write_file(path, text, 0o640):8} /{HANDSET_CONFIG}"]
+
+
+# -- the league (docs/league.md) ---------------------------------------------------------------------------
+
+LEAGUE_DROPIN = "etc/mosquitto/conf.d/quizbox-league.conf"
+LEAGUE_CA = "etc/quizbox/league/ca.pem"
+LEAGUE_BRIDGE = "quizbox-league"
+
+
+def _check_address(host: str, port: int) -> None:
+    if not host or any(c.isspace() for c in host) or len(host) > 253:
+        raise ConfigError(f"the league's broker address {host!r} is not a host name or address")
+    if not 1 <= port <= 65535:
+        raise ConfigError(f"the league's broker port {port} is not 1-65535")
+
+
+def render_bridge(box: str, host: str, port: int, password: str, cafile: str,
+                  restart: tuple[int, int] = (5, 60)) -> str:
+    """A member box's bridge to the league's broker: TLS (the league's CA), the box's own league account,
+    QoS 1 both ways, a persistent session (``cleansession false``: the league's broker queues the plans and
+    acks for a box that is offline, this broker queues the results, kept in its persistence file), and a
+    reconnect every ``restart`` (first, most) seconds."""
+    protocol.box_topic(box)
+    _check_address(host, port)
+    if not password or any(c.isspace() for c in password):
+        raise ConfigError("the league account's password is empty or has spaces")
+    first, most = restart
+    if not 1 <= first <= most:
+        raise ConfigError(f"restart_timeout {first} {most}: the first wait must be 1 s or more, at most the last")
+    return "\n".join([
+        "# Quizbox: this box's bridge to its league (docs/league.md). Written by deploy/configure.py",
+        "# --join-league; do not edit (join again to change it). Needs 'persistence true' (quizbox.conf).",
+        f"connection {LEAGUE_BRIDGE}",
+        f"address {host}:{port}",
+        f"bridge_cafile {cafile}",
+        "bridge_insecure false",
+        "bridge_protocol_version mqttv311",
+        f"remote_username {box}",
+        f"remote_password {password}",
+        f"remote_clientid {league_topics.bridge_client_id(box)}",
+        f"local_clientid {league_topics.bridge_client_id(box)}-local",
+        "cleansession false",
+        "try_private true",  # the league sees a bridge: retained plans and acks stay retained here
+        "notifications false",
+        f"restart_timeout {first} {most}",
+        "keepalive_interval 30",
+        f"topic league/result/{box}/# out 1",
+        "topic league/plan/# in 1",
+        f"topic league/ack/{box}/# in 1",
+        f"topic {league_topics.TABLE_TOPIC} in 1",
+        "",
+    ])
+
+
+def join_league(root: Path, box: str, host: str, port: int, password: str, ca_pem: str,
+                restart: tuple[int, int] = (5, 60)) -> list[str]:
+    """Write the league's CA and this box's bridge under ``root``; everything is checked before anything is
+    written, so a bad join changes no file. mosquitto reads a new bridge when it restarts."""
+    if not ca_pem.startswith("-----BEGIN CERTIFICATE-----") or "-----END CERTIFICATE-----" not in ca_pem:
+        raise ConfigError("the league's CA is not a PEM certificate")
+    text = render_bridge(box, host, port, password, "/" + LEAGUE_CA, restart)
+    if root != Path("/"):
+        text = text.replace(f"bridge_cafile /{LEAGUE_CA}", f"bridge_cafile {root / LEAGUE_CA}")
+    return [f"{write_file(root / LEAGUE_CA, ca_pem, 0o644):8} /{LEAGUE_CA}",
+            f"{write_file(root / LEAGUE_DROPIN, text, 0o640):8} /{LEAGUE_DROPIN} (restart mosquitto to use it)"]
+
+
+def render_league_broker(plugin: str, dynsec_file: str, certfile: str, keyfile: str, tls_port: int = 8883,
+                         local_port: int = 1883) -> str:
+    """The league box's broker: members only over TLS, the league's own service on loopback, accounts and
+    rights by the dynamic security plugin (appliance/league/topics.py), retained results persisted."""
+    return "\n".join([
+        "# Quizbox league broker (docs/league.md), written by deploy/configure.py.",
+        "per_listener_settings false",
+        "allow_anonymous false",
+        f"plugin {plugin}",
+        f"plugin_opt_config_file {dynsec_file}",
+        "message_size_limit 262144",
+        "set_tcp_nodelay true",
+        "max_queued_messages 100000",
+        "max_inflight_messages 0",
+        "persistent_client_expiration 30d",
+        f"listener {local_port} 127.0.0.1",
+        f"listener {tls_port}",
+        f"certfile {certfile}",
+        f"keyfile {keyfile}",
+        "",
+    ])
+
+
+def league_certificates(directory: Path, names: list[str]) -> list[str]:
+    """A CA and the league broker's certificate for ``names`` (host names or IP addresses) in
+    ``directory`` (ca.pem, server.pem, server.key), made once with the openssl CLI."""
+    exe = shutil.which("openssl")
+    if exe is None:
+        raise ConfigError("openssl is missing (apt-get install openssl)")
+    if not names:
+        raise ConfigError("the league broker's certificate needs at least one host name or address")
+    directory.mkdir(parents=True, exist_ok=True)
+    if (directory / "server.pem").exists():
+        return [f"kept     {directory}/server.pem"]
+    san = ",".join(("IP:" if n.replace(".", "").isdigit() or ":" in n else "DNS:") + n for n in names)
+
+    def run(*args: str) -> None:
+        done = subprocess.run([exe, *args], capture_output=True, text=True, check=False, cwd=directory)
+        if done.returncode != 0:
+            raise ConfigError(f"openssl {args[0]} failed: {done.stderr.strip()[:300]}")
+
+    run("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "3650",
+        "-subj", "/CN=Quizbox league CA", "-keyout", "ca.key", "-out", "ca.pem")
+    run("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", f"/CN={names[0]}",
+        "-keyout", "server.key", "-out", "server.csr")
+    (directory / "san.ext").write_text(f"subjectAltName={san}\n", encoding="utf-8")
+    run("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+        "-days", "3650", "-extfile", "san.ext", "-out", "server.pem")
+    (directory / "ca.key").chmod(0o600)
+    key = directory / "server.key"
+    key.chmod(0o640)  # mosquitto reads it after dropping root: its group gets it
+    if os.geteuid() == 0:
+        import grp
+
+        with contextlib.suppress(KeyError):
+            os.chown(key, 0, grp.getgrnam("mosquitto").gr_gid)
+    return [f"created  {directory}/ca.pem, server.pem ({san})"]
+
+
+def league_role_in_file(path: Path, user: str) -> None:
+    """The league service's account gets its own role (every league topic and the plugin's) instead of
+    ``mosquitto_ctrl dynsec init``'s admin role, before mosquitto runs."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    role = league_topics.SERVICE_ROLE
+    data["roles"] = [r for r in data["roles"] if r.get("rolename") not in ("admin", role)]
+    data["roles"].append({"rolename": role, "acls": league_topics.acl_entries(league_topics.SERVICE_RIGHTS)})
+    for client in data["clients"]:
+        if client.get("username") == user:
+            client["roles"] = [{"rolename": role}]
+    _write_json(path, data)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,11 +18,12 @@ GAMES = ("confident", "poker", "allin", "squizz")
 SECTIONS = {
     "confident": "confident", "confident?": "confident", "estimation poker": "poker", "poker": "poker",
     "all in": "allin", "squizz": "squizz", "buzzer": "buzzer", "buzzer round": "buzzer", "quiz night": "night",
-    "the room": "room", "room": "room",
+    "the room": "room", "room": "room", "the league": "league", "league": "league",
 }
 CITATION = re.compile(
     r"rules\.md[ \"']{0,3}"
-    r"(confident\??|estimation poker|poker|all in|squizz|buzzer round|buzzer|quiz night|the room|room)"
+    r"(confident\??|estimation poker|poker|all in|squizz|buzzer round|buzzer|quiz night|the room|room"
+    r"|the league|league)"
     r"[\"']?,? (\d+)(?:-(\d+))?",
     re.IGNORECASE,
 )
@@ -84,7 +85,7 @@ def test_each_decision_sits_under_its_game_and_rule() -> None:
 def test_the_rule_ids_are_unique_and_numbered_in_order() -> None:
     ids = rule_ids()
     assert len(ids) == len(set(ids))
-    for game in (*GAMES, "buzzer", "night", "room"):
+    for game in (*GAMES, "buzzer", "night", "room", "league"):
         numbers = [int(i.split("-")[1]) for i in ids if i.startswith(f"{game}-") and i.split("-")[1].isdigit()]
         assert numbers == list(range(1, len(numbers) + 1)), game
 
@@ -113,3 +114,7 @@ def test_nothing_refers_outside_the_repository_for_rules_or_scenarios(needle: st
              if needle in path.read_text(encoding="utf-8", errors="replace")
              and path != Path(__file__).resolve()]
     assert found == []
+
+
+def test_the_league_section_has_its_five_rules() -> None:
+    assert [i for i in rule_ids() if i.startswith("league-")] == [f"league-{n}" for n in range(1, 6)]

@@ -37,6 +37,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from appliance.errors import ConfigError, QuizboxError
+from appliance.league.topics import acl_entries
 from firmware import protocol
 from firmware.core.pairing import PAIRING_PASSWORD as PAIRING_PASSWORD
 from firmware.core.pairing import PAIRING_USER as PAIRING_USER
@@ -61,6 +62,11 @@ RIGHTS: dict[str, tuple[tuple[str, str], ...]] = {
     "appliance": (
         ("readwrite", "quizbox/{box}/#"),
         ("readwrite", "$CONTROL/dynamic-security/#"),
+        # a league member (docs/league.md): its bridge carries these to and from the league's broker
+        ("write", "league/result/{box}/#"),
+        ("read", "league/plan/#"),
+        ("read", "league/ack/{box}/#"),
+        ("read", "league/table"),
     ),
     # The admin page sends commands and reads the state, the board and whether the quiz program is up, and
     # it is the MQTT client of every phone handset ("phone-...", web/phones.py): phones reach only the web
@@ -140,15 +146,8 @@ def acls(kind: str, box: str, handset: str | None = None) -> list[dict[str, Any]
     protocol.box_topic(box)
     if kind == "handset" and (handset is None or not is_handset_account(handset)):
         raise AccountsError(f"{handset!r} cannot be a handset's broker account")
-    out: list[dict[str, Any]] = []
-    for access, pattern in RIGHTS[kind]:
-        topic = pattern.format(box=box, handset=handset or "")
-        if access in ("write", "readwrite"):
-            out.append({"acltype": "publishClientSend", "topic": topic, "allow": True})
-        if access in ("read", "readwrite"):
-            out.append({"acltype": "subscribePattern", "topic": topic, "allow": True})
-            out.append({"acltype": "publishClientReceive", "topic": topic, "allow": True})
-    return out
+    return acl_entries(tuple((access, pattern.format(box=box, handset=handset or ""))
+                             for access, pattern in RIGHTS[kind]))
 
 
 def appliance_role_in_file(path: str | os.PathLike[str], box: str, appliance_user: str) -> None:

@@ -22,6 +22,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -97,7 +98,8 @@ class MosquittoBroker:
     ``message_size_limit``."""
 
     def __init__(self, port: int | None = None, extra_config: str = "", binary: str | None = None,
-                 admin: tuple[str, str] | None = None, box: str = "quizbox") -> None:
+                 admin: tuple[str, str] | None = None, box: str = "quizbox",
+                 roles_in_file: Callable[[Path], None] | None = None) -> None:
         exe = binary or mosquitto_binary()
         if exe is None:
             raise ConfigError("mosquitto is not installed (apt-get install mosquitto)")
@@ -117,6 +119,8 @@ class MosquittoBroker:
             from appliance.edge.accounts import appliance_role_in_file
 
             appliance_role_in_file(self.dynsec_file, box, admin[0])  # as deploy/configure.py does
+            if roles_in_file is not None:  # e.g. the league service's role (deploy/configure.py)
+                roles_in_file(self.dynsec_file)
             access = (f"allow_anonymous false\nplugin {plugin}\nplugin_opt_config_file {self.dynsec_file}\n"
                       f"message_size_limit {MESSAGE_SIZE_LIMIT}\n")
         conf = Path(self._dir.name) / "mosquitto.conf"

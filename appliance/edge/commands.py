@@ -52,6 +52,7 @@ class CommandHost(Protocol):
     clocks: ClockSync
     outbox: Outbox
     clock: Callable[[], float]
+    box: str
 
     @property
     def decks(self) -> Callable[[str, Mapping[str, Any]], Sequence[DealtCard]] | None: ...
@@ -155,6 +156,7 @@ def run(hub: CommandHost, command: Mapping[str, Any]) -> dict[str, Any]:
             settle_memory()  # the game's cards and state live for the game: out of the collector's way
         elif name in NIGHT_COMMANDS:  # a quiz night's (appliance/session/night.py)
             runner = s.night if s.night is not None else NightRunner(s, hub.store, hub.decks)
+            runner.box = hub.box
             message = night_command(runner, command, lambda hid: (h := hub.registry.get(hid)) is not None
                                     and h.accepted)
             hub.publish_changes()

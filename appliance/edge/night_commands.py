@@ -51,7 +51,10 @@ def night_command(runner: NightRunner, command: Mapping[str, Any], accepted: Cal
         rounds = command.get("rounds")
         if not isinstance(rounds, list) or not rounds:
             raise MalformedInput("night_start needs its rounds (a run-sheet of at least one round)")
-        runner.start(mapping, rounds, _text(command, "title"))
+        plan = command.get("league_plan")
+        if plan is not None and not isinstance(plan, str):
+            raise MalformedInput("night_start's league_plan is a plan id (text)")
+        runner.start(mapping, rounds, _text(command, "title"), league_plan=plan)
         return f"the night starts with {len(rounds)} round(s)"
     if name == "night_round":
         runner.start_round()

@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -119,6 +119,48 @@ MIGRATIONS: tuple[str, ...] = (
         updated REAL NOT NULL
     );
     """,
+    # 4: teams and the league (rules.md The league 1-5, docs/league.md): a team and the devices it last used
+    # persist across nights; a night says which team each player was and the league plan it was started
+    # from; a member box keeps each league night's result until the league says it has it (the outbox); a
+    # league box keeps results once by id, the teams' home boxes, members and their one-time join codes
+    """
+    CREATE TABLE teams (
+        name TEXT PRIMARY KEY COLLATE NOCASE,
+        devices TEXT NOT NULL DEFAULT '[]',  -- the handset ids it last played on (JSON)
+        updated REAL NOT NULL
+    );
+    ALTER TABLE nights ADD COLUMN teams TEXT NOT NULL DEFAULT '{}';  -- player -> team name (JSON)
+    ALTER TABLE nights ADD COLUMN league_plan TEXT;                  -- the league plan it played, if any
+    CREATE TABLE league_outbox (
+        result_id TEXT PRIMARY KEY,
+        night_id INTEGER NOT NULL REFERENCES nights(id),
+        payload TEXT NOT NULL,           -- the result as sent (appliance/league/payloads.py)
+        created REAL NOT NULL,
+        delivered REAL                   -- when the league's acknowledgement came in
+    );
+    CREATE TABLE league_plans (
+        plan TEXT PRIMARY KEY,
+        data TEXT NOT NULL,              -- the plan as the league sent it (JSON)
+        received REAL NOT NULL
+    );
+    CREATE TABLE league_results (
+        result_id TEXT PRIMARY KEY,
+        box TEXT NOT NULL,
+        plan TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        received REAL NOT NULL
+    );
+    CREATE TABLE league_teams (
+        name TEXT PRIMARY KEY COLLATE NOCASE,
+        box TEXT NOT NULL                -- the team's home box (rules.md The league 1)
+    );
+    CREATE TABLE league_members (
+        box TEXT PRIMARY KEY,
+        code_hash TEXT NOT NULL,         -- sha256 of the one-time join code
+        created REAL NOT NULL,
+        joined REAL                      -- when the code was used (it works once)
+    );
+    """,
 )
 
 Origin = tuple[str, int, str]
@@ -158,6 +200,9 @@ class StoredNight:
     started: float
     ended: float | None
     result: JSON | None
+    teams: dict[str, str] = field(default_factory=dict)
+    """Player -> the team it was (rules.md The league 1); empty for a night of players."""
+    league_plan: str | None = None
 
 
 class Store:
@@ -326,15 +371,25 @@ class Store:
 
     # -- quiz nights: the night's log and its rounds' games (appliance/session/night.py) ---------------------
 
-    def create_night(self, title: str, players: Sequence[str], seats: dict[str, str], options: JSON) -> int:
-        """A new running night; a night still running is abandoned (one night at a time)."""
+    def create_night(self, title: str, players: Sequence[str], seats: dict[str, str], options: JSON,
+                     teams: dict[str, str] | None = None, league_plan: str | None = None) -> int:
+        """A new running night; a night still running is abandoned (one night at a time). ``teams`` (player ->
+        team name) seats teams: each is kept (or made) with the devices it sits at tonight as its last ones.
+        ``league_plan``: the league plan the night plays (rules.md The league 2)."""
+        now = self.clock()
         with self._tx() as db:
-            db.execute("UPDATE nights SET status='abandoned', ended=? WHERE status='running'", (self.clock(),))
+            db.execute("UPDATE nights SET status='abandoned', ended=? WHERE status='running'", (now,))
             cur = db.execute(
-                "INSERT INTO nights (title, players, seats, options, status, started) "
-                "VALUES (?, ?, ?, ?, 'running', ?)",
-                (title, json.dumps(list(players)), json.dumps(seats), json.dumps(options), self.clock()),
+                "INSERT INTO nights (title, players, seats, options, status, started, teams, league_plan) "
+                "VALUES (?, ?, ?, ?, 'running', ?, ?, ?)",
+                (title, json.dumps(list(players)), json.dumps(seats), json.dumps(options), now,
+                 json.dumps(teams or {}), league_plan),
             )
+            for player, team in (teams or {}).items():
+                devices = [seats[player]] if player in seats else []
+                db.execute("INSERT INTO teams (name, devices, updated) VALUES (?, ?, ?) ON CONFLICT(name) "
+                           "DO UPDATE SET devices=excluded.devices, updated=excluded.updated",
+                           (team, json.dumps(devices), now))
             assert cur.lastrowid is not None
             return int(cur.lastrowid)
 
@@ -375,10 +430,17 @@ class Store:
             db.execute("UPDATE games SET status=?, ended=?, result=? WHERE id=? AND status='running'",
                        (status, now, json.dumps(result), game_id))
 
-    def finish_night(self, night_id: int, result: JSON, status: str = "finished") -> None:
+    def finish_night(self, night_id: int, result: JSON, status: str = "finished",
+                     league: tuple[str, JSON] | None = None) -> None:
+        """The night's end; with ``league`` (result id, payload) its league result goes into the outbox in the
+        same transaction, so a finished league night always has its result to send (docs/league.md)."""
+        now = self.clock()
         with self._tx() as db:
             db.execute("UPDATE nights SET status=?, ended=?, result=? WHERE id=?",
-                       (status, self.clock(), json.dumps(result), night_id))
+                       (status, now, json.dumps(result), night_id))
+            if league is not None:
+                db.execute("INSERT OR IGNORE INTO league_outbox (result_id, night_id, payload, created) "
+                           "VALUES (?, ?, ?, ?)", (league[0], night_id, json.dumps(league[1]), now))
 
     def night(self, night_id: int) -> StoredNight | None:
         rows = self._query("SELECT * FROM nights WHERE id=?", (night_id,))
@@ -393,6 +455,7 @@ class Store:
             id=row["id"], title=row["title"], players=json.loads(row["players"]), seats=json.loads(row["seats"]),
             options=json.loads(row["options"]), status=row["status"], log=log, rounds=rounds,
             started=row["started"], ended=row["ended"], result=json.loads(row["result"]) if row["result"] else None,
+            teams=json.loads(row["teams"]), league_plan=row["league_plan"],
         )
 
     def unfinished_night(self) -> StoredNight | None:

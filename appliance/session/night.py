@@ -41,6 +41,7 @@ from appliance.games.night import (
 from appliance.games.night.state import Phase, Round
 from appliance.games.numbers import format_plain, parse_number
 from appliance.infra.store import Origin, Store, StoreError
+from appliance.league.payloads import new_result_id, night_result
 from appliance.session.engine_flow import EngineFlow
 from appliance.session.flow import GameSetup, info
 from firmware import protocol
@@ -76,6 +77,12 @@ class NightRunner:
         self.round_ended: float | None = None
         self.interval_until: float | None = None
         self._syncing = False
+        self.box = ""
+        """This box's id: a night started from a league plan needs it for its result (rules.md The league 5)."""
+        self.league_plan: str | None = None
+        """The league plan tonight plays, if any: its result goes to the league's outbox when it ends."""
+        self.league_table: list[JSON] | None = None
+        """The league's season table as the league last sent it: the TV shows it between rounds (read-only)."""
         session.night = self
 
     # -- the night -----------------------------------------------------------------------------------
@@ -89,8 +96,13 @@ class NightRunner:
             raise IllegalAction("no night is running")
         return self.engine
 
-    def start(self, seats: Mapping[str, str], rounds: Sequence[Mapping[str, Any] | RoundPlan], title: str = "") -> None:
-        """A new night for ``seats`` (player -> handset id, seat order) with its run-sheet."""
+    def start(self, seats: Mapping[str, str], rounds: Sequence[Mapping[str, Any] | RoundPlan], title: str = "",
+              league_plan: str | None = None) -> None:
+        """A new night for ``seats`` (player -> handset id, seat order) with its run-sheet. Every player is a
+        team the box keeps with the devices it sat at (rules.md The league 1); ``league_plan`` names the
+        league plan the run-sheet came from (rules.md The league 2)."""
+        if league_plan is not None and not self.box:
+            raise IllegalAction("this box has no id to sign a league result with")
         if self.engine is not None and not self.engine.finished:
             raise IllegalAction("a night is already running; end it first")
         if self.session.state == "playing" and self.session.flow is not None and not self.session.flow.finished:
@@ -101,8 +113,10 @@ class NightRunner:
         engine = NightEngine(list(seats), {"title": title, "rounds": plans})
         night_id = None
         if self.store is not None:
-            night_id = self.store.create_night(title, list(seats), dict(seats), engine.options)
+            night_id = self.store.create_night(title, list(seats), dict(seats), engine.options,
+                                               teams={p: p for p in seats}, league_plan=league_plan)
         self.engine, self.night_id, self.seats, self.games = engine, night_id, dict(seats), {}
+        self.league_plan = league_plan
         self.interval_until = None
         self.session.to_lobby()
 
@@ -134,7 +148,12 @@ class NightRunner:
     def _finish_if_over(self) -> None:
         engine = self._engine()
         if engine.finished and self.store is not None and self.night_id is not None:
-            self.store.finish_night(self.night_id, engine.public_view())
+            league = None
+            if self.league_plan is not None:  # rules.md The league 5: only a night from a league plan
+                result_id = new_result_id(self.box, self.night_id)
+                league = (result_id, night_result(engine, box=self.box, result_id=result_id, plan=self.league_plan,
+                                                  seats=self.seats, teams={}, finished=self.store.clock()))
+            self.store.finish_night(self.night_id, engine.public_view(), league=league)
 
     # -- the rounds still to come --------------------------------------------------------------------
 
@@ -381,6 +400,7 @@ class NightRunner:
             log.error("%s", self.session.message)
             return self.session.resume_stored()
         self.engine, self.night_id, self.seats, self.games = engine, stored.id, dict(stored.seats), dict(stored.rounds)
+        self.league_plan = stored.league_plan
         round_ = engine.playing
         if round_ is not None:
             game = self.store.game(self.games[round_.number]) if round_.number in self.games else None
@@ -438,6 +458,8 @@ class NightRunner:
             state["remaining"] = max(0, int(self.interval_until - self.session.clock() + 0.999))
         else:
             state["scene"] = "night"
+            if self.league_table is not None:
+                view["league"] = self.league_table[:10]  # the league's top ten, read-only, between rounds
         state["can_advance"] = self.wants_next()
         return state
 
