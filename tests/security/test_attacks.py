@@ -134,11 +134,11 @@ def test_a_forged_request_with_the_same_code_cannot_steal_a_handset(box: Box) ->
     thief.publish(pairing_topic(BOX, "h1"), request_payload("h1", forged, "Ann"))
     wait_until(lambda: "h1" in box.pairing.conflicts, 5, "the conflict seen")
     for code in (pair_code(real), pair_code(forged)):
-        with pytest.raises(PairingError, match="two devices"):
+        with pytest.raises(PairingError, match="(?i)two devices"):
             box.hub.command({"cmd": "accept", "handset": "h1", "code": code})
     asking.publish(pairing_topic(BOX, "h1"), request_payload("h1", real, "Ann"))  # the real one asks again
     time.sleep(0.3)
-    with pytest.raises(PairingError, match="two devices"):
+    with pytest.raises(PairingError, match="(?i)two devices"):
         box.hub.command({"cmd": "accept", "handset": "h1", "code": pair_code(real)})
     state = json.loads(web.received()[-1][1])
     assert state["pairing"] == {"h1": {"name": None, "conflict": True}}
@@ -201,9 +201,11 @@ def test_a_pairing_flood_does_not_make_the_hub_deaf(box: Box) -> None:
         flooder.loop_stop()
     # the desk's thread, in this process beside the flood, may read its backlog only once the flood stops
     # (once, in a full run, it had read none of it when this was checked at once)
-    wait_until(lambda: box.pairing.dropped > 0, 10, "the pairing desk dropping the flood unread")
+    # (issue 32: the desk reads each id fairly; a flood of new ids is refused unread once 64 wait)
+    unread = lambda: box.pairing.dropped + box.pairing.refused_full  # noqa: E731
+    wait_until(lambda: unread() > 0, 10, "the pairing desk dropping the flood unread")
     print(f"pairing flood: {flooded} requests sent in {1.0 + answered[0]:.1f} s; an input answered in "
-          f"{answered[0] * 1000:.0f} ms during it; {box.pairing.dropped} dropped unread by the desk")
+          f"{answered[0] * 1000:.0f} ms during it; {unread()} dropped or refused unread by the desk")
     assert answered and answered[0] < 2.0, (answered, flooded)
     assert flooded > 2000, flooded  # requests sent before the input was answered
 

@@ -4,6 +4,8 @@ handsets running. Each test says what the attack did before its fix; docs/securi
 
 from __future__ import annotations
 
+import json
+import threading
 import time
 
 import pytest
@@ -12,10 +14,13 @@ from appliance.board import Board
 from appliance.box.recovery import Claims, Report
 from appliance.box.tv import TV
 from appliance.edge.mqtt import Connection
-from appliance.edge.pairing import PAIRING_PASSWORD, PAIRING_USER
+from appliance.edge.pairing import PAIRING_PASSWORD, PAIRING_USER, pair_code, pairing_topic, request_payload
+from appliance.errors import QuizboxError
 from appliance.infra.health import Health
-from tests.security.test_attacks import _count_drops, _try
-from tests.security.test_broker_accounts import BOX, Box
+from firmware import protocol
+from tests.faults.harness import wait_until
+from tests.security.test_attacks import _count_drops, _matching_secret, _try
+from tests.security.test_broker_accounts import BOX, NOT_AUTHORISED, Box
 from tests.security.test_broker_accounts import box as box  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.mqtt
@@ -44,3 +49,149 @@ def test_no_public_login_kicks_the_tv_or_the_claims_client(box: Box) -> None:
                 assert BOX not in client.client_id.split("-")[-1] and len(client.client_id.split("-")[-1]) >= 16
         finally:
             claims.stop()
+
+
+# -- 1 and 2. pairing hijack: by flood and a forged code, and through the remedy ------------------------------
+
+REAL = "the-real-handsets-own-secret-01"
+RESEND = 0.5
+"""The real handset's re-send gap here; the box's SETTLE (12 s against a handset's 5 s) is scaled with it."""
+
+
+class Asker:
+    """A device on the pairing account sending one request every ``every`` seconds (a real handset: 5 s)."""
+
+    def __init__(self, box: Box, handset: str, secret: str, every: float) -> None:
+        self.login = box.login(PAIRING_USER, PAIRING_PASSWORD)
+        self.payload = request_payload(handset, secret, "Ann")
+        self.topic = pairing_topic(BOX, handset)
+        self.every = every
+        self.stop = threading.Event()
+        self.sent = 0
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self.stop.is_set():
+            self.login.client.publish(self.topic, self.payload, qos=0)
+            self.sent += 1
+            self.stop.wait(self.every)
+
+    def __enter__(self) -> Asker:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join(5)
+
+
+class Flood:
+    """Junk pairing requests on rotating ids as fast as one connection sends them."""
+
+    def __init__(self, box: Box) -> None:
+        self.login = box.login(PAIRING_USER, PAIRING_PASSWORD)
+        self.stop = threading.Event()
+        self.sent = 0
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self.stop.is_set():
+            junk = f"x{self.sent % 5000}"
+            self.login.client.publish(pairing_topic(BOX, junk), request_payload(junk, f"flood-secret-{self.sent:09d}"))
+            self.sent += 1
+            if self.sent % 200 == 0:
+                time.sleep(0.001)  # the test's own threads get the interpreter too
+
+    def __enter__(self) -> Flood:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join(5)
+
+
+def _quizmaster_accepts(box: Box, code: str, within: float) -> list[str]:
+    """The quizmaster types ``code`` (read on the real handset's screen) and presses Accept on the request
+    the admin page lists, again and again for ``within`` seconds; every answer."""
+    answers: list[str] = []
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        listed = box.pairing.requests().get("h1", {})
+        try:
+            box.hub.command({"cmd": "accept", "handset": "h1", "code": code,
+                             **({"request": listed["request"]} if "request" in listed else {})})
+        except (QuizboxError, protocol.ProtocolError) as exc:
+            answers.append(str(exc))
+        else:
+            answers.append("accepted")
+            return answers
+        time.sleep(0.1)
+    return answers
+
+
+def _quiet(box: Box) -> None:
+    """Wait until the pairing desk has read what was sent (nothing new counted for 0.5 s)."""
+    def count() -> int:
+        return box.pairing.dropped + box.pairing.refused_full + box.pairing.revision
+
+    before = -1
+    deadline = time.monotonic() + 20
+    while count() != before:
+        assert time.monotonic() < deadline, "the desk never caught up"
+        before = count()
+        time.sleep(0.5)
+
+
+def test_a_flood_and_a_forged_code_cannot_hijack_a_pairing(box: Box) -> None:
+    """Before: the desk read ~20 requests a second of every id together, so under a flood the real
+    handset's requests were dropped unread, no conflict formed, and the forged request (a secret whose
+    code matches the real screen's: ~10,000 hashes) got the account when the quizmaster typed the code."""
+    box.pairing.settle = 3 * RESEND  # SETTLE scaled to this test's re-send gap
+    forged, tries = _matching_secret(pair_code(REAL), REAL)
+    web = box.login("web")
+    web.subscribe(protocol.admin_state_topic(BOX))
+    with Asker(box, "h1", forged, 0.05):  # the forger asks first, and keeps asking
+        wait_until(lambda: "h1" in box.pairing.pending, 5, "the forged request read")
+        with Flood(box) as flood, Asker(box, "h1", REAL, RESEND) as real:
+            answers = _quizmaster_accepts(box, pair_code(REAL), within=4 * RESEND + 2)
+            flooded = flood.sent
+    assert "accepted" not in answers, answers
+    assert real.sent >= 4 and flooded > 2000, (real.sent, flooded)
+    assert box.login("h1", forged).rc in NOT_AUTHORISED and box.login("h1", REAL).rc in NOT_AUTHORISED
+    assert "h1" in box.pairing.conflicts  # the real handset's requests were read through the flood
+    state = json.loads(web.received(1.0)[-1][1])
+    warnings = " ".join(state["pairing_warnings"])
+    assert "Two devices ask to be handset h1" in warnings and "flooding the box with pairing requests" in warnings
+    assert len(state["pairing_warnings"]) <= 3 + 3  # bounded: 3 conflicts named, then one line each
+    print(f"pairing hijack: forged code matched in {tries} hashes; {flooded} junk requests; "
+          f"{box.pairing.dropped} dropped unread; answers {sorted(set(a[:40] for a in answers))}")
+    # the flood over (and read: the desk reads its backlog), the quizmaster removes both, pairs the real one
+    _quiet(box)
+    box.hub.command({"cmd": "remove", "handset": "h1"})
+    with Asker(box, "h1", REAL, RESEND):
+        assert _quizmaster_accepts(box, pair_code(REAL), within=6 * RESEND + 2)[-1] == "accepted"
+    assert box.login("h1", REAL).rc == 0
+
+
+def test_the_remedy_race_cannot_hijack_a_pairing(box: Box) -> None:
+    """Before: after "remove the requests and pair it again", the guest's re-sent forged request stood
+    first, and an accept inside the real handset's re-send gap made the guest's account (2 of 2)."""
+    box.pairing.settle = 3 * RESEND
+    forged, _ = _matching_secret(pair_code(REAL), REAL)
+    with Asker(box, "h1", REAL, RESEND), Asker(box, "h1", forged, 0.02):
+        wait_until(lambda: "h1" in box.pairing.conflicts, 5, "the conflict")
+        shown = box.pairing.requests()
+        box.hub.command({"cmd": "remove", "handset": "h1"})  # the documented remedy
+        # the forger's re-send comes first; the quizmaster accepts inside the real handset's gap
+        wait_until(lambda: "h1" in box.pairing.pending, 2, "a request again after the removal")
+        answers = _quizmaster_accepts(box, pair_code(REAL), within=RESEND * 0.8)
+        assert "accepted" not in answers, answers
+        # a page showing the requests from before the removal accepts nothing either
+        with pytest.raises(QuizboxError):
+            box.hub.command({"cmd": "accept", "handset": "h1", "code": pair_code(REAL),
+                             "request": str(shown.get("h1", {}).get("request", "old"))})
+        answers += _quizmaster_accepts(box, pair_code(REAL), within=4 * RESEND)
+    assert "accepted" not in answers, answers
+    assert box.login("h1", forged).rc in NOT_AUTHORISED
+    assert "h1" in box.pairing.conflicts  # the real handset's next request made the conflict again
