@@ -543,6 +543,9 @@ class Hub:
             "pairing": self.pairing.requests() if self.pairing is not None else {},
             "pairing_warnings": (self.pairing.warnings() if self.pairing is not None else []) + self.flood.warnings(),
             "last": self.admin.last,
+            # seats whose handset is offline and the codes that retake them: the quizmaster gives a code to
+            # the team they know (never on the public board, issue 32)
+            "seat_codes": self.session.away_codes(list(self.registry), self.registry.colour),
             # which of the stored game's cards is on the table: the admin page shows its answer card
             # from the store (never on this topic: no answer travels over MQTT)
             "card": {"game_id": self.session.game_id, "index": self.session.current_card()},

@@ -5,8 +5,10 @@ handsets running. Each test says what the attack did before its fix; docs/securi
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
+from typing import Any
 
 import pytest
 
@@ -22,6 +24,7 @@ from tests.faults.harness import wait_until
 from tests.security.test_attacks import _count_drops, _matching_secret, _try
 from tests.security.test_broker_accounts import BOX, NOT_AUTHORISED, Box
 from tests.security.test_broker_accounts import box as box  # noqa: F401  (the fixture)
+from tests.test_hub import CARDS
 
 pytestmark = pytest.mark.mqtt
 
@@ -195,3 +198,49 @@ def test_the_remedy_race_cannot_hijack_a_pairing(box: Box) -> None:
     assert "accepted" not in answers, answers
     assert box.login("h1", forged).rc in NOT_AUTHORISED
     assert "h1" in box.pairing.conflicts  # the real handset's next request made the conflict again
+
+
+# -- 3. seat theft with the public seat code ----------------------------------------------------------------
+
+def test_a_stranger_cannot_take_a_seat_with_what_the_tv_shows(box: Box) -> None:
+    """Before: within 0.4 s of a handset dropping, its seat code was on the TV and /tv (no login); a
+    guest's phone typed it, played as that team, and the real team came back "not seated" with nothing
+    saying why; the admin page then listed the team twice."""
+    box.pair("h1", "Ann")
+    box.pair("h2", "Bob")
+    box.pair("g1", "Eve")  # the guest's own device, at the table like any player's
+    box.handset("h2", "Bob")
+    ann, eve = box.handset("h1", "Ann"), box.handset("g1", "Eve")
+    box.hub.command({"cmd": "start", "game": "guess", "cards": CARDS,
+                     "seats": [{"player": "Ann", "handset": "h1"}, {"player": "Bob", "handset": "h2"}]})
+    ann.wait_prompt("range")
+    eve.wait_prompt("info")  # at the table, not seated: a guest's phone
+    public = box.login("web")  # the board: what every handset, the TV and /tv read
+    public.subscribe(protocol.board_topic(BOX))
+    ann.stop()  # Ann's phone locked: her handset drops
+    wait_until(lambda: "Ann" in _board(public).get("seats_away", []) or "Ann" in _board(public).get("seat_codes", {}),
+               5, "the board saying Ann's handset is away")
+    board_text = json.dumps(_board(public))
+    tried = sorted(set(re.findall(r"(?<!\d)\d{4}(?!\d)", board_text)))
+    for code in tried:  # every 4 digits anywhere on the public board
+        with pytest.raises(QuizboxError):
+            box.hub.command({"cmd": "seat", "player": "Ann", "handset": "g1", "code": code})
+    assert box.hub.session.seats["Ann"] == "h1", f"taken with a code from the board ({tried})"
+    # the quizmaster's page has the code (the admin state); say the quizmaster was fooled and gave it away
+    admin = box.login("web")
+    admin.subscribe(protocol.admin_state_topic(BOX))
+    code = json.loads(admin.received()[-1][1])["seat_codes"]["Ann"]
+    box.hub.command({"cmd": "seat", "player": "Ann", "handset": "g1", "code": code})
+    back = box.handset("h1", "Ann")  # the real team comes back and is told plainly what happened
+    told = back.wait_prompt("info")
+    assert "Ann's seat was taken on another handset" in told["text"] and "tell the quizmaster" in told["text"]
+    names = [p["name"] for p in _board(public)["players"]]
+    assert len(names) == len(set(names)), names  # the team is listed once
+
+
+def _board(login: Any) -> dict[str, Any]:
+    """The newest public board ``login`` has received (kept in ``login.board``)."""
+    for _, payload in login.received(0.3):
+        login.board = json.loads(payload)
+    board: dict[str, Any] = getattr(login, "board", {})
+    return board
