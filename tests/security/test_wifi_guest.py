@@ -5,9 +5,14 @@ handsets running. Each test says what the attack did before its fix; docs/securi
 from __future__ import annotations
 
 import json
+import os
+import random
 import re
+import signal
+import tempfile
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,12 +20,16 @@ import pytest
 from appliance.board import Board
 from appliance.box.recovery import Claims, Report
 from appliance.box.tv import TV
-from appliance.edge.mqtt import Connection
+from appliance.edge.hub import Hub
+from appliance.edge.mqtt import Client, Connection
 from appliance.edge.pairing import PAIRING_PASSWORD, PAIRING_USER, pair_code, pairing_topic, request_payload
 from appliance.errors import QuizboxError
+from appliance.flows import flow_factory
 from appliance.infra.health import Health
+from appliance.session.session import Session
 from firmware import protocol
 from tests.faults.harness import wait_until
+from tests.security.dynsec_box import dynsec_box
 from tests.security.test_attacks import _count_drops, _matching_secret, _try
 from tests.security.test_broker_accounts import BOX, NOT_AUTHORISED, Box
 from tests.security.test_broker_accounts import box as box  # noqa: F401  (the fixture)
@@ -244,3 +253,40 @@ def _board(login: Any) -> dict[str, Any]:
         login.board = json.loads(payload)
     board: dict[str, Any] = getattr(login, "board", {})
     return board
+
+
+# -- 7. after a power cut: a retained online for a box that is down -------------------------------------------
+
+def test_after_a_power_cut_status_does_not_say_online_for_a_box_that_is_down() -> None:
+    """Before: the broker restored a retained ``online`` (and an old heartbeat) from its saved state after
+    a power cut; anything reading ``status`` alone took a dead box for a running one, for ever."""
+    ttl = 2  # STATUS_TTL (30 s) scaled for the test
+    saved = tempfile.TemporaryDirectory(prefix="quizbox-persist-")
+    Path(saved.name).chmod(0o777)
+    persist = f"persistence true\npersistence_location {saved.name}/\nautosave_interval 1\n"
+    with dynsec_box(BOX, extra_config=persist) as made:
+        conn = Connection("127.0.0.1", made.broker.port, "appliance", made.passwords["appliance"])
+        session = Session(time.monotonic, random.Random(3), flows=flow_factory)
+        hub = Hub(BOX, session, conn, open_join=False, pairing=made.pairing, status_ttl=ttl).start()
+        web = Connection("127.0.0.1", made.broker.port, "web", made.passwords["web"])
+        topic = protocol.appliance_status_topic(BOX)
+        try:
+            assert _retained(web, topic) == b"online"
+            time.sleep(ttl + 1.5)  # the hub said online again meanwhile; the broker saved it (every 1 s)
+            assert _retained(web, topic) == b"online"
+            os.kill(made.broker.pid, signal.SIGKILL)  # the power cut: the broker and the box at once
+        finally:
+            hub.stop()  # no goodbye reaches the dead broker
+        time.sleep(ttl + 0.5)  # the box stays down; the broker comes back first
+        made.broker.restart()
+        assert _retained(web, topic) != b"online"
+    saved.cleanup()
+
+
+def _retained(connection: Connection, topic: str) -> bytes | None:
+    """The retained message on ``topic`` (None: there is none)."""
+    seen: dict[str, bytes] = {}
+    client = Client(f"peek-{time.monotonic_ns()}", connection, seen.__setitem__, subscriptions=[topic]).start()
+    time.sleep(0.5)
+    client.stop()
+    return seen.get(topic)
