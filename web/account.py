@@ -27,6 +27,10 @@ from web.settings import write_private
 
 ACCOUNT_FILE = "admin.json"
 SETUP_FILE = "setup-code"
+BOX_CODE_FILE = "box-code"
+"""The box's own login code: read at the box (``sudo cat /var/lib/quizbox/web/box-code``), never shown
+on the network. A login carrying it is not held by the account-wide cap, so guests
+on many addresses cannot keep the quizmaster out (issue 32); it changes after every login that used it."""
 
 
 class Account:
@@ -107,6 +111,25 @@ class Account:
         code = "-".join(secrets.token_hex(2) for _ in range(3))
         write_private(path, code + "\n")
         return code
+
+    def box_code(self) -> str:
+        """The box's own login code (made once; a new one after each login that used it)."""
+        path = self.instance / BOX_CODE_FILE
+        if path.exists():
+            code = path.read_text(encoding="utf-8").strip()
+            if code:
+                return code
+        return self.new_box_code()
+
+    def new_box_code(self) -> str:
+        code = "-".join(secrets.token_hex(2) for _ in range(3))
+        write_private(self.instance / BOX_CODE_FILE, code + "\n")
+        return code
+
+    def box_code_ok(self, given: str | None) -> bool:
+        """``given`` is the box code as typed (case, spaces and dashes do not matter); empty: no."""
+        bare = "".join(ch for ch in (given or "").lower() if ch.isalnum())
+        return bool(bare) and hmac.compare_digest(bare.encode(), self.box_code().replace("-", "").encode())
 
     def setup_code_ok(self, given: str) -> bool:
         """The code as typed: case, spaces and the dashes between its groups do not matter ("ab12 cd34
