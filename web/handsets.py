@@ -45,7 +45,8 @@ def _pairing() -> list[dict[str, Any]]:
 
 def _pairing_warnings() -> list[str]:
     warnings = (services().link.admin_state() or {}).get("pairing_warnings") or []
-    return [str(w) for w in warnings if isinstance(w, str)] if isinstance(warnings, list) else []
+    listed = [str(w) for w in warnings if isinstance(w, str)] if isinstance(warnings, list) else []
+    return listed + services().phones.warnings()  # phones turned away, and why
 
 
 @bp.get("/")

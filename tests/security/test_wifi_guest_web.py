@@ -43,3 +43,28 @@ def test_guests_on_many_addresses_cannot_keep_the_quizmaster_out(setup_done: Fla
                 ).status_code == 302
     assert new_phone.get("/decks/").status_code == 200
     assert account.box_code() != code  # used once
+
+
+# -- 6. phone places squatted -------------------------------------------------------------------------------
+
+def test_guests_on_eight_addresses_cannot_take_every_phone_place(app: Flask, setup_done: Flask) -> None:  # noqa: F811
+    """Before: two places per address, so guests on 8 addresses took all 16 and a real punter was told
+    "Every phone place is taken"; the quizmaster was not told."""
+    phones = services(app).phones
+    for n in range(8):
+        for i in range(2):
+            guest = _from(app, f"10.0.2.{n}")  # a phone each
+            assert post(guest, "/join", {"name": f"Squat {n}-{i}"}, page="/join").status_code == 302
+    assert len(phones) == phones.max_phones
+    punters = [_from(app, f"10.0.3.{n}") for n in range(10)]
+    answers = [post(p, "/join", {"name": f"Team {n}"}, page="/join") for n, p in enumerate(punters)]
+    joined = sum(1 for a in answers if a.status_code == 302)
+    assert joined == 8, [a.status_code for a in answers]  # a place each from the addresses holding two
+    assert len(phones) == phones.max_phones
+    refused = answers[-1].get_data(as_text=True)
+    assert "Every phone place is taken" in refused
+    admin = _from(app, "10.0.0.2")
+    assert post(admin, "/login", {"password": PASSWORD}).status_code == 302
+    page = admin.get("/handsets/").get_data(as_text=True)
+    assert "2 phones were turned away: all 16 phone places were taken" in page
+    assert "8 phone places of addresses holding two went to phones from new addresses" in page
