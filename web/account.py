@@ -103,8 +103,12 @@ class Account:
 
     def setup_code(self) -> str:
         """The first-run code (made once, kept until the password is set)."""
-        path = self.instance / SETUP_FILE
-        if path.exists():
+        return self._code(SETUP_FILE)
+
+    def _code(self, name: str, fresh: bool = False) -> str:
+        """The code kept in the instance file ``name`` (0600), made when missing or ``fresh``."""
+        path = self.instance / name
+        if path.exists() and not fresh:
             code = path.read_text(encoding="utf-8").strip()
             if code:
                 return code
@@ -114,17 +118,10 @@ class Account:
 
     def box_code(self) -> str:
         """The box's own login code (made once; a new one after each login that used it)."""
-        path = self.instance / BOX_CODE_FILE
-        if path.exists():
-            code = path.read_text(encoding="utf-8").strip()
-            if code:
-                return code
-        return self.new_box_code()
+        return self._code(BOX_CODE_FILE)
 
     def new_box_code(self) -> str:
-        code = "-".join(secrets.token_hex(2) for _ in range(3))
-        write_private(self.instance / BOX_CODE_FILE, code + "\n")
-        return code
+        return self._code(BOX_CODE_FILE, fresh=True)
 
     def box_code_ok(self, given: str | None) -> bool:
         """``given`` is the box code as typed (case, spaces and dashes do not matter); empty: no."""

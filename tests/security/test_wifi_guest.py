@@ -21,7 +21,7 @@ from appliance.board import Board
 from appliance.box.recovery import Claims, Report
 from appliance.box.tv import TV
 from appliance.edge.hub import Hub
-from appliance.edge.mqtt import Client, Connection
+from appliance.edge.mqtt import Connection
 from appliance.edge.pairing import PAIRING_PASSWORD, PAIRING_USER, pair_code, pairing_topic, request_payload
 from appliance.errors import QuizboxError
 from appliance.flows import flow_factory
@@ -29,6 +29,7 @@ from appliance.infra.health import Health
 from appliance.session.session import Session
 from firmware import protocol
 from tests.faults.harness import wait_until
+from tests.faults.test_stale_status import retained
 from tests.security.dynsec_box import dynsec_box
 from tests.security.test_attacks import _count_drops, _matching_secret, _try
 from tests.security.test_broker_accounts import BOX, NOT_AUTHORISED, Box
@@ -70,25 +71,18 @@ RESEND = 0.5
 """The real handset's re-send gap here; the box's SETTLE (12 s against a handset's 5 s) is scaled with it."""
 
 
-class Asker:
-    """A device on the pairing account sending one request every ``every`` seconds (a real handset: 5 s)."""
+class _Sender:
+    """A thread sending until the ``with`` block ends."""
 
-    def __init__(self, box: Box, handset: str, secret: str, every: float) -> None:
-        self.login = box.login(PAIRING_USER, PAIRING_PASSWORD)
-        self.payload = request_payload(handset, secret, "Ann")
-        self.topic = pairing_topic(BOX, handset)
-        self.every = every
+    def __init__(self) -> None:
         self.stop = threading.Event()
         self.sent = 0
         self.thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self) -> None:
-        while not self.stop.is_set():
-            self.login.client.publish(self.topic, self.payload, qos=0)
-            self.sent += 1
-            self.stop.wait(self.every)
+        raise NotImplementedError
 
-    def __enter__(self) -> Asker:
+    def __enter__(self) -> _Sender:
         self.thread.start()
         return self
 
@@ -97,14 +91,29 @@ class Asker:
         self.thread.join(5)
 
 
-class Flood:
+class Asker(_Sender):
+    """A device on the pairing account sending one request every ``every`` seconds (a real handset: 5 s)."""
+
+    def __init__(self, box: Box, handset: str, secret: str, every: float) -> None:
+        self.login = box.login(PAIRING_USER, PAIRING_PASSWORD)
+        self.payload = request_payload(handset, secret, "Ann")
+        self.topic = pairing_topic(BOX, handset)
+        self.every = every
+        super().__init__()
+
+    def _run(self) -> None:
+        while not self.stop.is_set():
+            self.login.client.publish(self.topic, self.payload, qos=0)
+            self.sent += 1
+            self.stop.wait(self.every)
+
+
+class Flood(_Sender):
     """Junk pairing requests on rotating ids as fast as one connection sends them."""
 
     def __init__(self, box: Box) -> None:
         self.login = box.login(PAIRING_USER, PAIRING_PASSWORD)
-        self.stop = threading.Event()
-        self.sent = 0
-        self.thread = threading.Thread(target=self._run, daemon=True)
+        super().__init__()
 
     def _run(self) -> None:
         while not self.stop.is_set():
@@ -113,14 +122,6 @@ class Flood:
             self.sent += 1
             if self.sent % 200 == 0:
                 time.sleep(0.001)  # the test's own threads get the interpreter too
-
-    def __enter__(self) -> Flood:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop.set()
-        self.thread.join(5)
 
 
 def _quizmaster_accepts(box: Box, code: str, within: float) -> list[str]:
@@ -271,22 +272,13 @@ def test_after_a_power_cut_status_does_not_say_online_for_a_box_that_is_down() -
         web = Connection("127.0.0.1", made.broker.port, "web", made.passwords["web"])
         topic = protocol.appliance_status_topic(BOX)
         try:
-            assert _retained(web, topic) == b"online"
+            assert retained(web, topic) == b"online"
             time.sleep(ttl + 1.5)  # the hub said online again meanwhile; the broker saved it (every 1 s)
-            assert _retained(web, topic) == b"online"
+            assert retained(web, topic) == b"online"
             os.kill(made.broker.pid, signal.SIGKILL)  # the power cut: the broker and the box at once
         finally:
             hub.stop()  # no goodbye reaches the dead broker
         time.sleep(ttl + 0.5)  # the box stays down; the broker comes back first
         made.broker.restart()
-        assert _retained(web, topic) != b"online"
+        assert retained(web, topic) != b"online"
     saved.cleanup()
-
-
-def _retained(connection: Connection, topic: str) -> bytes | None:
-    """The retained message on ``topic`` (None: there is none)."""
-    seen: dict[str, bytes] = {}
-    client = Client(f"peek-{time.monotonic_ns()}", connection, seen.__setitem__, subscriptions=[topic]).start()
-    time.sleep(0.5)
-    client.stop()
-    return seen.get(topic)
