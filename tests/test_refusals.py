@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from appliance.edge.broker import MosquittoBroker
 from appliance.edge.hub import Hub
 from appliance.edge.refusals import screen_text
-from appliance.errors import IllegalAction
+from appliance.errors import IllegalAction, MalformedInput
 from appliance.flows import flow_factory
 from appliance.games.confident.refusals import RangeUpsideDown
 from appliance.session.session import Session
@@ -171,3 +171,16 @@ def test_codes_are_short_tokens_and_hub_messages_fit_the_screen() -> None:
     for message in ("not paired: ask the quizmaster", "unknown handset: say hello again",
                     "not accepted yet: ask the quizmaster", "that screen is old; look again"):
         assert protocol.screen_message(message) == message  # the hub's own refusals are never cut
+
+
+@pytest.mark.parametrize(("exc", "shown"), [
+    (MalformedInput("'Zed' has no seat in this game (seats: Ann, Bob, Cat, Dan, Eve, Fay, Gus)"),
+     "'Zed' has no seat in this game"),
+    (IllegalAction("Ann cannot write copy Zed: 'Zed' is not a player at the table; name one of Bob, Cat, Dan, Eve"),
+     "'Zed' is not a player at the table"),
+])
+def test_a_refusal_fitted_to_the_screen_reads_as_a_sentence(exc: Exception, shown: str) -> None:
+    """Issue 32: fitted to 48 characters these were "Ann, Bob, Cat, Dan)" (the start cut, a colon in an
+    aside taken for a label) and "Ann cannot write copy Zed: 'Zed' is not..\""""
+    text = screen_text(exc)
+    assert text == shown and len(text) <= 48 and not text.endswith("..")

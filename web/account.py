@@ -27,6 +27,10 @@ from web.settings import write_private
 
 ACCOUNT_FILE = "admin.json"
 SETUP_FILE = "setup-code"
+BOX_CODE_FILE = "box-code"
+"""The box's own login code: read at the box (``sudo cat /var/lib/quizbox/web/box-code``), never shown
+on the network. A login carrying it is not held by the account-wide cap, so guests
+on many addresses cannot keep the quizmaster out (issue 32); it changes after every login that used it."""
 
 
 class Account:
@@ -99,14 +103,30 @@ class Account:
 
     def setup_code(self) -> str:
         """The first-run code (made once, kept until the password is set)."""
-        path = self.instance / SETUP_FILE
-        if path.exists():
+        return self._code(SETUP_FILE)
+
+    def _code(self, name: str, fresh: bool = False) -> str:
+        """The code kept in the instance file ``name`` (0600), made when missing or ``fresh``."""
+        path = self.instance / name
+        if path.exists() and not fresh:
             code = path.read_text(encoding="utf-8").strip()
             if code:
                 return code
         code = "-".join(secrets.token_hex(2) for _ in range(3))
         write_private(path, code + "\n")
         return code
+
+    def box_code(self) -> str:
+        """The box's own login code (made once; a new one after each login that used it)."""
+        return self._code(BOX_CODE_FILE)
+
+    def new_box_code(self) -> str:
+        return self._code(BOX_CODE_FILE, fresh=True)
+
+    def box_code_ok(self, given: str | None) -> bool:
+        """``given`` is the box code as typed (case, spaces and dashes do not matter); empty: no."""
+        bare = "".join(ch for ch in (given or "").lower() if ch.isalnum())
+        return bool(bare) and hmac.compare_digest(bare.encode(), self.box_code().replace("-", "").encode())
 
     def setup_code_ok(self, given: str) -> bool:
         """The code as typed: case, spaces and the dashes between its groups do not matter ("ab12 cd34

@@ -19,7 +19,11 @@ bp = Blueprint("auth", __name__)
 def _too_many(exc: RateLimitExceeded) -> tuple[str, int]:
     wait = retry_after()
     page = "auth/setup.html" if request.endpoint == "auth.setup" else "auth/login.html"
-    return render_template(page, error=f"Too many wrong tries: wait {wait:.0f} seconds, then try again."), 429
+    error = f"Too many wrong tries: wait {wait:.0f} seconds, then try again."
+    if page == "auth/login.html":
+        error += (" Locked out by others' tries? Type the box code too (at the box: sudo cat "
+                  "/var/lib/quizbox/web/box-code).")
+    return render_template(page, error=error), 429
 
 
 def _password_problem(password: str, again: str) -> str | None:
@@ -91,6 +95,8 @@ def login() -> str | Response | tuple[str, int]:
     status = 200
     if request.method == "POST":
         if account.check(request.form.get("password", "")):
+            if account.box_code_ok(request.form.get("box_code")):
+                account.new_box_code()  # used once: the next lock-out needs the box's new one
             _log_in()
             return _trusted(redirect(_safe_next(request.args.get("next"))))
         error, status = "Wrong password.", 401

@@ -38,13 +38,15 @@ def _pairing() -> list[dict[str, Any]]:
     asks = admin.get("pairing") or {}
     if not isinstance(asks, dict):
         return []
-    return [{"id": str(hid), "name": ask.get("name") or "", "conflict": bool(ask.get("conflict"))}
+    return [{"id": str(hid), "name": ask.get("name") or "", "conflict": bool(ask.get("conflict")),
+             "request": str(ask.get("request") or ""), "wait": int(ask.get("wait") or 0)}
             for hid, ask in asks.items() if isinstance(ask, dict)]
 
 
 def _pairing_warnings() -> list[str]:
     warnings = (services().link.admin_state() or {}).get("pairing_warnings") or []
-    return [str(w) for w in warnings if isinstance(w, str)] if isinstance(warnings, list) else []
+    listed = [str(w) for w in warnings if isinstance(w, str)] if isinstance(warnings, list) else []
+    return listed + services().phones.warnings()  # phones turned away, and why
 
 
 @bp.get("/")
@@ -69,6 +71,9 @@ def act(handset_id: str, action: str) -> BaseResponse:
     code = request.form.get("code", "").strip()
     if action == "accept" and code:  # a pairing request: the code the quizmaster typed from its screen
         command["code"] = code
+        asked = request.form.get("request", "").strip()
+        if asked:  # the very request this page showed: a newer one for the id is not accepted (issue 32)
+            command["request"] = asked
     if action == "rename":
         name = request.form.get("name", "").strip()
         if not name or len(name) > protocol.MAX_NAME:

@@ -99,7 +99,8 @@ def state() -> dict[str, Any]:
         "confirm_next": step.confirm if playing else "",
         "ending": controls.ending_text(board.get("ending")),
         "answer_card": answercard.read(services().store, admin) if playing else None,
-        "seat_codes": board.get("seat_codes") if isinstance(board.get("seat_codes"), dict) else {},
+        # the codes of seats whose handset is offline: in the admin state, never on the public board
+        "seat_codes": admin.get("seat_codes") if isinstance(admin.get("seat_codes"), dict) else {},
         "last": admin.get("last") if isinstance(admin.get("last"), dict) else None,
         "message": board.get("message", ""),
     }

@@ -60,11 +60,11 @@ def _seated_as(board: dict[str, Any], phone: PhoneHandset) -> str | None:
 
 def _retake(board: dict[str, Any], seated_as: str | None) -> list[str]:
     """The seats this phone could take back with a seat code: while a game runs, this phone holds no
-    seat, and a seat's handset is offline (the TV shows that seat's code)."""
-    codes = board.get("seat_codes")
-    if board.get("scene") != "playing" or not isinstance(codes, dict) or not codes or seated_as is not None:
+    seat, and a seat's handset is offline (the quizmaster gives that seat's code to its team)."""
+    away = board.get("seats_away")
+    if board.get("scene") != "playing" or not isinstance(away, list) or not away or seated_as is not None:
         return []
-    return [str(name) for name in codes]
+    return [str(name) for name in away]
 
 
 def _screen(phone: PhoneHandset) -> dict[str, Any]:
@@ -163,8 +163,8 @@ def answer() -> str | BaseResponse | tuple[str, int]:
 
 @bp.post("/phone/seat")
 def retake_seat() -> BaseResponse:
-    """A player takes their seat back on this phone with the seat code the TV shows (their old handset
-    or phone is offline); the box checks the code, this phone can only ever ask for itself."""
+    """A player takes their seat back on this phone with the seat code the quizmaster gave them (their
+    old handset or phone is offline); the box checks the code, this phone can only ever ask for itself."""
     phone = _phone()
     if phone is None:
         return redirect(url_for("phone.join"))
@@ -174,7 +174,7 @@ def retake_seat() -> BaseResponse:
     if not services().joins.allow(request.remote_addr or "?"):
         flash("Too many tries; wait a few minutes.")
     elif not code.isdigit():
-        flash("Seat code: type the 4 digits the TV shows.")
+        flash("Seat code: type the 4 digits the quizmaster gave you.")
     else:
         try:
             result = services().link.command({"cmd": "seat", "player": player, "handset": phone.id, "code": code},

@@ -256,6 +256,10 @@ class Phones:
         self.clock = clock
         self._phones: dict[str, PhoneHandset] = {}
         self._removed: set[str] = set()
+        # phones turned away, by why (for the quizmaster's Handsets page), and places handed over
+        self.turned_away = {"full": 0, "address": 0}
+        self.handed_over = 0
+        self._joined: dict[str, float] = {}  # handset id -> when it took its place
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -271,10 +275,57 @@ class Phones:
         """A new phone handset named ``name`` for a phone at network ``address``; PhonesFull when every
         slot is taken, AddressFull when ``address`` holds :attr:`per_address` of them already."""
         handset_id = "phone-" + "".join(secrets.choice(ID_ALPHABET) for _ in range(8))
-        with self._lock:
-            phone = self._make(handset_id, name, address, seated=False)
+        try:
+            with self._lock:
+                phone = self._make(handset_id, name, address, seated=False)
+        except AddressFull:
+            self.turned_away["address"] += 1
+            raise
+        except PhonesFull:
+            # every place taken: a phone from an address holding none takes the newest place of an address
+            # holding more than one, if it is not seated in the game (guests on 8 addresses took all 16)
+            victim = self._spare_place(address)
+            if victim is None:
+                self.turned_away["full"] += 1
+                raise
+            self.leave(victim)
+            self.handed_over += 1
+            log.warning("phone places full: %s's place went to a phone from an address holding none", victim)
+            with self._lock:
+                phone = self._make(handset_id, name, address, seated=False)
         self._start_reaper()
         return phone
+
+    def _spare_place(self, address: str) -> str | None:
+        """The place a phone from ``address`` may take when all are taken: ``address`` holds none, and an
+        unseated phone's address holds more than one (its newest place). None: no such place."""
+        with self._lock:
+            held: dict[str, list[str]] = {}
+            for handset_id in self._phones:
+                held.setdefault(self._address.get(handset_id, "?"), []).append(handset_id)
+            if held.get(address):
+                return None
+            crowded = [h for ids in held.values() if len(ids) > 1 for h in ids]
+            crowded.sort(key=lambda h: self._joined.get(h, 0.0), reverse=True)
+        for handset_id in crowded:  # asks the board: outside the lock
+            if not self.seated(handset_id):
+                return handset_id
+        return None
+
+    def warnings(self) -> list[str]:
+        """Plain words for the quizmaster about phones turned away (the Handsets page)."""
+        out = []
+        full, address = self.turned_away["full"], self.turned_away["address"]
+        if full:
+            out.append(f"{full} phone{'s were' if full > 1 else ' was'} turned away: all {self.max_phones} phone "
+                       f"places were taken. Remove phones you do not know (below), or lend a handset.")
+        if address:
+            out.append(f"{address} phone{'s were' if address > 1 else ' was'} turned away: their network address "
+                       f"already held {self.per_address} phone places.")
+        if self.handed_over:
+            out.append(f"{self.handed_over} phone place{'s' if self.handed_over > 1 else ''} of addresses holding "
+                       f"two went to phones from new addresses (all places were taken; seated phones keep theirs).")
+        return out
 
     def resume(self, handset_id: str, name: str, address: str = "?") -> PhoneHandset:
         """The phone with this id (a signed cookie named it) polling from network ``address``.
@@ -312,6 +363,7 @@ class Phones:
         phone = PhoneHandset(self.box, handset_id, name[: protocol.MAX_NAME], self.factory, self.clock)
         self._phones[handset_id] = phone
         self._address[handset_id] = address
+        self._joined[handset_id] = self.clock()
         return phone
 
     def leave(self, handset_id: str, removed: bool = False) -> None:
@@ -320,6 +372,7 @@ class Phones:
         with self._lock:
             phone = self._phones.pop(handset_id, None)
             self._address.pop(handset_id, None)
+            self._joined.pop(handset_id, None)
             if removed:
                 self._removed.add(handset_id)
         if phone is not None:

@@ -20,7 +20,7 @@ from appliance.box.tv import TV, join_info
 from appliance.decks.deal import cards_for_game, seed_shipped
 from appliance.edge.accounts import AccountsError, BrokerAccounts, Dynsec, PahoTransport
 from appliance.edge.broker import RunningBroker, start_broker
-from appliance.edge.hub import Hub
+from appliance.edge.hub import STATUS_TTL, Hub
 from appliance.edge.mqtt import Connection
 from appliance.edge.pairing import Pairing, PairingError
 from appliance.errors import QuizboxError
@@ -107,6 +107,8 @@ class Appliance(contextlib.ExitStack):
             decks=self._cards,
             store=self.store,
             pairing=self._pairing(),
+            # the retained online expires unless said again (MQTT 5: mosquitto; the demo's amqtt is 3.1.1)
+            status_ttl=None if self.broker.address.kind == "amqtt" else STATUS_TTL,
         )
         # Before the hub sends this start's first prompt: listen to hellos and announce the new start, so
         # that handsets still connected say hello with the last input the box acked before it died (after

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from appliance.box import recovery
+from appliance.edge.accounts import private_client_id
 from appliance.edge.mqtt import Connection
 from appliance.errors import ConfigError
 from appliance.infra import health
@@ -78,7 +79,7 @@ def mqtt_login(conn: Connection, timeout: float) -> tuple[str, str]:
         result.append(("ok", "") if value == 0 else ("refused" if value in (4, 5, 134, 135) else "error", str(reason)))
         done.set()
 
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"quizbox-doctor-{os.getpid()}")
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=private_client_id("quizbox-doctor"))
     client.connect_timeout = timeout
     client.on_connect = on_connect
     if conn.username:
@@ -113,7 +114,7 @@ def mqtt_retained(conn: Connection, topics: Sequence[str], seconds: float) -> di
     from paho.mqtt.enums import CallbackAPIVersion
 
     seen: dict[str, bytes] = {}
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"quizbox-doctor-r{os.getpid()}")
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=private_client_id("quizbox-doctor-r"))
     if conn.username:
         client.username_pw_set(conn.username, conn.password or None)
     if conn.tls:

@@ -501,6 +501,7 @@ class Claims:
     store does not hold lost an answer; the report is said on the TV, the admin page and the doctor."""
 
     def __init__(self, report: Report, hub: Any, health: Health, connection: Any) -> None:
+        from appliance.edge.accounts import private_client_id
         from appliance.edge.mqtt import Client
         from firmware import protocol
 
@@ -508,7 +509,8 @@ class Claims:
         self.hub = hub
         self.health = health
         self.checked: set[tuple[str, int, str]] = set()
-        self.client = Client(f"quizbox-{hub.box}-claims", connection, self._on_hello,
+        # unguessable: a fixed id let any guest's login drop it (issue 32; docs/security.md)
+        self.client = Client(private_client_id(f"quizbox-{hub.box}-claims"), connection, self._on_hello,
                              subscriptions=[protocol.handset_wildcard(hub.box, "hello")])
 
     def start(self, wait: float = 10.0) -> Claims:

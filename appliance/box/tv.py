@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from appliance.board import Board
+from appliance.edge.accounts import private_client_id
 from appliance.edge.mqtt import Client, Connection
 from appliance.infra.health import Health, Retry
 from firmware import protocol
@@ -59,7 +60,9 @@ class TV:
                 self._open_host()
             else:  # an optional part: a fault is said on the admin page and tried again, the game goes on
                 self._retry = Retry(health, "gpio", self._open_host, first=retry_seconds, longest=120.0)
-        self.client = Client(f"quizbox-{box}-tv", connection, self._on_board,
+        # a client id nobody can guess: a guest logging in with the public pairing account and a fixed id
+        # made mosquitto drop the TV (issue 32; docs/security.md)
+        self.client = Client(private_client_id(f"quizbox-{box}-tv"), connection, self._on_board,
                              subscriptions=[protocol.board_topic(box)])
         self.shown = threading.Event()
 

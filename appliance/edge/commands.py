@@ -214,7 +214,8 @@ def _paired(hub: CommandHost, command: Mapping[str, Any]) -> Handset:
     known = hub.registry.get(handset_id)
     if known is None and request is None and handset_id not in hub.pairing.conflicts:
         raise protocol.ProtocolError(f"no handset {handset_id!r}", "unknown_handset")
-    hub.pairing.accept(handset_id, None if code is None else str(code))  # the code typed, required
+    token = command.get("request")  # the request the admin page showed: accepted only if it still stands
+    hub.pairing.accept(handset_id, None if code is None else str(code), None if token is None else str(token))
     if known is None:
         assert request is not None
         known, _ = hub.registry.hello(handset_id, request.name, hub.clock())

@@ -51,6 +51,9 @@ TELEMETRY_STATE_EVERY = 0.25
 SWEEP_EVERY = 1.0
 """Seconds between looks for handsets silent too long (liveness.py: 90 s of silence). Each look is a walk
 through the room; ten a second at 256 handsets were a quarter of a millisecond a bet could wait behind."""
+STATUS_TTL = 30
+"""Seconds the appliance's retained ``online`` lives unless the hub says it again (every 10 s): a box
+that lost its power with its broker is ``online`` at most this long after the broker is back."""
 STATE_EVERY = 0.02
 STATE_BURST = 4
 """The board and the admin state after inputs: the first STATE_BURST at once, then, while inputs keep
@@ -73,6 +76,7 @@ class Hub:
         store: Store | None = None,
         pairing: Pairing | None = None,
         flood: FloodGuard | None = None,
+        status_ttl: int | None = None,
     ) -> None:
         protocol.box_topic(box)  # validates the id
         self.box = box
@@ -120,7 +124,10 @@ class Hub:
                 protocol.handset_wildcard(box, "clock"),
                 protocol.admin_command_topic(box),
             ],
-            availability=Availability(protocol.appliance_status_topic(box)),
+            # the retained ``online`` expires unless said again: after a power cut the broker restored an
+            # old ``online`` for a box that was down (issue 32; docs/protocol.md)
+            # (``status_ttl``: STATUS_TTL on the box's mosquitto; None keeps MQTT 3.1.1, e.g. for amqtt)
+            availability=Availability(protocol.appliance_status_topic(box), ttl=status_ttl),
             on_connect=self._on_connect,
         )
         self.clocks = ClockSync()
@@ -192,6 +199,9 @@ class Hub:
                     online = [h.id for h in self.registry if h.online]
                     now = self.clock()
                     now_ms = round(now * 1000)
+                    keep = getattr(self.client, "keep_status", None)  # a test's stand-in client has none
+                    if keep is not None:
+                        keep()
                     self.clocks.pace(self.session.times_presses, now_ms)  # pings every 1 s only for a buzzer
                     for handset_id, ping in self.clocks.due(now_ms, online):  # clock offsets (buzzer)
                         self.outbox.post(protocol.time_topic(self.box, handset_id), protocol.encode(ping), qos=0)
@@ -543,6 +553,9 @@ class Hub:
             "pairing": self.pairing.requests() if self.pairing is not None else {},
             "pairing_warnings": (self.pairing.warnings() if self.pairing is not None else []) + self.flood.warnings(),
             "last": self.admin.last,
+            # seats whose handset is offline and the codes that retake them: the quizmaster gives a code to
+            # the team they know (never on the public board, issue 32)
+            "seat_codes": self.session.away_codes(list(self.registry), self.registry.colour),
             # which of the stored game's cards is on the table: the admin page shows its answer card
             # from the store (never on this topic: no answer travels over MQTT)
             "card": {"game_id": self.session.game_id, "index": self.session.current_card()},

@@ -46,6 +46,11 @@ class Availability:
     topic: str
     online: str = protocol.ONLINE
     offline: str = protocol.OFFLINE
+    ttl: int | None = None
+    """Seconds the retained ``online`` lives unless said again (MQTT 5 message expiry; the client says it
+    again every third of it, :meth:`Client.keep_status`): a power cut takes the box and the broker down
+    together, no last will is sent, and the broker restored the old ``online`` from its saved state, a
+    lie for as long as the box stayed down (issue 32). None: retained for ever (MQTT 3.1.1)."""
 
 
 def _nodelay(client: mqtt.Client, userdata: object, sock: object) -> None:
@@ -71,12 +76,16 @@ class Client:
         self._writing = threading.Lock()  # write_now against stop()
         self._closing = False
         self._subscribe_mid: int | None = None
-        paho = mqtt.Client(
-            CallbackAPIVersion.VERSION2,
-            client_id=self.client_id,
-            protocol=mqtt.MQTTv311,
-            clean_session=True,
-        )
+        self._status_at = float("-inf")
+        if self.availability is not None and self.availability.ttl:  # expiry is MQTT 5's
+            paho = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=self.client_id, protocol=mqtt.MQTTv5)
+        else:
+            paho = mqtt.Client(
+                CallbackAPIVersion.VERSION2,
+                client_id=self.client_id,
+                protocol=mqtt.MQTTv311,
+                clean_session=True,
+            )
         paho.on_socket_open = _nodelay
         paho.on_connect = self._connected
         paho.on_subscribe = self._subscribed
@@ -216,10 +225,30 @@ class Client:
 
     def _ready(self, client: mqtt.Client) -> None:
         if self.availability is not None:
-            client.publish(self.availability.topic, self.availability.online, qos=1, retain=True)
+            self._say_online(client)
         self.connected.set()
         if self.on_connect is not None:
             self.on_connect()
+
+    def _say_online(self, client: mqtt.Client) -> None:
+        availability = self.availability
+        assert availability is not None
+        properties = None
+        if availability.ttl:
+            from paho.mqtt.packettypes import PacketTypes
+            from paho.mqtt.properties import Properties
+
+            properties = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]
+            properties.MessageExpiryInterval = int(availability.ttl)
+        self._status_at = time.monotonic()
+        client.publish(availability.topic, availability.online, qos=1, retain=True, properties=properties)
+
+    def keep_status(self) -> None:
+        """Say ``online`` again when a third of its ttl has passed (call it often: a ticker's beat)."""
+        availability = self.availability
+        if (availability is not None and availability.ttl and self.connected.is_set()
+                and time.monotonic() - self._status_at >= availability.ttl / 3):
+            self._say_online(self.paho)
 
     def _disconnected(
         self, client: mqtt.Client, userdata: object, flags: object, reason: object, properties: object = None

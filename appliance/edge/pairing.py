@@ -43,6 +43,7 @@ import hashlib
 import hmac
 import json
 import logging
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -69,9 +70,16 @@ log = logging.getLogger(__name__)
 MIN_SECRET, MAX_SECRET = 16, 64
 MAX_PENDING = 64  # ids waiting at once; beyond, new requests are refused (never an older one dropped)
 EXPIRE = 60.0  # s: a request not repeated for this long lapses (handsets repeat every 5 s)
-RATE = 20.0  # pairing messages read per second at most (a burst of BURST); the rest are dropped unread
-BURST = 40.0
+RATE = 2.0  # messages a second read for one handset id that holds no request yet (a burst of BURST)
+BURST = 6.0
+MAX_TRACKED = 4096  # handset ids whose reading is counted at once (a flood of new ids starts them afresh)
 MAX_REQUEST = 512  # bytes: a request is ~120
+SETTLE = 12.0
+"""Seconds a request must be heard as the only one for its id before it can be accepted: two of a real
+handset's re-sends (every 5 s) and some slack. A forged request whose code matches the real handset's
+screen is no use: while the real handset shows its code it asks every 5 s, so within SETTLE its own
+request is read (the desk reads every id fairly) and the two make a conflict (issue 32)."""
+MAX_WARNED = 3  # conflicts named one by one on the admin page; beyond, one line counts them
 
 
 class PairingError(QuizboxError):
@@ -100,6 +108,7 @@ class Request:
     code: str
     at: float  # first asked
     last: float  # last asked
+    token: str = ""  # the box's own name for this one request: the admin page accepts it and no other
 
 
 @dataclass
@@ -116,13 +125,20 @@ class Pairing:
     """Handsets asking for an account, and what accepting or removing one does to the broker's accounts.
     Thread-safe (the pairing desk adds requests; the hub's admin commands accept and remove)."""
 
-    def __init__(self, accounts: BrokerAccounts | MemoryAccounts, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, accounts: BrokerAccounts | MemoryAccounts, clock: Callable[[], float] = time.monotonic,
+                 settle: float = SETTLE) -> None:
         self.accounts = accounts
         self.clock = clock
+        self.settle = settle  # SETTLE (tests of the rules on their own pass 0; the attacks' tests scale it)
+        self.revision = 0  # moves whenever the list of requests or conflicts does (the desk's cheap check)
         self.pending: dict[str, Request] = {}
         self.conflicts: dict[str, Conflict] = {}
         self.refused_full = 0  # requests refused because MAX_PENDING ids were waiting
         self.dropped = 0  # messages dropped unread by the rate limit (PairingDesk)
+        self.flooded: set[str] = set()  # ids whose messages came faster than a handset sends (some dropped)
+        # ids whose requests the quizmaster removed, to pair again: heard even while MAX_PENDING ids wait
+        # (a flood's junk fills the list for EXPIRE seconds; the quizmaster's own id must not wait for it)
+        self.invited: dict[str, float] = {}
         self.cleared = 0  # retained requests cleared
         self._lock = threading.RLock()
 
@@ -145,8 +161,10 @@ class Pairing:
         with self._lock:
             for handset in [h for h, r in self.pending.items() if now - r.last > EXPIRE]:
                 del self.pending[handset]
+                self.revision += 1
             for handset in [h for h, c in self.conflicts.items() if now - c.last > EXPIRE]:
                 del self.conflicts[handset]
+                self.revision += 1
 
     def request(self, handset: str, payload: bytes) -> Request:
         """Read a pairing request from the pairing topic of ``handset``; PairingError or ProtocolError
@@ -180,49 +198,77 @@ class Pairing:
                 if not hmac.compare_digest(known.secret, secret):
                     del self.pending[handset]
                     self.conflicts[handset] = Conflict(handset, now, now)
+                    self.revision += 1
                     log.warning("two devices ask to be handset %s: both refused", handset)
                     raise PairingError(f"{handset} already asked with another secret: both refused")
                 self.pending[handset] = replace(known, last=now)
                 return known  # the handset asking again while it waits
             if self.accounts.has(handset):
                 raise PairingError(f"{handset} already has an account: remove it before pairing it again")
-            if len(self.pending) + len(self.conflicts) >= MAX_PENDING:
+            if len(self.pending) + len(self.conflicts) >= MAX_PENDING and not self.is_invited(handset):
                 self.refused_full += 1
                 raise PairingError(f"{MAX_PENDING} handsets are waiting already: {handset} refused")
-            made = Request(handset, name.strip() if name else None, secret, pair_code(secret), now, now)
+            made = Request(handset, name.strip() if name else None, secret, pair_code(secret), now, now,
+                           secrets.token_hex(2))
             self.pending[handset] = made
+            self.revision += 1
             return made
 
-    def accept(self, handset: str, code: str | None) -> bool:
+    def is_invited(self, handset: str) -> bool:
+        """Whether the quizmaster removed ``handset``'s requests lately, to pair it again."""
+        at = self.invited.get(handset)
+        return at is not None and self.clock() - at < EXPIRE
+
+    def heard_again(self, handset: str) -> None:
+        """The request ``handset`` holds came again, word for word: it does not lapse."""
+        with self._lock:
+            held = self.pending.get(handset)
+            if held is not None:
+                self.pending[handset] = replace(held, last=self.clock())
+
+    def accept(self, handset: str, code: str | None, token: str | None = None) -> bool:
         """The quizmaster accepts ``handset`` with the ``code`` they read on its screen: its requested
-        account is made (True), or it has one already or is a phone (False)."""
+        account is made (True), or it has one already or is a phone (False). With ``token`` (the admin
+        page's: the request it showed) only that very request is accepted; every request only once it has
+        been the only one for its id for :attr:`settle` seconds."""
         if handset.startswith(PHONE_PREFIX):
             return False
         with self._lock:
             if handset in self.conflicts:
-                raise PairingError(f"two devices ask to be {handset}: remove the requests, then pair it again")
+                raise PairingError(f"Two devices ask to be {handset}: remove both, pair again.")
             request = self.pending.get(handset)
             if request is None:
                 if self.accounts.has(handset):
                     return False
-                raise PairingError(f"{handset} has not asked to be paired: switch it on near the box")
+                raise PairingError(f"{handset} has not asked to pair: switch it on.")
+            if token is not None and not hmac.compare_digest(str(token).encode(), request.token.encode()):
+                raise PairingError(f"{handset}'s request changed: look at the list again.")
+            wait = request.at + self.settle - self.clock()
+            if wait > 0:
+                raise PairingError(f"Wait {wait:.0f} s: checking no other device is {handset}.")
             if not code or not str(code).strip():
-                raise PairingError(f"type the code {handset}'s screen shows to accept it")
+                raise PairingError(f"Type the code {handset}'s screen shows.")
             if not hmac.compare_digest(str(code).strip().encode(), request.code.encode()):
-                raise PairingError(f"{handset} shows another code than {str(code).strip()[:8]}: do not accept it")
+                raise PairingError(f"{handset} shows another code: do not accept it.")
             try:
                 self.accounts.add_handset(handset, request.secret)
             except AccountsError as exc:
                 raise PairingError(str(exc)) from exc
             del self.pending[handset]
+            self.invited.pop(handset, None)
+            self.revision += 1
         log.info("handset %s paired: it has its own broker account now", handset)
         return True
 
     def remove(self, handset: str) -> bool:
         """Forget ``handset``'s request or conflict and take its account away (it can log in no more)."""
         with self._lock:
-            self.pending.pop(handset, None)
-            self.conflicts.pop(handset, None)
+            asked = self.pending.pop(handset, None) is not None
+            if self.conflicts.pop(handset, None) is not None or asked:
+                if len(self.invited) >= MAX_PENDING:
+                    self.invited.pop(next(iter(self.invited)))
+                self.invited[handset] = self.clock()  # it may ask again however full the list is
+            self.revision += 1
         if not is_handset_account(handset, self.accounts.appliance_user):
             return False
         try:
@@ -253,44 +299,100 @@ class Pairing:
         in it: the quizmaster types the code the handset shows."""
         self.expire()
         with self._lock:
-            out: dict[str, dict[str, Any]] = {h: {"name": r.name, "conflict": False} for h, r in self.pending.items()}
+            now = self.clock()
+            out: dict[str, dict[str, Any]] = {
+                h: {"name": r.name, "conflict": False, "request": r.token,
+                    "wait": max(0, int(r.at + self.settle - now + 0.999))}
+                for h, r in self.pending.items()}
             for handset in self.conflicts:
                 out[handset] = {"name": None, "conflict": True}
             return out
 
     def warnings(self) -> list[str]:
         """Plain words for the admin page about pairing under attack."""
+        with self._lock:
+            conflicts = sorted(self.conflicts)
+            flooded = sorted(self.flooded)
         out = [f"Two devices ask to be handset {h}: neither can be paired. If you did not just swap it, "
                f"someone may be trying to take its place; remove the requests and pair it again."
-               for h in sorted(self.conflicts)]
+               for h in conflicts[:MAX_WARNED]]
+        if len(conflicts) > MAX_WARNED:  # bounded: a flood made 22 lines of these
+            out.append(f"{len(conflicts) - MAX_WARNED} more handset ids are asked for by two devices each "
+                       f"({', '.join(conflicts[MAX_WARNED:MAX_WARNED + 5])}"
+                       f"{', ...' if len(conflicts) > MAX_WARNED + 5 else ''}): none of them can be paired.")
         if self.refused_full:
-            out.append(f"{self.refused_full} pairing requests were refused: {MAX_PENDING} handsets were waiting.")
+            out.append(f"{self.refused_full} pairing requests for new ids were refused: {MAX_PENDING} were "
+                       f"waiting, so someone on the network may be flooding the box with pairing requests. "
+                       f"The handsets already listed are still heard.")
         if self.dropped:
-            out.append(f"{self.dropped} pairing messages were dropped unread: someone on the network is "
-                       f"flooding the box with them.")
+            named = ", ".join(flooded[:5]) + (", ..." if len(flooded) > 5 else "")
+            out.append(f"Someone on the network is flooding the box with pairing requests ({self.dropped} "
+                       f"dropped unread, for ids {named}). Every id is read in turn, so a real handset's own "
+                       f"requests still get through, and nobody can be paired while two devices ask to be it.")
         return out
 
 
-class _Bucket:
-    """A token bucket: ``rate`` events a second, ``burst`` at once."""
+class FairReading:
+    """Which pairing messages the desk reads, fairly per handset id (mosquitto does not say who sent a
+    message, but a request names its id in its topic): one global budget let a flood of junk take every
+    read, so the real handset's own requests were dropped unread (issue 32).
 
-    def __init__(self, rate: float, burst: float, clock: Callable[[], float]) -> None:
-        self.rate, self.burst, self.clock = rate, burst, clock
-        self.tokens, self.at = burst, clock()
+    * a message for an id that holds a request or a conflict is always read: every distinct request for
+      a waiting id must be seen, so a forged one and the real one make a conflict (an exact repeat of
+      the held request costs a comparison, a conflict's messages only a look-up);
+    * a message for any other id is read within that id's own budget (:data:`RATE` a second, a burst of
+      :data:`BURST`; a real handset asks every 5 s), so a flood on other ids never uses up its budget;
+    * while :data:`MAX_PENDING` ids wait, a message for a new id is refused unread.
+    """
 
-    def take(self) -> bool:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
+    def __init__(self, pairing: Pairing, clock: Callable[[], float], rate: float = RATE, burst: float = BURST) -> None:
+        self.pairing, self.clock, self.rate, self.burst = pairing, clock, rate, burst
+        self._buckets: dict[str, list[float]] = {}  # id -> [tokens, when]
+        self._held: dict[str, bytes] = {}  # id -> the payload of the request it holds (a repeat costs nothing)
+
+    def read(self, handset: str, payload: bytes) -> bool:
+        """Whether the desk reads this message (False: dropped unread, counted)."""
+        pairing = self.pairing
+        if handset in pairing.conflicts:
+            conflict = pairing.conflicts.get(handset)
+            if conflict is not None:
+                conflict.last = self.clock()  # still claimed by two: the conflict does not lapse
             return False
-        self.tokens -= 1
+        held = pairing.pending.get(handset)
+        if held is not None:
+            if self._held.get(handset) == payload:
+                pairing.heard_again(handset)  # the handset asking again while it waits
+                return False
+            return True
+        if len(pairing.pending) + len(pairing.conflicts) >= MAX_PENDING and not pairing.is_invited(handset):
+            pairing.refused_full += 1
+            return False
+        now = self.clock()
+        bucket = self._buckets.get(handset)
+        if bucket is None:
+            if len(self._buckets) >= MAX_TRACKED:
+                self._buckets.clear()
+            bucket = self._buckets[handset] = [self.burst, now]
+        bucket[0] = min(self.burst, bucket[0] + (now - bucket[1]) * self.rate)
+        bucket[1] = now
+        if bucket[0] < 1:
+            pairing.dropped += 1
+            if len(pairing.flooded) < MAX_TRACKED:
+                pairing.flooded.add(handset)
+            return False
+        bucket[0] -= 1
         return True
+
+    def held(self, handset: str, payload: bytes) -> None:
+        """``payload`` made or repeated the request ``handset`` holds."""
+        if len(self._held) >= MAX_TRACKED:
+            self._held = {h: p for h, p in self._held.items() if h in self.pairing.pending}
+        self._held[handset] = payload
 
 
 class PairingDesk:
-    """Reads pairing requests on a connection of its own (the game's connection never sees them), at most
-    :data:`RATE` a second; retained requests are ignored and cleared. ``on_change`` is called (on this
+    """Reads pairing requests on a connection of its own (the game's connection never sees them), fairly
+    per handset id (:class:`FairReading`); retained requests are ignored and cleared. ``on_change`` is called (on this
     connection's thread) when the list of requests or warnings changed."""
 
     def __init__(self, box: str, pairing: Pairing, host: str, port: int, username: str, password: str,
@@ -303,7 +405,7 @@ class PairingDesk:
         self.pairing = pairing
         self.on_change = on_change
         self.prefix = protocol.box_topic(box, "pairing") + "/"
-        self.bucket = _Bucket(RATE, BURST, clock)
+        self.fair = FairReading(pairing, clock)
         self.connected = threading.Event()
         # MQTT 5: "retain as published" shows a request published with the retain flag even to a client
         # that was already subscribed, so it is never read and is cleared at once
@@ -347,23 +449,25 @@ class PairingDesk:
                     client.publish(msg.topic, b"", qos=0, retain=True)
                     self.pairing.cleared += 1
                 return
-            if not self.bucket.take():
-                self.pairing.dropped += 1
-                if self.pairing.dropped in (1, 1000) or self.pairing.dropped % 100_000 == 0:
-                    log.warning("pairing flood: %d messages dropped unread", self.pairing.dropped)
-                    self.on_change()
-                return
-            before = self.pairing.requests()
             handset = msg.topic[len(self.prefix):] if msg.topic.startswith(self.prefix) else ""
-            try:
-                request = self.pairing.request(handset, bytes(msg.payload))
-            except (protocol.ProtocolError, QuizboxError) as exc:
-                log.warning("pairing request on %s refused: %s", msg.topic[:120], exc)
-            else:
-                if request.at == request.last:
-                    log.info("handset %s asks to be paired", handset)
-            if self.pairing.requests() != before:
+            payload = bytes(msg.payload)
+            dropped, full, before = self.pairing.dropped, self.pairing.refused_full, self.pairing.revision
+            if self.fair.read(handset, payload):
+                try:
+                    request = self.pairing.request(handset, payload)
+                except (protocol.ProtocolError, QuizboxError) as exc:
+                    log.warning("pairing request on %s refused: %s", msg.topic[:120], exc)
+                else:
+                    self.fair.held(handset, payload)
+                    if request.at == request.last:
+                        log.info("handset %s asks to be paired", handset)
+            if self.pairing.revision != before:
                 self.on_change()
+            elif self.pairing.dropped != dropped or self.pairing.refused_full != full:
+                count = self.pairing.dropped + self.pairing.refused_full
+                if count in (1, 10, 1000) or count % 100_000 == 0:  # said, not once per message
+                    log.warning("pairing flood: %d messages dropped or refused unread", count)
+                    self.on_change()
         except Exception:
             log.exception("pairing desk failed on a message on %s", str(msg.topic)[:120])
 

@@ -21,8 +21,29 @@ def screen_text(exc: Exception) -> str:
     write the smaller number first"): when the whole does not fit, the player (who knows what they did)
     is shown the reason. Other messages are fitted as they are (protocol.screen_message)."""
     text = " ".join((str(exc) or type(exc).__name__).split())
-    if isinstance(exc, IllegalAction | MalformedInput) and protocol.screen_message(text) != text:
-        reason = text.partition(": ")[2]
-        if reason[:1].isalpha():  # words, not what followed a label ("unused: [2, 3]" was shown as "[2, 3]")
+    if protocol.screen_message(text) == text:
+        return text
+    # an aside in brackets goes first: it was what a cut left ("Ann, Bob, Cat, Dan)" of "... (seats: Ann,
+    # Bob, Cat, Dan)", issue 32), and a colon inside one is no label
+    bare = _without_asides(text)
+    if protocol.screen_message(bare) == bare:
+        return bare
+    if isinstance(exc, IllegalAction | MalformedInput):
+        reason = bare.partition(": ")[2]
+        # words (or a quoted name), not what followed a label ("unused: [2, 3]" was shown as "[2, 3]")
+        if reason[:1].isalpha() or (reason[:1] in "'\"" and reason[1:2].isalpha()):
             return protocol.screen_message(reason[0].upper() + reason[1:])
-    return protocol.screen_message(text)
+    return protocol.screen_message(bare)
+
+
+def _without_asides(text: str) -> str:
+    """``text`` without its bracketed asides (balanced round brackets), spaces tidied."""
+    out, depth = [], 0
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")" and depth:
+            depth -= 1
+        elif not depth:
+            out.append(ch)
+    return " ".join("".join(out).replace(" :", ":").replace(" ;", ";").replace(" ,", ",").split())

@@ -106,6 +106,8 @@ class Session:
         self.message_until: float | None = None  # an informational message fades; errors stay
         self._store_failed = False
         self.seat_codes: dict[str, str] = {}  # player -> the code that retakes their seat from another handset
+        # handset id -> the player whose seat was retaken from it with the seat code: it is told so
+        self.retaken: dict[str, str] = {}
         self.night: Any = None
         """The quiz night being played, if any (an appliance.session.night.NightRunner sets itself here)."""
 
@@ -136,6 +138,7 @@ class Session:
     def _new_seat_codes(self) -> None:
         """Fresh seat codes (4 digits, not the game's RNG: they are no part of the game)."""
         self.seat_codes = {player: f"{secrets.randbelow(10_000):04d}" for player in self.seats}
+        self.retaken = {}
 
     def move_seat(self, player: str, handset: Handset, current: Handset | None, code: str | None = None) -> str:
         """Seats belong to players: ``player``'s seat goes to ``handset`` (the quizmaster's move, or the
@@ -163,6 +166,9 @@ class Session:
         old = self.seats[player]
         self.seats = {p: (handset.id if p == player else hid) for p, hid in self.seats.items()}
         self.seat_codes[player] = f"{secrets.randbelow(10_000):04d}"  # a code retakes a seat once
+        self.retaken.pop(handset.id, None)
+        if code is not None:  # the seat's own handset is told when it comes back (issue 32)
+            self.retaken[old] = player
         self.forget(old)
         self.forget(handset.id)
         if self.store is not None and self.game_id is not None:
@@ -493,10 +499,13 @@ class Session:
         if self.flow is None or player is None:
             # the game's state only as far as running or over (an input that ends the game rebuilds every
             # prompt; any other rebuilds only the seated players')
+            if self.flow is not None and self.state == PLAYING and handset.id in self.retaken:
+                return info("Seat taken", f"{self.retaken[handset.id]}'s seat was taken on another handset with "
+                            "its seat code. If that was not your team, tell the quizmaster now.", wait=True)
             if self.flow is not None and self.seats and self.state == PLAYING:  # over: no seat to take back
                 return info(self.box_name, f"You are {handset.name}, not seated in this game. To take back "
-                            "your seat, ask the quizmaster, or type the seat code the TV shows once your old "
-                            "handset is offline.", wait=True)
+                            "your seat, ask the quizmaster (who can give you its seat code once your old "
+                            "handset is offline).", wait=True)
             return info(self.box_name, f"You are {handset.name}. Waiting for the next game.", wait=True)
         if self.paused_at is not None:
             return info("Paused", "The quizmaster paused the game.", wait=True)
@@ -575,14 +584,18 @@ class Session:
         players = []
         online = set()
         seated = self._player_by_handset
+        holders = set(seated.values())
         for handset in handsets:
             if not handset.accepted:
                 continue
             if handset.online:
                 online.add(handset.id)
+            name = seated.get(handset.id, handset.name)
+            if handset.id not in seated and name in holders:
+                name = f"{name} (no seat)"  # its seat is on another handset: one team is listed once
             players.append(
                 {
-                    "name": seated.get(handset.id, handset.name),
+                    "name": name,
                     "handset": handset.id,
                     "colour": colour(handset.id),
                     "online": handset.online,
@@ -619,11 +632,19 @@ class Session:
             "message": self._message_now(),
             # the ending the quizmaster chose: "stopped" (finish now and score), "abandoned" (no winner)
             "ending": self._ending(),
-            # seats whose handset is offline, with the code that retakes them from another handset
-            "seat_codes": {p: self.seat_codes[p] for p, hid in self.seats.items()
-                           if self.state == PLAYING and hid not in online and p in self.seat_codes},
+            # seats whose handset is offline: the quizmaster has their codes (never this public board: a
+            # stranger in the room took a seat with the code the TV showed, issue 32)
+            "seats_away": [p for p, hid in self.seats.items()
+                           if self.state == PLAYING and hid not in online and p in self.seat_codes],
             "version": self.version,
         }
+
+    def away_codes(self, handsets: Iterable[Handset], colour: Callable[[str], str]) -> dict[str, str]:
+        """The seat codes of seats whose handset is offline: for the admin page only (the admin state)."""
+        online = self._room(list(handsets), colour)[1]
+        if self.state != PLAYING:
+            return {}
+        return {p: self.seat_codes[p] for p, hid in self.seats.items() if hid not in online and p in self.seat_codes}
 
     def _message_now(self) -> str:
         if self.message_until is not None and self.clock() >= self.message_until:

@@ -30,9 +30,9 @@ def test_no_next_cue_while_players_are_answering() -> None:
 
 
 def test_an_offline_seat_shows_its_code() -> None:
-    state = {**board_states()["poker-betting"], "seat_codes": {"Cat": "4821"}}
-    assert "Cat: seat code 4821" in texts(state)
-    assert "seat code" not in texts(board_states()["poker-betting"])
+    state = {**board_states()["poker-betting"], "seats_away": ["Cat"]}
+    assert "Cat: handset away, ask the quizmaster" in texts(state)  # no code on the TV (issue 32)
+    assert "handset away" not in texts(board_states()["poker-betting"])
 
 
 def test_the_results_say_which_ending() -> None:

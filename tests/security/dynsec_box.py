@@ -24,16 +24,19 @@ class DynsecBox:
 
 
 @contextlib.contextmanager
-def dynsec_box(box: str) -> Iterator[DynsecBox]:
+def dynsec_box(box: str, settle: float = 0.0, extra_config: str = "") -> Iterator[DynsecBox]:
+    """``settle``: the pairing's SETTLE (0 here: the tests that pair handsets for other ends would each
+    wait 12 s; the settle rule's own tests set it, tests/security/test_wifi_guest.py)."""
     _need_mosquitto()
     passwords = {"appliance": secrets.token_urlsafe(18), "web": secrets.token_urlsafe(18)}
     # as root, "user root" keeps mosquitto able to save its file in the temporary folder
-    with MosquittoBroker(admin=("appliance", passwords["appliance"]), box=box, extra_config="user root\n") as broker:
+    with MosquittoBroker(admin=("appliance", passwords["appliance"]), box=box,
+                         extra_config="user root\n" + extra_config) as broker:
         transport = PahoTransport("127.0.0.1", broker.port, "appliance", passwords["appliance"])
         try:
             accounts = BrokerAccounts(box, Dynsec(transport))
             accounts.setup(web_password=passwords["web"])  # what the installer's --sync-accounts does
-            pairing = Pairing(accounts)
+            pairing = Pairing(accounts, settle=settle)
             pairing.ensure_service_account()  # what the appliance does at every start
             yield DynsecBox(broker, accounts, pairing, passwords)
         finally:

@@ -134,11 +134,11 @@ def test_a_forged_request_with_the_same_code_cannot_steal_a_handset(box: Box) ->
     thief.publish(pairing_topic(BOX, "h1"), request_payload("h1", forged, "Ann"))
     wait_until(lambda: "h1" in box.pairing.conflicts, 5, "the conflict seen")
     for code in (pair_code(real), pair_code(forged)):
-        with pytest.raises(PairingError, match="two devices"):
+        with pytest.raises(PairingError, match="(?i)two devices"):
             box.hub.command({"cmd": "accept", "handset": "h1", "code": code})
     asking.publish(pairing_topic(BOX, "h1"), request_payload("h1", real, "Ann"))  # the real one asks again
     time.sleep(0.3)
-    with pytest.raises(PairingError, match="two devices"):
+    with pytest.raises(PairingError, match="(?i)two devices"):
         box.hub.command({"cmd": "accept", "handset": "h1", "code": pair_code(real)})
     state = json.loads(web.received()[-1][1])
     assert state["pairing"] == {"h1": {"name": None, "conflict": True}}
@@ -165,11 +165,15 @@ def test_accepting_needs_the_code_typed(box: Box) -> None:
 
 def test_a_pairing_flood_does_not_make_the_hub_deaf(box: Box) -> None:
     """Before: 15,000 requests a second from one connection made the hub deaf for the flood and 22 s
-    after. Now they come on the pairing desk's own connection, behind a rate limit."""
-    box.pair("h1", "Ann")
-    ann = box.handset("h1", "Ann")
-    box.hub.command({"cmd": "start", "game": "guess", "cards": CARDS, "seats": [{"player": "Ann", "handset": "h1"}]})
-    ann.wait_prompt("range")
+    after. Now they come on the pairing desk's own connection, read fairly per id (issue 32)."""
+    players = [(f"h{n}", f"P{n}") for n in range(1, 13)]
+    for handset, name in players:
+        box.pair(handset, name)
+    sims = [box.handset(handset, name) for handset, name in players]
+    box.hub.command({"cmd": "start", "game": "guess", "cards": CARDS,
+                     "seats": [{"player": name, "handset": handset} for handset, name in players]})
+    for sim in sims:
+        sim.wait_prompt("range")
     flooder = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="flood")
     flooder.username_pw_set(PAIRING_USER, PAIRING_PASSWORD)
     flooder.connect("127.0.0.1", box.broker.port)
@@ -189,10 +193,11 @@ def test_a_pairing_flood_does_not_make_the_hub_deaf(box: Box) -> None:
     time.sleep(1.0)
     answered = []
     try:
-        t0 = time.monotonic()
-        seq = ann.submit({"bottom": "1", "top": "10"})
-        ann.wait_ack(seq, timeout=5)
-        answered.append(time.monotonic() - t0)
+        for sim in sims:  # each player's input during the flood, acked
+            t0 = time.monotonic()
+            seq = sim.submit({"bottom": "1", "top": "10"})
+            assert sim.wait_ack(seq, timeout=5)["ok"] is True
+            answered.append(time.monotonic() - t0)
         flooded = sent[0]
     finally:
         stop.set()
@@ -201,10 +206,14 @@ def test_a_pairing_flood_does_not_make_the_hub_deaf(box: Box) -> None:
         flooder.loop_stop()
     # the desk's thread, in this process beside the flood, may read its backlog only once the flood stops
     # (once, in a full run, it had read none of it when this was checked at once)
-    wait_until(lambda: box.pairing.dropped > 0, 10, "the pairing desk dropping the flood unread")
-    print(f"pairing flood: {flooded} requests sent in {1.0 + answered[0]:.1f} s; an input answered in "
-          f"{answered[0] * 1000:.0f} ms during it; {box.pairing.dropped} dropped unread by the desk")
-    assert answered and answered[0] < 2.0, (answered, flooded)
+    # (issue 32: the desk reads each id fairly; a flood of new ids is refused unread once 64 wait)
+    unread = lambda: box.pairing.dropped + box.pairing.refused_full  # noqa: E731
+    wait_until(lambda: unread() > 0, 10, "the pairing desk dropping the flood unread")
+    ordered = sorted(answered)
+    p50, p95 = ordered[len(ordered) // 2], ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
+    print(f"pairing flood: {flooded} requests sent; {len(answered)} inputs acked during it, p50 "
+          f"{p50 * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms; {unread()} dropped or refused unread by the desk")
+    assert len(answered) == len(sims) and p95 < 2.0, (answered, flooded)
     assert flooded > 2000, flooded  # requests sent before the input was answered
 
 

@@ -217,7 +217,8 @@ def test_the_admin_page_sees_requests_without_their_code_and_a_flood_evicts_none
     wait_until(lambda: "h1" in box.pairing.pending, 5, "the request at the hub")
     states = [json.loads(p) for _, p in web.received()]
     # no code: the quizmaster types the one the handset's screen shows (issue 16: it was pre-filled)
-    assert states[-1]["pairing"] == {"h1": {"name": "Ann", "conflict": False}}
+    assert states[-1]["pairing"] == {"h1": {"name": "Ann", "conflict": False, "wait": 0,
+                                            "request": box.pairing.pending["h1"].token}}
     for i in range(MAX_PENDING + 40):  # anyone on the Wi-Fi may use the pairing account
         asking.publish(pairing_topic(BOX, f"spam{i}"), request_payload(f"spam{i}", f"spam-secret-number-{i:03d}"))
         time.sleep(0.051)  # under the rate limit: every one is read

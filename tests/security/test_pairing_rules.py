@@ -36,7 +36,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def pairing(clock: Clock) -> Pairing:
-    return Pairing(MemoryAccounts(), clock=clock)
+    return Pairing(MemoryAccounts(), clock=clock, settle=0.0)  # the settle rule: its own test
 
 
 @pytest.mark.parametrize(("handset", "payload", "reason"), [
@@ -63,7 +63,9 @@ def test_bad_requests_are_refused_and_remembered_nowhere(
 def test_the_first_request_stands_and_the_code_must_be_typed(pairing: Pairing) -> None:
     first = pairing.request("h1", request_payload("h1", SECRET, "Ann"))
     assert first.code == pair_code(SECRET)
-    assert pairing.requests() == {"h1": {"name": "Ann", "conflict": False}}  # no code for the page to show
+    # no code for the page to show; the box's own name for this request, which the accept may name
+    assert pairing.requests() == {"h1": {"name": "Ann", "conflict": False, "request": first.token, "wait": 0}}
+    assert "code" not in str(pairing.requests()) and first.code not in first.token
     assert pairing.request("h1", request_payload("h1", SECRET)).secret == SECRET  # it asks again while it waits
     for typed in (None, "", " ", "0000" if first.code != "0000" else "1111"):
         with pytest.raises(PairingError):
@@ -76,13 +78,33 @@ def test_the_first_request_stands_and_the_code_must_be_typed(pairing: Pairing) -
     assert pairing.remove("h1") and not pairing.may_speak("h1")
 
 
+def test_an_accept_names_the_request_the_page_showed_and_waits_until_it_stood_alone(clock: Clock) -> None:
+    """Issue 32: "the first request with that id" is not enough: the accept is of the request the page
+    showed (its token), and only once it has been the only one for its id for ``settle`` seconds."""
+    pairing = Pairing(MemoryAccounts(), clock=clock, settle=12.0)
+    first = pairing.request("h1", request_payload("h1", SECRET, "Ann"))
+    assert pairing.requests()["h1"]["wait"] == 12
+    with pytest.raises(PairingError, match="Wait 12 s"):
+        pairing.accept("h1", first.code, first.token)
+    clock.now += 12
+    with pytest.raises(PairingError, match="request changed"):
+        pairing.accept("h1", first.code, "beef" if first.token != "beef" else "cafe")
+    pairing.remove("h1")  # the page showed that request; removed, a new one is another request
+    again = pairing.request("h1", request_payload("h1", SECRET, "Ann"))
+    assert again.token != first.token or again.at != first.at
+    with pytest.raises(PairingError, match="Wait"):  # a new request waits again, from its own start
+        pairing.accept("h1", again.code, again.token)
+    clock.now += 12
+    assert pairing.accept("h1", again.code, again.token) is True
+
+
 def test_two_secrets_for_one_id_are_both_refused_and_shown(pairing: Pairing, clock: Clock) -> None:
     pairing.request("h1", request_payload("h1", SECRET, "Ann"))
     with pytest.raises(PairingError, match="another secret"):
         pairing.request("h1", request_payload("h1", "a-copycat-secret-value"))
-    with pytest.raises(PairingError, match="two devices"):
+    with pytest.raises(PairingError, match="(?i)two devices"):
         pairing.request("h1", request_payload("h1", SECRET, "Ann"))  # the real one, again: still refused
-    with pytest.raises(PairingError, match="two devices"):
+    with pytest.raises(PairingError, match="(?i)two devices"):
         pairing.accept("h1", pair_code(SECRET))
     assert pairing.requests() == {"h1": {"name": None, "conflict": True}}
     assert any("Two devices ask to be handset h1" in w for w in pairing.warnings())

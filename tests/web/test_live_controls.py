@@ -125,7 +125,8 @@ def test_a_player_back_on_another_phone_gets_the_seat_with_one_press(admin: Flas
     link.board_state.update({
         "players": [{"name": "Cat", "handset": "hs-3", "colour": "#fff", "online": False, "seated": True},
                     {"name": "Cat-2", "handset": "phone-x", "colour": "#fff", "online": True, "seated": False}],
-        "seat_codes": {"Cat": "1234"}})
+        "seats_away": ["Cat"]})
+    link.admin["seat_codes"] = {"Cat": "1234"}  # the codes are the admin state's, never the board's
     link.changed()
     page = admin.get("/live/").get_data(as_text=True)
     assert "Give Cat's seat to Cat-2" in page
@@ -155,7 +156,7 @@ def test_a_phone_asks_for_a_seat_only_for_itself_and_hears_why_not(app: Flask, l
     link.board_state.update({
         "players": [{"name": "Cat", "handset": "hs-3", "colour": "#fff", "online": False, "seated": True},
                     {"name": "Cat", "handset": phone_id, "colour": "#fff", "online": True, "seated": False}],
-        "seat_codes": {"Cat": "1234"}})
+        "seats_away": ["Cat"]})
     link.changed()
     page = client.get("/phone").get_data(as_text=True)
     assert "Take back your seat" in page and "<option selected>Cat</option>" in page

@@ -37,4 +37,4 @@ def test_a_poll_answered_after_a_seat_code_keeps_its_notice(app: Flask) -> None:
         if name == COOKIE:
             client.set_cookie(COOKIE, rest.split(";", 1)[0])
     page = client.get("/phone").get_data(as_text=True)
-    assert "Seat code: type the 4 digits the TV shows." in page
+    assert "Seat code: type the 4 digits the quizmaster gave you." in page

@@ -66,9 +66,10 @@ def footer(canvas: Canvas, board: Board, area: Rect) -> Rect:
     waiting = board.raw.get("waiting") is True  # players are still answering: NEXT would cut them off
     if board.can_advance and not board.paused and not waiting:
         parts.append("Quizmaster: press NEXT")
-    codes = board.raw.get("seat_codes")
-    if isinstance(codes, dict) and codes:  # a seat whose handset is offline: retake it from any phone
-        parts.extend(f"{name}: seat code {code}" for name, code in codes.items())
+    away = board.raw.get("seats_away")
+    if isinstance(away, list) and away:  # a seat whose handset is offline: its code is the quizmaster's
+        parts.append(f"{', '.join(str(n) for n in away[:4])}{' ...' if len(away) > 4 else ''}: handset away, "
+                     "ask the quizmaster")
     if not parts:
         return Rect(area.left, area.top, area.width, area.height - canvas.u(24))
     strip_height = canvas.u(64)
