@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 from flask.testing import FlaskClient
 
@@ -18,6 +19,10 @@ def _table(link: FakeLink) -> None:
     link.add_handset("hs-2", "Bob")
     link.add_handset("phone-abc", "Cat", layout="touch")
     link.add_handset("hs-9", "Zed", accepted=False)
+
+
+def _deck_of(store: Store, kind: str) -> str:
+    return str(next(d["id"] for d in store.decks() if d["type"] == kind))
 
 
 def _estimation_deck(store: Store) -> str:
@@ -58,14 +63,15 @@ def test_start_sends_game_options_seats_deck_and_filters(admin: FlaskClient, lin
 
 def test_new_game_shows_the_engines_seat_limits_and_offers_the_buzzer(admin: FlaskClient, link: FakeLink,
                                                                     store: Store) -> None:
-    """Issue 14: the page offered Confident? 2-8 seats while its engine seats 12; the buzzer was missing."""
+    """Issue 14: the page offered Confident? 2-8 seats while its engine seats 12; the buzzer was missing.
+    The room (issue 29): Confident? seats 2-40."""
     _table(link)
     page = admin.get("/games/new").get_data(as_text=True)
-    assert "Confident?</strong>" in page and "2–12 players" in page
+    assert re.search(r"Confident\?</strong> <span class=\"muted\">[^<]*2–40 players", page)
     assert 'value="buzzer"' in page and "Early buzzes lock a player out" in page
     form = {"game": "buzzer", "buzzer.lockout": "no", "buzzer.points_right": "2", "buzzer.points_wrong": "-1",
             "player-0": "Ann", "handset-0": "hs-1", "player-1": "Bob", "handset-1": "hs-2",
-            "deck": _estimation_deck(store)}
+            "deck": _deck_of(store, "buzzer")}  # the buzzer round plays buzzer cards (issue 35)
     assert post(admin, "/games/new", form).status_code == 302
     assert link.commands[-1]["options"] == {"lockout": False, "points_right": 2, "points_wrong": -1}
 
