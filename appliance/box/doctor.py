@@ -404,8 +404,9 @@ def check_recovery(config: Config, probes: Probes) -> Finding:
     report = (data or {}).get("recovery")
     if isinstance(report, dict) and report.get("found"):
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(report.get("at") or 0)))
+        detail = str(report.get("detail") or "")
         return problem(
-            f"At the start of {when}: {report.get('text', '')}",
+            f"At the start of {when}: {report.get('text', '')}" + (f" (SQLite said: {detail})" if detail else ""),
             "Nothing to repair: the box went on from the last good point. Tell the players whose answers were "
             "lost to answer again; keep a damaged file for a while, then delete it.",
         )
