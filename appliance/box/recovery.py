@@ -382,7 +382,10 @@ class Report:
         lost = sum(self.lost_answers.values())
         goes_on = f"the game goes on from question {self.question}" if self.question else ""
         of = f" of question {self.question}" if self.question else ""
-        if lost:
+        if lost and self.fresh:
+            who = ", ".join(sorted(self.names.get(h, h) for h in self.lost_answers))
+            parts.append(f"{_count(lost, 'acked answer')} went with the damaged database ({who})")
+        elif lost:
             who = ", ".join(sorted(self.names.get(h, h) for h in self.lost_answers))
             parts.append(f"{_count(lost, 'acked answer')}{of} could not come back ({who}: the handset is gone, "
                          "or too old to give it back)" + (f": {goes_on}" if goes_on else "")
@@ -427,7 +430,7 @@ class Report:
         if self.returned:
             back = sum(self.returned.values())
             said += f"; {_count(back, 'answer')} came back from the handsets"
-        if lost:
+        if lost and not self.fresh:
             said += f"; {_count(lost, 'answer')} must be given again: the handsets ask"
         elif self.question and not self.fresh:
             said += f"; the game goes on from question {self.question}"
@@ -555,6 +558,9 @@ class Claims:
         self.hub = hub
         self.health = health
         self.checked: set[tuple[str, int, str]] = set()
+        # hellos heard before the hub listens (the announcement's grace): handed to the hub once it does,
+        # so a handset that stays connected is at the table even when the store forgot it (an empty start)
+        self.early: dict[str, tuple[str, bytes]] = {}
         self.client = Client(f"quizbox-{hub.box}-claims", connection, self._on_hello,
                              subscriptions=[protocol.handset_wildcard(hub.box, "hello")])
 
@@ -574,9 +580,19 @@ class Claims:
     def stop(self) -> None:
         self.client.stop()
 
+    def hand_over(self) -> None:
+        """Give the hub the hellos it was not yet listening for (call once the hub has started)."""
+        with self.hub.outbox:
+            early, self.early = self.early, {}
+        for topic, payload in early.values():
+            self.hub.on_message(topic, payload)
+
     def _on_hello(self, topic: str, payload: bytes) -> None:
         from firmware import protocol
 
+        if not self.hub.alive():
+            with self.hub.outbox:
+                self.early[topic] = (topic, payload)
         try:
             handset_id, _ = protocol.parse_handset_topic(self.hub.box, topic)
             hello = protocol.parse_hello(handset_id, protocol.decode(payload))

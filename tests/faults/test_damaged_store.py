@@ -19,7 +19,7 @@ from appliance.box import doctor, recovery
 from appliance.edge.broker import MosquittoBroker
 from appliance.infra.config import load_config
 from tests.faults.checks import match_all, problems, replay
-from tests.faults.harness import Table, wait_until
+from tests.faults.harness import Table, cards, wait_until
 from tests.faults.test_power_cut import answered_and_acked, question
 
 SEED = 38
@@ -115,5 +115,47 @@ def test_a_damaged_store_gets_every_acked_answer_back_from_the_handsets(
         figures[f"damaged store, {how}: {what}"] = (
             f"{sum(len(v) for v in acked.values())} answers acked before, {report['returned']} given back by "
             f"the handsets, {report['lost_answers']} named lost")
+    finally:
+        table.close()
+
+
+@pytest.mark.slow
+@pytest.mark.mqtt
+@pytest.mark.timeout(60)
+def test_handsets_still_connected_are_at_the_table_after_an_empty_start(
+    tmp_path: Path, broker: MosquittoBroker
+) -> None:
+    """Both the store and its good copy unreadable: the box starts empty. The handsets stayed connected
+    and said hello to the new start; a game with their seats starts at once (it was refused "handset 'fh1'
+    is not at the table" until each handset reconnected). The words say the copy could not be read, not
+    that there was none, and the TV gets no SQLite report."""
+    table = Table(tmp_path, broker.port, SEED, "empty")
+    try:
+        table.start_game("confident", {"target": 99}, 3)
+        recovery.Keeper(table.app.db).copy_now()  # a good copy there for sure
+        table.app.stop()
+        for name in ("quizbox.db", recovery.GOOD):
+            path = table.app.data_dir / name
+            path.write_bytes(path.read_bytes()[:100] + b"\x00not a page any more" * 2000)
+        onlines = table.observer.onlines
+        table.app.start()
+        table.observer.wait_online(onlines)
+        wait_until(lambda: table.app.health().get("recovery", {}).get("fresh", False), 10, "the empty start said")
+        report = table.app.health()["recovery"]
+        assert "the good copy could not be read either" in report["text"], report["text"]
+        assert "there was no good copy" not in report["text"] and "malformed" not in report["text"]
+        assert "could not come back" not in report["text"]  # the handsets are there: the game is gone
+        assert "not a database" in report["detail"] or "malformed" in report["detail"], report["detail"]
+        wait_until(lambda: table.observer.board.get("message") == report["tv"], 10, "the report on the TV")
+        assert "starts empty" in report["tv"] and "SQLite" not in report["tv"]
+        assert table.app.last_game() is None  # the store is empty indeed
+        seats = [{"player": p.player, "handset": p.id} for p in table.players]
+        table.observer.command(cmd="start", id="after-empty", game="confident", options={"target": 99}, seats=seats,
+                               cards=cards("confident", 1, tmp_path))
+        wait_until(lambda: table.observer.admin.get("last", {}).get("id") == "after-empty", 10, "the start answered")
+        assert table.observer.admin["last"]["ok"], table.observer.admin["last"]
+        game = table.app.last_game()
+        assert game is not None and set(game.seats.values()) == {p.id for p in table.players}
+        assert table.app.alive() and table.app.crashes() == []
     finally:
         table.close()
