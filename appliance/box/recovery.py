@@ -42,6 +42,7 @@ from typing import Any
 
 from appliance.errors import QuizboxError
 from appliance.flows import flow_factory
+from appliance.infra import wallclock
 from appliance.infra.health import Health
 
 log = logging.getLogger(__name__)
@@ -63,7 +64,7 @@ def good_copy_of(db: Path) -> Path:
 # -- the copy -------------------------------------------------------------------------------------------
 
 
-def copy_store(source: Path, target: Path, clock: Callable[[], float] = time.time) -> float:
+def copy_store(source: Path, target: Path, clock: Callable[[], float] = wallclock.now) -> float:
     """Copy the database ``source`` (live, WAL) to ``target`` with SQLite's online backup; returns the
     time the copy's snapshot was taken after (written into the copy, table ``good_copy``)."""
     target = Path(target)
@@ -258,7 +259,7 @@ class Logs:
     """The games of one database file, read with plain SQL (no migrations: a copy is only read)."""
 
     games: dict[int, JSON] = field(default_factory=dict)  # id -> {"game", "status", "setup", "log"}
-    undone: dict[int, tuple[int, float]] = field(default_factory=dict)  # game -> (keep, at)
+    undone: dict[int, tuple[int, float]] = field(default_factory=dict)  # game -> (keep, at) of its last undo
     copied_at: float | None = None
 
 
@@ -328,8 +329,11 @@ def compare(database: Logs, copy: Logs) -> list[Loss]:
             continue
         limit = len(good)
         undo = database.undone.get(gid)
-        if undo is not None and (copy.copied_at is None or undo[1] >= copy.copied_at):
-            limit = min(limit, undo[0])  # the quizmaster's undo, not a loss
+        # an undo the copy has not seen (its undone row differs): the quizmaster's, after the copy, not a
+        # loss. Told by the rows, not by their wall-clock stamps: the Pi's clock jumps when it first reaches
+        # a time server, and an undo stamped before the copy's time may still be after it
+        if undo is not None and undo != copy.undone.get(gid):
+            limit = min(limit, undo[0])
         mine = have["log"]
         common = 0
         while common < min(limit, len(mine)) and mine[common] == good[common]:
@@ -457,7 +461,7 @@ class Report:
         }
 
 
-def check_on_start(db: Path, clock: Callable[[], float] = time.time) -> Report:
+def check_on_start(db: Path, clock: Callable[[], float] = wallclock.now) -> Report:
     """Check the database ``db`` against its WAL and its good copy before anything opens it; restore
     the good copy when the database lost work or cannot be read. Never raises for a damaged file."""
     db = Path(db)
@@ -529,7 +533,7 @@ def restore_now(db: Path) -> str:
         read_logs(good)
     except sqlite3.Error as exc:
         raise QuizboxError(f"there is no readable good copy ({good.name}: {exc})") from exc
-    aside = _move_aside(db, time.time()) if db.exists() else ""
+    aside = _move_aside(db, wallclock.now()) if db.exists() else ""
     copy_store(good, db)
     return aside
 
@@ -572,7 +576,7 @@ class Claims:
         """The new start's first heartbeat, then ``grace`` seconds for the handsets' hellos."""
         from firmware import protocol
 
-        beat = protocol.make_heartbeat(round(time.time() * 1000), self.hub.boot)
+        beat = protocol.make_heartbeat(round(wallclock.now() * 1000), self.hub.boot)
         self.client.publish(protocol.appliance_heartbeat_topic(self.hub.box), protocol.encode(beat), retain=True,
                             qos=0)
         time.sleep(grace)
