@@ -1,4 +1,4 @@
-# Quizbox handset protocol v1 (revision 1.1): every topic, payload, admin command, refusal code and limit,
+# Quizbox handset protocol v1 (revision 1.3): every topic, payload, admin command, refusal code and limit,
 # defined once.
 #
 # MicroPython-compatible on purpose (no typing, dataclasses or f-string tricks): an ESP32 handset carries
