@@ -141,10 +141,16 @@ def test_broken_settings_name_the_key(tmp_path: Path, capsys: pytest.CaptureFixt
 # -- services ----------------------------------------------------------------------------------------
 
 
-def test_a_stopped_service_is_named_with_the_command_that_restarts_it(config: Config) -> None:
-    states = {"quizbox-limits": "active", "mosquitto": "active", "quizbox": "failed", "quizbox-web": "inactive"}
+def services(config: Config, **down: str) -> doctor.Finding:
+    """The Services check on a box whose units are active but those in ``down`` (unit -> state)."""
+    states = {unit: down.get(unit.replace("-", "_"), "active") for unit, _ in doctor.UNITS}
     finding = doctor.check_services(config, healthy(unit_state=lambda u: states[u]))
     assert not finding.ok
+    return finding
+
+
+def test_a_stopped_service_is_named_with_the_command_that_restarts_it(config: Config) -> None:
+    finding = services(config, quizbox="failed", quizbox_web="inactive")
     assert finding.wrong == ("Not running (systemd says failed): the quiz program (quizbox); no game can be "
                              "played. Not running (systemd says inactive): the admin page (quizbox-web); the "
                              "quizmaster has no admin page and phones cannot play.")
@@ -156,9 +162,7 @@ def test_a_stopped_service_is_named_with_the_command_that_restarts_it(config: Co
 def test_a_box_whose_connection_limits_failed_is_not_well_and_says_what_that_means(config: Config) -> None:
     """Issue 38: the doctor said nothing of quizbox-limits, so a box without its per-address connection
     limits passed; the installer called the same cause a warning, then FAILED. Now both say one sentence."""
-    states = {"quizbox-limits": "failed", "mosquitto": "active", "quizbox": "active", "quizbox-web": "active"}
-    finding = doctor.check_services(config, healthy(unit_state=lambda u: states[u]))
-    assert not finding.ok
+    finding = services(config, quizbox_limits="failed")
     assert finding.wrong == ("Not running (systemd says failed): the per-address connection limits "
                              "(quizbox-limits); the game plays, but one guest on the Wi-Fi can hold every "
                              "connection to the broker and the admin page (docs/security.md).")

@@ -20,10 +20,11 @@ from appliance.edge.broker import MosquittoBroker
 from appliance.infra.config import load_config
 from tests.faults.checks import match_all, problems, replay
 from tests.faults.harness import Table, cards, wait_until
-from tests.faults.test_power_cut import answered_and_acked, question
+from tests.faults.test_power_cut import game_goes_on, question_3_acked
 
 SEED = 38
 HOW = ("store truncated", "WAL overwritten")
+pytestmark = [pytest.mark.slow, pytest.mark.mqtt]
 
 
 def damage(table: Table, how: str) -> str:
@@ -47,23 +48,12 @@ def damage(table: Table, how: str) -> str:
     return f"overwrote 4 KiB of the WAL at frame {scan.frames - 2} of {scan.frames} after a kill -9"
 
 
-@pytest.mark.slow
-@pytest.mark.mqtt
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("how", HOW)
 def test_a_damaged_store_gets_every_acked_answer_back_from_the_handsets(
     tmp_path: Path, broker: MosquittoBroker, how: str, figures: dict[str, Any]
 ) -> None:
-    table = Table(tmp_path, broker.port, SEED, "dmg")
-    try:
-        game_id = table.start_game("confident", {"target": 99}, 3)
-        deadline = time.monotonic() + 60
-        while not (question(table).get("number", 0) >= 3 and answered_and_acked(table, 3)):
-            assert time.monotonic() < deadline, f"the game did not get going: {table.observer.board}"
-            if question(table).get("number", 0) < 3:
-                table.drive()
-            time.sleep(0.05)
-        time.sleep(0.3)  # the copy after the question's deal is long done; the answers are the last commits
+    with question_3_acked(tmp_path, broker.port, "dmg") as (table, game_id):
         acked = {p.player: [s for s in p.sent if s.acked] for p in table.players}
         onlines = table.observer.onlines
         what = damage(table, how)
@@ -98,16 +88,7 @@ def test_a_damaged_store_gets_every_acked_answer_back_from_the_handsets(
         # the board is the game rebuilt from the log, and it goes on
         wait_until(lambda: table.observer.board.get("view") == json.loads(json.dumps(replay(game).board())), 10,
                    "the board is the restored log")
-        resumed_at = len(game.log)
-        deadline = time.monotonic() + 40
-        while True:
-            assert time.monotonic() < deadline, f"the game did not go on: {table.observer.board}"
-            now = table.app.last_game()
-            assert now is not None
-            if sum(1 for e in now.log[resumed_at:] if e.get("player")) >= 3:
-                break
-            table.drive()
-            time.sleep(0.05)
+        game_goes_on(table, len(game.log))
         table.settle()
         done = table.app.last_game()
         assert done is not None and not problems(match_all(done, table.players[:3]))
@@ -115,12 +96,8 @@ def test_a_damaged_store_gets_every_acked_answer_back_from_the_handsets(
         figures[f"damaged store, {how}: {what}"] = (
             f"{sum(len(v) for v in acked.values())} answers acked before, {report['returned']} given back by "
             f"the handsets, {report['lost_answers']} named lost")
-    finally:
-        table.close()
 
 
-@pytest.mark.slow
-@pytest.mark.mqtt
 @pytest.mark.timeout(60)
 def test_handsets_still_connected_are_at_the_table_after_an_empty_start(
     tmp_path: Path, broker: MosquittoBroker

@@ -8,9 +8,11 @@ again and the game goes on. Never silence."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +68,40 @@ def answered_and_acked(table: Table, count: int) -> bool:
     return True
 
 
+@contextlib.contextmanager
+def question_3_acked(folder: Path, port: int, prefix: str) -> Iterator[tuple[Table, int]]:
+    """A table whose Confident? game was played until question 3's answers are all acked (the last commits
+    are answers; the good copy made when question 3 was dealt is written): the table and the game's id;
+    the table is closed after."""
+    table = Table(folder, port, SEED, prefix)
+    try:
+        game_id = table.start_game("confident", {"target": 99}, 3)
+        deadline = time.monotonic() + 60
+        while not (question(table).get("number", 0) >= 3 and answered_and_acked(table, 3)):
+            assert time.monotonic() < deadline, f"the game did not get going: {table.observer.board}"
+            if question(table).get("number", 0) < 3:
+                table.drive()
+            time.sleep(0.05)
+        time.sleep(0.3)  # the copy after the question's deal is long done
+        yield table, game_id
+    finally:
+        table.close()
+
+
+def game_goes_on(table: Table, resumed_at: int, entries: int = 0) -> None:
+    """Until the players answered again (3 player entries after log entry ``resumed_at``) and the log grew
+    by more than ``entries``, the quizmaster pressing *next* as the table allows."""
+    deadline = time.monotonic() + 40
+    while True:
+        assert time.monotonic() < deadline, f"the game did not go on: {table.observer.board}"
+        now = table.app.last_game()
+        assert now is not None
+        if sum(1 for e in now.log[resumed_at:] if e.get("player")) >= 3 and len(now.log) > resumed_at + entries:
+            return
+        table.drive()
+        time.sleep(0.05)
+
+
 @pytest.mark.slow
 @pytest.mark.mqtt
 @pytest.mark.timeout(150)
@@ -73,20 +109,7 @@ def answered_and_acked(table: Table, count: int) -> bool:
 def test_a_damaged_wal_is_said_in_plain_words_and_the_game_resumes_from_the_last_good_point(
     tmp_path: Path, broker: MosquittoBroker, how: str, figures: dict[str, Any]
 ) -> None:
-    table = Table(tmp_path, broker.port, SEED, "wal")
-    try:
-        game_id = table.start_game("confident", {"target": 99}, 3)
-        deadline = time.monotonic() + 60
-        # play two questions, then stop with the third one's answers acked: the last commits are answers
-        while True:
-            assert time.monotonic() < deadline, f"the game did not get going: {table.observer.board}"
-            if question(table).get("number", 0) >= 3:
-                if answered_and_acked(table, 3):
-                    break
-            else:
-                table.drive()
-            time.sleep(0.05)
-        time.sleep(0.3)  # the copy after the question's deal is long done; the answers are the last commits
+    with question_3_acked(tmp_path, broker.port, "wal") as (table, game_id):
         acked_before = {p.player: sum(s.acked for s in p.sent) for p in table.players}
         old = table.players[2]  # a handset of protocol 1.2: its hello says seq and prompt, not the input
         with old.changed:
@@ -127,21 +150,10 @@ def test_a_damaged_wal_is_said_in_plain_words_and_the_game_resumes_from_the_last
         # and the game goes on: the players answer again, the quizmaster moves on
         for player in table.players:
             player.forget()
-        resumed_at = len(game.log)
-        deadline = time.monotonic() + 40
-        while True:
-            assert time.monotonic() < deadline, f"the game did not go on: {table.observer.board}"
-            now = table.app.last_game()
-            assert now is not None
-            if sum(1 for e in now.log[resumed_at:] if e.get("player")) >= 3 and len(now.log) > resumed_at + 4:
-                break
-            table.drive()
-            time.sleep(0.05)
+        game_goes_on(table, len(game.log), entries=4)
         table.observer.command(cmd="end")
         wait_until(lambda: (g := table.app.last_game()) is not None and g.status != "running", 10, "the game ended")
         assert table.app.alive() and table.app.crashes() == []
         figures[f"WAL {how}: {what}"] = text
         figures[f"WAL {how}: acked before the cut"] = acked_before
-    finally:
-        table.close()
     assert not any(Path(tmp_path, "data").glob("*.tmp")), os.listdir(tmp_path / "data")
