@@ -193,7 +193,8 @@ if [ "$MODE" = box ]; then
         "$(at "$UNITS/mosquitto.service.d/quizbox-limits.conf")"
     install -m 0644 "$SRC/deploy/limits.nft" "$(at "$ETC/limits.nft")"
     if [ "$DRY_RUN" = 0 ] && ! nft -c -f "$ETC/limits.nft"; then
-        say "warning: this kernel refuses $ETC/limits.nft (above): no per-address connection limits"
+        # the why, not a verdict: quizbox-limits.service fails to start on it, and the end says what that means
+        say "this kernel refuses $ETC/limits.nft (nft's words above)"
     fi
     # before the broker kept its accounts itself: a path unit had it re-read files pairing rewrote
     for old in quizbox-mosquitto-reload.path quizbox-mosquitto-reload.service; do
@@ -250,6 +251,7 @@ fi
 # A unit that fails to start is reported at the end with what to do; the install goes on (the other
 # units, the admin address) instead of stopping half-way.
 failed=()
+problems=0  # what failed that is not a unit (the broker's accounts)
 start_units() {
     local unit
     for unit in "$@"; do
@@ -264,15 +266,16 @@ if [ "$MODE" = box ]; then
     if ! run "$(at "$VENV")/bin/python" -B "$SRC/deploy/configure.py" --root "${ROOT:-/}" --sync-accounts; then
         say "FAILED: the broker's accounts were not set up (is mosquitto running? see above);"
         say "        after a fix: sudo $VENV/bin/python -B $SRC/deploy/configure.py --sync-accounts"
-        failed+=(mosquitto.service)
+        problems=$((problems + 1))
     fi
 fi
 start_units "${after_broker[@]}"
 
 if [ "${#failed[@]}" -gt 0 ]; then
-    for unit in "${failed[@]}"; do
-        say "FAILED: $unit is not running. See why: sudo journalctl -b -u $unit | tail -n 30"
-    done
+    # the same sentence `quizbox doctor` says for a unit that is not running (appliance/box/units.py)
+    python3 -B "$SRC/appliance/box/units.py" failed "${failed[@]}" | sed 's/^/install: /'
+fi
+if [ "${#failed[@]}" -gt 0 ] || [ "$problems" -gt 0 ]; then
     say "then fix it and run this installer again (your settings and games are kept)"
 fi
 
@@ -284,4 +287,6 @@ if [ "$MODE" = box ]; then
 else
     say "done. Settings for this handset: $ETC/handset.json ; logs: journalctl -u quizbox-handset"
 fi
-[ "${#failed[@]}" -eq 0 ]  # the exit status says whether everything started
+# the exit status: 0 when every unit it installed runs (the connection limits too) and the broker's accounts
+# are set up; 1 otherwise (docs/deploy.md)
+[ "${#failed[@]}" -eq 0 ] && [ "$problems" -eq 0 ]

@@ -1,4 +1,4 @@
-# Quizbox handset protocol v1 (revision 1.1): every topic, payload, admin command, refusal code and limit,
+# Quizbox handset protocol v1 (revision 1.3): every topic, payload, admin command, refusal code and limit,
 # defined once.
 #
 # MicroPython-compatible on purpose (no typing, dataclasses or f-string tricks): an ESP32 handset carries
@@ -298,7 +298,9 @@ def _count(value, what):
 
 def make_hello(handset, name=None, firmware="", layout=LAYOUT_KEYPAD, clock=None, keepalive=None, acked=None):
     """``acked`` (optional): ``(seq, prompt id)`` of the last input the appliance acked ok, so a box
-    that lost it in a power cut can say so."""
+    that lost it in a power cut can say so; or (revision 1.3) a dict with ``seq``, ``prompt`` and the
+    input itself, ``kind``, ``data`` and ``mark`` (:func:`prompt_mark` of the prompt it answered), so a
+    box that lost it can apply it again."""
     msg = {"v": VERSION, "id": handset, "fw": firmware, "layout": layout}
     if name:
         msg["name"] = name
@@ -306,9 +308,25 @@ def make_hello(handset, name=None, firmware="", layout=LAYOUT_KEYPAD, clock=None
         msg["clock"] = clock
     if keepalive is not None:
         msg["keepalive"] = keepalive
-    if acked is not None:
+    if isinstance(acked, dict):
+        msg["acked"] = dict(acked)
+    elif acked is not None:
         msg["acked"] = {"seq": acked[0], "prompt": acked[1]}
     return msg
+
+
+def prompt_mark(prompt):
+    """What a prompt asks (kind, title, text) in 12 hex digits: a handset keeps it with its last acked
+    input, and a box that restored from its good copy applies that input again only to a prompt that
+    asks the same (revision 1.3). Two 24-bit multiplicative hashes of the UTF-8 bytes: every step stays a
+    small int on MicroPython (a 32-bit FNV made a bigint per byte: 16 KB of garbage per 200-character
+    question on the ESP32)."""
+    text = "\n".join([str(prompt.get("kind", "")), str(prompt.get("title", "")), str(prompt.get("text", ""))])
+    a, b = 5381, 7919
+    for byte in text.encode("utf-8"):
+        a = (a * 33 + byte) & 0xFFFFFF
+        b = (b * 37 + byte) & 0xFFFFFF  # below 2**30: a MicroPython small int
+    return ("00000" + hex(a)[2:])[-6:] + ("00000" + hex(b)[2:])[-6:]
 
 
 def parse_hello(handset, obj):
@@ -334,6 +352,15 @@ def parse_hello(handset, obj):
         if not prompt_id or len(prompt_id) > MAX_ID:
             raise ProtocolError("bad acked prompt id")
         out["acked"] = {"seq": seq, "prompt": prompt_id}
+        if "kind" in acked:  # revision 1.3: the input itself, to be applied again by a box that lost it
+            kind = _get(acked, "kind", "str", "acked kind")
+            if kind not in INPUT_KINDS:
+                raise ProtocolError("unknown acked kind")
+            mark = _get(acked, "mark", "str", "acked mark")
+            if not mark or len(mark) > 16:
+                raise ProtocolError("bad acked mark")
+            out["acked"].update(kind=kind, data=_INPUT_PARSERS[kind](_get(acked, "data", "dict", "acked data")),
+                                mark=mark)
     return out
 
 

@@ -118,6 +118,7 @@ class Appliance(contextlib.ExitStack):
         claims.announce()
         self.hub.start()
         self.callback(self.hub.stop)
+        claims.hand_over()  # the hellos of the grace: handsets still connected are at the table again
         self.pulse = Pulse(self.hub).start()
         self.callback(self.pulse.stop)
         addr = self.broker.address

@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from appliance.box import recovery
+from appliance.box import recovery, units
 from appliance.edge.accounts import private_client_id
 from appliance.edge.mqtt import Connection
 from appliance.errors import ConfigError
@@ -39,11 +39,7 @@ INSTALLER = "the installer again (in the Quizbox folder: sudo ./deploy/install.s
 MIN_FREE_MB = 200
 MIN_YEAR = 2024  # a Pi without a clock battery that never reached a time server thinks it is 1970
 GPIO_PINS = range(2, 28)  # the header's GPIO 2-27 (0 and 1 belong to the HAT EEPROM)
-UNITS = (
-    ("mosquitto", "broker (mosquitto)"),
-    ("quizbox", "quiz program (quizbox)"),
-    ("quizbox-web", "admin page (quizbox-web)"),
-)
+UNITS = tuple((unit, what) for unit, what, _ in units.UNITS)  # every unit the installer installs on a box
 
 
 @dataclass(frozen=True)
@@ -248,12 +244,12 @@ def check_services(config: Config, probes: Probes) -> Finding:
     states = {unit: probes.unit_state(unit) for unit, _ in UNITS}
     if all(state == "unknown" for state in states.values()):
         return fine("systemd is not running here, so there are no Quizbox services to look at")
-    down = [(unit, what, states[unit]) for unit, what in UNITS if states[unit] != "active"]
+    down = [(unit, states[unit]) for unit, _ in UNITS if states[unit] != "active"]
     if not down:
-        return fine("the broker, the quiz program and the admin page are running")
-    unit, _, _ = down[0]
-    return problem(
-        "Not running: " + "; ".join(f"the {what} (systemd says {state})" for _, what, state in down) + ".",
+        return fine("the connection limits, the broker, the quiz program and the admin page are running")
+    unit, _ = down[0]
+    return problem(  # the installer's words for the same cause (appliance/box/units.py)
+        " ".join(units.down(u, state) for u, state in down),
         _restart(unit) + ("" if len(down) == 1 else " (then the same for the others)"),
     )
 
@@ -405,8 +401,9 @@ def check_recovery(config: Config, probes: Probes) -> Finding:
     report = (data or {}).get("recovery")
     if isinstance(report, dict) and report.get("found"):
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(report.get("at") or 0)))
+        detail = str(report.get("detail") or "")
         return problem(
-            f"At the start of {when}: {report.get('text', '')}",
+            f"At the start of {when}: {report.get('text', '')}" + (f" (SQLite said: {detail})" if detail else ""),
             "Nothing to repair: the box went on from the last good point. Tell the players whose answers were "
             "lost to answer again; keep a damaged file for a while, then delete it.",
         )

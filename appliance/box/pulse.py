@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
+from appliance.infra import wallclock
 from firmware import protocol
 
 log = logging.getLogger(__name__)
@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 class Pulse:
     def __init__(self, hub: Any, every_ms: int = protocol.HEARTBEAT_MS,
-                 wall: Callable[[], float] = time.time) -> None:
+                 wall: Callable[[], float] = wallclock.now) -> None:
         self.hub = hub
         self.every_ms = every_ms
         self.wall = wall

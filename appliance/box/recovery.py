@@ -12,11 +12,16 @@
   files are moved aside (``quizbox.db.damaged-<time>``), the good copy is put in place and the game
   resumes from it.
 * After the start, :class:`Claims` listens to the handsets' hellos: a handset whose last acked input
-  (``acked`` in its hello, firmware/protocol.py) is not in the store lost an answer to the power cut.
+  (``acked`` in its hello, firmware/protocol.py) is not in the store had it taken by the damage. A handset
+  of protocol 1.3 says the input itself (kind, data and the mark of the prompt it answered): it is applied
+  again through the session's ordinary checks (the prompt that handset's seat is shown now must ask the
+  same, the seat must be the same, and the store's ``acked`` row makes it once). An older handset, or an
+  input the game no longer takes, is named as lost.
 
-Each finding ends in a sentence in plain words ("a power cut lost 3 answers of question 4: the game goes
-on from question 4") on the TV (the session's message), the admin page and ``quizbox doctor`` (both read
-``health.json``, appliance/infra/health.py).
+Each finding ends in a sentence in plain words on the admin page and in ``quizbox doctor`` (both read
+``health.json``, appliance/infra/health.py): what was damaged, whose answers came back and whose did not.
+The TV (the session's message) gets a shorter one that names nobody (:meth:`Report.tv_words`); SQLite's
+own report of the damage goes to the journal and the doctor (``detail``), never to the pub.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from typing import Any
 
 from appliance.errors import QuizboxError
 from appliance.flows import flow_factory
+from appliance.infra import wallclock
 from appliance.infra.health import Health
 
 log = logging.getLogger(__name__)
@@ -58,7 +64,7 @@ def good_copy_of(db: Path) -> Path:
 # -- the copy -------------------------------------------------------------------------------------------
 
 
-def copy_store(source: Path, target: Path, clock: Callable[[], float] = time.time) -> float:
+def copy_store(source: Path, target: Path, clock: Callable[[], float] = wallclock.now) -> float:
     """Copy the database ``source`` (live, WAL) to ``target`` with SQLite's online backup; returns the
     time the copy's snapshot was taken after (written into the copy, table ``good_copy``)."""
     target = Path(target)
@@ -253,7 +259,7 @@ class Logs:
     """The games of one database file, read with plain SQL (no migrations: a copy is only read)."""
 
     games: dict[int, JSON] = field(default_factory=dict)  # id -> {"game", "status", "setup", "log"}
-    undone: dict[int, tuple[int, float]] = field(default_factory=dict)  # game -> (keep, at)
+    undone: dict[int, tuple[int, float]] = field(default_factory=dict)  # game -> (keep, at) of its last undo
     copied_at: float | None = None
 
 
@@ -323,8 +329,11 @@ def compare(database: Logs, copy: Logs) -> list[Loss]:
             continue
         limit = len(good)
         undo = database.undone.get(gid)
-        if undo is not None and (copy.copied_at is None or undo[1] >= copy.copied_at):
-            limit = min(limit, undo[0])  # the quizmaster's undo, not a loss
+        # an undo the copy has not seen (its undone row differs): the quizmaster's, after the copy, not a
+        # loss. Told by the rows, not by their wall-clock stamps: the Pi's clock jumps when it first reaches
+        # a time server, and an undo stamped before the copy's time may still be after it
+        if undo is not None and undo != copy.undone.get(gid):
+            limit = min(limit, undo[0])
         mine = have["log"]
         common = 0
         while common < min(limit, len(mine)) and mine[common] == good[common]:
@@ -350,32 +359,42 @@ class Report:
 
     at: float
     wal: str = ""  # what the WAL scan found
-    damaged: str = ""  # why the database could not be read
+    damaged: str = ""  # that the database could not be read, in plain words
+    detail: str = ""  # SQLite's own words for it (the journal and the doctor; never the TV)
     losses: list[Loss] = field(default_factory=list)  # of the database against the good copy
     restored: bool = False  # the good copy is the database now
     copy_at: float | None = None
     aside: str = ""  # where the damaged files were moved
     requested: bool = False  # the admin page asked for the restore
-    fresh: bool = False  # damaged with no good copy: the box starts with an empty database
+    fresh: bool = False  # damaged with no usable good copy: the box starts with an empty database
+    copy_unreadable: bool = False  # there was a good copy, but it could not be read either
     lost_answers: dict[str, int] = field(default_factory=dict)  # handset -> answers it had acked, lost
+    returned: dict[str, int] = field(default_factory=dict)  # handset -> acked answers it gave back, applied again
     names: dict[str, str] = field(default_factory=dict)  # handset -> player name, for the words
     question: int | None = None  # the question the resumed game goes on from
     game: str = ""
 
     @property
     def found(self) -> bool:
-        return bool(self.wal or self.damaged or self.losses or self.restored or self.lost_answers or self.fresh)
+        return bool(self.wal or self.damaged or self.losses or self.restored or self.lost_answers or self.fresh
+                    or self.returned)
 
     def words(self) -> str:
-        """One paragraph in plain words: what was lost and where the game goes on from."""
+        """One paragraph in plain words for the quizmaster (the admin page, the doctor): what was damaged,
+        whose acked answers came back, whose did not, and where the game goes on from."""
         parts: list[str] = []
         lost = sum(self.lost_answers.values())
         goes_on = f"the game goes on from question {self.question}" if self.question else ""
-        if lost:
+        of = f" of question {self.question}" if self.question else ""
+        if lost and self.fresh:
             who = ", ".join(sorted(self.names.get(h, h) for h in self.lost_answers))
-            of = f" of question {self.question}" if self.question else ""
-            parts.append(f"a power cut lost {lost} answer{'s' if lost != 1 else ''}{of} ({who})"
-                         + (f": {goes_on}" if goes_on else "") + "; answer again on the handsets")
+            parts.append(f"{_count(lost, 'acked answer')} went with the damaged database ({who})")
+        elif lost:
+            who = ", ".join(sorted(self.names.get(h, h) for h in self.lost_answers))
+            parts.append(f"{_count(lost, 'acked answer')}{of} could not come back ({who}: the handset is gone, "
+                         "or too old to give it back)" + (f": {goes_on}" if goes_on else "")
+                         + ("; that player answers again" if len(self.lost_answers) == 1
+                            else "; those players answer again"))
         if self.requested and self.restored:
             parts.append("the box went back to its last good copy, as asked on the admin page")
         elif self.restored:
@@ -383,16 +402,46 @@ class Report:
             saved = self._lost_in_copy()
             parts.append(f"{why}; the box went back to its last good copy{saved}")
         elif self.fresh:
-            parts.append(f"{self.damaged}; there was no good copy, so the box starts with an empty database "
+            parts.append(f"{self.damaged}; {self._no_copy()}, so the box starts with an empty database "
                          "(decks come back, games and handsets must be set up again)")
         elif self.wal:
             parts.append(self.wal)
+        if self.returned:
+            who = ", ".join(sorted(self.names.get(h, h) for h in self.returned))
+            back = sum(self.returned.values())
+            parts.append(f"{_count(back, 'acked answer')}{of} came back from the handsets ({who}) and "
+                         f"{'is' if back == 1 else 'are'} in the game again")
         if parts and goes_on and not lost:
             parts.append(goes_on)
         if self.aside:
             parts.append(f"the damaged files are kept as {self.aside}")
         text = "; ".join(parts)
         return text[:1].upper() + text[1:] + ("." if text else "")
+
+    def tv_words(self) -> str:
+        """What the pub sees: what happened and whether answers must be given again, naming nobody (the
+        admin page names them) and never SQLite's own report."""
+        if not self.found:
+            return ""
+        lost = sum(self.lost_answers.values())
+        if self.restored:
+            said = "The box went back to its last good copy"
+            said += ", as asked" if self.requested else " after damage to its storage"
+        elif self.fresh:
+            said = "The box's storage was damaged and it starts empty: the quizmaster sets up the game again"
+        else:
+            said = "The box restarted after damage to its storage"
+        if self.returned:
+            back = sum(self.returned.values())
+            said += f"; {_count(back, 'answer')} came back from the handsets"
+        if lost and not self.fresh:
+            said += f"; {_count(lost, 'answer')} must be given again: the handsets ask"
+        elif self.question and not self.fresh:
+            said += f"; the game goes on from question {self.question}"
+        return said + "."
+
+    def _no_copy(self) -> str:
+        return "the good copy could not be read either" if self.copy_unreadable else "there was no good copy"
 
     def _lost_in_copy(self) -> str:
         answers = sum(loss.answers for loss in self.losses)
@@ -403,14 +452,16 @@ class Report:
     def as_json(self) -> JSON:
         return {
             "at": self.at, "found": self.found, "text": self.words() if self.found else "",
+            "tv": self.tv_words(), "detail": self.detail,
             "wal": self.wal, "damaged": self.damaged, "restored": self.restored, "copy_at": self.copy_at,
-            "aside": self.aside, "fresh": self.fresh, "question": self.question, "game": self.game,
-            "lost_answers": sum(self.lost_answers.values()),
+            "aside": self.aside, "fresh": self.fresh, "copy_unreadable": self.copy_unreadable,
+            "question": self.question, "game": self.game,
+            "lost_answers": sum(self.lost_answers.values()), "returned": sum(self.returned.values()),
             "losses": [loss.__dict__ for loss in self.losses],
         }
 
 
-def check_on_start(db: Path, clock: Callable[[], float] = time.time) -> Report:
+def check_on_start(db: Path, clock: Callable[[], float] = wallclock.now) -> Report:
     """Check the database ``db`` against its WAL and its good copy before anything opens it; restore
     the good copy when the database lost work or cannot be read. Never raises for a damaged file."""
     db = Path(db)
@@ -428,14 +479,17 @@ def check_on_start(db: Path, clock: Callable[[], float] = time.time) -> Report:
             copy = read_logs(good)
             report.copy_at = copy.copied_at
         except sqlite3.Error as exc:
+            report.copy_unreadable = True
+            report.detail = f"the good copy {good.name}: {exc}"
             log.error("the good copy %s cannot be read (%s): it is not used", good, exc)
     mine: Logs | None = None
     if db.exists():
         try:
             mine = read_logs(db)  # SQLite's own WAL recovery runs here
         except sqlite3.Error as exc:
-            report.damaged = f"the database {db} is damaged ({exc})"
-            log.error("%s", report.damaged)
+            report.damaged = f"the database {db.name} is damaged and could not be read"
+            report.detail = "; ".join(filter(None, (f"{db.name}: {exc}", report.detail)))
+            log.error("the database %s cannot be read: %s", db, exc)
     if mine is not None and copy is not None:
         report.losses = compare(mine, copy)
         for loss in report.losses:
@@ -479,7 +533,7 @@ def restore_now(db: Path) -> str:
         read_logs(good)
     except sqlite3.Error as exc:
         raise QuizboxError(f"there is no readable good copy ({good.name}: {exc})") from exc
-    aside = _move_aside(db, time.time()) if db.exists() else ""
+    aside = _move_aside(db, wallclock.now()) if db.exists() else ""
     copy_store(good, db)
     return aside
 
@@ -509,6 +563,9 @@ class Claims:
         self.hub = hub
         self.health = health
         self.checked: set[tuple[str, int, str]] = set()
+        # hellos heard before the hub listens (the announcement's grace): handed to the hub once it does,
+        # so a handset that stays connected is at the table even when the store forgot it (an empty start)
+        self.early: dict[str, tuple[str, bytes]] = {}
         # unguessable: a fixed id let any guest's login drop it (issue 32; docs/security.md)
         self.client = Client(private_client_id(f"quizbox-{hub.box}-claims"), connection, self._on_hello,
                              subscriptions=[protocol.handset_wildcard(hub.box, "hello")])
@@ -521,7 +578,7 @@ class Claims:
         """The new start's first heartbeat, then ``grace`` seconds for the handsets' hellos."""
         from firmware import protocol
 
-        beat = protocol.make_heartbeat(round(time.time() * 1000), self.hub.boot)
+        beat = protocol.make_heartbeat(round(wallclock.now() * 1000), self.hub.boot)
         self.client.publish(protocol.appliance_heartbeat_topic(self.hub.box), protocol.encode(beat), retain=True,
                             qos=0)
         time.sleep(grace)
@@ -529,9 +586,19 @@ class Claims:
     def stop(self) -> None:
         self.client.stop()
 
+    def hand_over(self) -> None:
+        """Give the hub the hellos it was not yet listening for (call once the hub has started)."""
+        with self.hub.outbox:
+            early, self.early = self.early, {}
+        for topic, payload in early.values():
+            self.hub.on_message(topic, payload)
+
     def _on_hello(self, topic: str, payload: bytes) -> None:
         from firmware import protocol
 
+        if not self.hub.alive():
+            with self.hub.outbox:
+                self.early[topic] = (topic, payload)
         try:
             handset_id, _ = protocol.parse_handset_topic(self.hub.box, topic)
             hello = protocol.parse_hello(handset_id, protocol.decode(payload))
@@ -544,27 +611,61 @@ class Claims:
         if claim in self.checked or self.hub.store is None:
             return
         self.checked.add(claim)
-        if not lost_ack(self.hub.store.last_acked(handset_id), (acked["seq"], acked["prompt"])):
-            return
         with self.hub.outbox:
-            session = self.hub.session
-            if handset_id in self.report.lost_answers:
+            if not lost_ack(self.hub.store.last_acked(handset_id), (acked["seq"], acked["prompt"])):
                 return
-            self.report.lost_answers[handset_id] = 1
+            session = self.hub.session
+            if handset_id in self.report.lost_answers or handset_id in self.report.returned:
+                return
+            why = self._apply_again(handset_id, acked)
+            if why:
+                self.report.lost_answers[handset_id] = 1
+                log.error("handset %s had an answer acked (seq %s on %s) that the store lost: %s", *claim, why)
+            else:
+                self.report.returned[handset_id] = 1
+                log.warning("handset %s gave back its acked answer (seq %s on %s): applied again", *claim)
             player = session.player_of(handset_id)
             handset = self.hub.registry.get(handset_id)
             self.report.names[handset_id] = player or (handset.name if handset is not None else handset_id)
             say(self.report, session, self.health)
-            self.hub.publish_state()
-        log.error("handset %s had an answer acked (seq %s on %s) that the store lost", *claim)
+            if self.hub.alive():  # before the hub's start, its first connect publishes all of it
+                self.hub.publish_changes()
+
+    def _apply_again(self, handset_id: str, acked: JSON) -> str:
+        """Apply a lost acked input the handset gave back, through the session's ordinary checks; "" when
+        it is in the game again, else why not (in words, for the journal)."""
+        from firmware import protocol
+
+        if "kind" not in acked:
+            return "the handset does not say what it was (protocol before 1.3)"
+        if acked["kind"] == protocol.BUZZ:
+            return "a buzz is timed on the clock of the box that died"
+        handset = self.hub.registry.get(handset_id)
+        if handset is None:
+            return "the handset is not at the table"
+        session = self.hub.session
+        prompt, _ = session.prompt_for(handset)
+        if prompt.get("kind") != acked["kind"] or protocol.prompt_mark(prompt) != acked["mark"]:
+            return "its seat is asked something else now"
+        try:
+            session.handle_input(handset_id, str(prompt["id"]), acked["kind"], acked["data"],
+                                 origin=(handset_id, acked["seq"], acked["prompt"]))
+        except QuizboxError as exc:
+            return f"the game refused it again ({exc})"
+        return ""
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'s' if n != 1 else ''}"
 
 
 def say(report: Report, session: Any, health: Health) -> None:
-    """Put the report where people look: the TV's message line (for ten minutes), health.json."""
+    """Put the report where people look: the admin page and the doctor (health.json, the whole report),
+    the TV's message line (ten minutes, :meth:`Report.tv_words`)."""
     flow = session.flow
     if flow is not None and session.state == "playing":
         report.question = max(1, int(flow.cards_dealt))
         report.game = session.setup.game if session.setup is not None else ""
     health.set_recovery(report.as_json())
     if report.found:
-        session.message, session.message_until = report.words(), session.clock() + 600
+        session.message, session.message_until = report.tv_words(), session.clock() + 600

@@ -16,11 +16,12 @@ import logging
 import os
 import tempfile
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
+
+from appliance.infra import wallclock
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ class Part:
 class Health:
     """The optional parts' states, the recovery report and the file they are written to; thread-safe."""
 
-    def __init__(self, folder: Path | None, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, folder: Path | None, clock: Callable[[], float] = wallclock.now) -> None:
         self.path = None if folder is None else Path(folder) / FILE
         self.clock = clock
         self._lock = threading.Lock()

@@ -17,7 +17,6 @@ import os
 import sqlite3
 import tempfile
 import threading
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from appliance.errors import QuizboxError
+from appliance.infra import wallclock
 
 JSON = dict[str, Any]
 
@@ -208,7 +208,7 @@ class StoredNight:
 class Store:
     """One SQLite database; thread-safe (one connection behind a lock); a context manager."""
 
-    def __init__(self, path: str | Path, clock: Any = time.time) -> None:
+    def __init__(self, path: str | Path, clock: Any = wallclock.now) -> None:
         self.path = str(path)
         self.clock = clock
         self._lock = threading.RLock()

@@ -192,7 +192,12 @@ class Session:
         self._unpause()  # a pause left over from the last game ends here
         flow = self.flows(setup.game)(setup, self.rng, self.game_time())
         if self.store is not None and game_id is None:
-            game_id = self.store.create_game(setup.game, setup_json(setup), dict(seats))
+            try:
+                game_id = self.store.create_game(setup.game, setup_json(setup), dict(seats))
+            except StoreError as exc:  # refused; the TV and the admin page's message line say why
+                self._store_trouble(exc)
+                raise
+            self._store_failed = False
         self.flow, self.setup, self.seats, self.game_id = flow, setup, dict(seats), game_id
         self._new_seat_codes()
         self._stored = self._marked = 0

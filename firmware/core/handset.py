@@ -58,8 +58,10 @@ def asked(prompt):
 
 class PendingFile:
     """The unacked input in a small file, written before it is sent and removed when it is settled, so a
-    reset or a watchdog reboot does not lose what the player typed. load() gives what was kept (None when
-    nothing, or the file is unreadable: said on the console, nothing else is lost)."""
+    reset or a watchdog reboot does not lose what the player typed; and the last acked input until the
+    next prompt asks something else, so a box that restored from its good copy gets it back (protocol
+    1.3). load() gives what was kept (None when nothing, or the file is unreadable: said on the console,
+    nothing else is lost)."""
 
     def __init__(self, path):
         self.path = path
@@ -76,7 +78,8 @@ class PendingFile:
             kept = json.loads(text)
         except ValueError:
             kept = None
-        if not isinstance(kept, dict) or not isinstance(kept.get("input"), dict):
+        held = isinstance(kept, dict) and (isinstance(kept.get("input"), dict) or isinstance(kept.get("acked"), dict))
+        if not held:
             print("pending file unreadable, dropped:", text[:40])
             self.clear()
             return None
@@ -123,6 +126,9 @@ class Handset:
         self.keep = keep
         self.last_ack = None
         self.acked = None  # (seq, prompt id) of the last input acked ok: said in every hello
+        # that input itself (seq, prompt, kind, data, mark), kept until a prompt asks something else: a box
+        # that restored from its good copy applies it again (protocol 1.3)
+        self.acked_input = None
         self.time = None  # the appliance's last clock message (time topic)
         self.online = False
         self.battery = None  # percent, set by the port
@@ -153,21 +159,33 @@ class Handset:
         kept = self.keep.load() if self.keep is not None else None
         if kept is None:
             return
-        try:
-            protocol.parse_input(self.id, kept["input"])
-        except protocol.ProtocolError as err:
-            print("pending input dropped:", err)
-            self.keep.clear()
-            return
-        self.pending = kept["input"]
-        self.pending_asked = kept.get("asked")
-        self.view = VIEW_SENT
+        acked = kept.get("acked")
+        if isinstance(acked, dict):
+            try:
+                said = protocol.parse_hello(self.id, {"acked": acked})["acked"]
+                self.acked_input = acked
+                self.acked = (said["seq"], said["prompt"])
+            except protocol.ProtocolError as err:
+                print("acked input dropped:", err)
+        if isinstance(kept.get("input"), dict):
+            try:
+                protocol.parse_input(self.id, kept["input"])
+                self.pending = kept["input"]
+                self.pending_asked = kept.get("asked")
+                self.view = VIEW_SENT
+            except protocol.ProtocolError as err:
+                print("pending input dropped:", err)
+        self._kept()
 
     def _kept(self):
+        """The unacked input and the last acked one to the file (removed when there is neither)."""
         if self.keep is None:
             return
         try:
-            self.keep.save({"input": self.pending, "asked": self.pending_asked})
+            if self.pending is None and self.acked_input is None:
+                self.keep.clear()
+            else:
+                self.keep.save({"input": self.pending, "asked": self.pending_asked, "acked": self.acked_input})
         except OSError as err:  # a full or broken flash: the input still goes, from RAM
             print("pending input not kept:", repr(err))
 
@@ -176,8 +194,7 @@ class Handset:
         self.pending = None
         self.pending_sends = 0
         self.pending_asked = None
-        if self.keep is not None:
-            self.keep.clear()
+        self._kept()
 
     # -- connection ---------------------------------------------------------------------------------
     def connected(self):
@@ -199,7 +216,8 @@ class Handset:
 
     def _hello(self):
         """Say hello, with the last acked input (the appliance finds what it lost from it)."""
-        hello = protocol.make_hello(self.id, self.name, FIRMWARE, self.layout, self.clock_ms(), acked=self.acked)
+        acked = self.acked_input if self.acked_input is not None else self.acked
+        hello = protocol.make_hello(self.id, self.name, FIRMWARE, self.layout, self.clock_ms(), acked=acked)
         self.transport.publish(protocol.hello_topic(self.box, self.id), protocol.encode(hello))
 
     def disconnected(self):
@@ -301,6 +319,10 @@ class Handset:
             return  # the same prompt again (after a reconnect): keep what is being typed
         self.prompt = prompt
         self.editor = editor.make(prompt, self.layout)
+        kept = self.acked_input
+        if kept is not None and prompt["kind"] != protocol.INFO and protocol.prompt_mark(prompt) != kept["mark"]:
+            self.acked_input = None  # a prompt that asks something else: the box has moved on
+            self._kept()
         if same and self.view in (VIEW_LOCKED, VIEW_SENT):
             return  # an update of the prompt already answered: stay locked in
         self.message = ""
@@ -320,6 +342,11 @@ class Handset:
             # ack's word for it (an ack naming another prompt, 970 characters of one, made every
             # later hello too big to send, and the handset could never connect again)
             self.acked = (ack["seq"], answered)
+            asked_then = self.pending_asked or [self.pending["kind"], "", ""]
+            self.acked_input = {"seq": ack["seq"], "prompt": answered, "kind": self.pending["kind"],
+                                "data": self.pending["data"],
+                                "mark": protocol.prompt_mark({"kind": asked_then[0], "title": asked_then[1],
+                                                              "text": asked_then[2]})}
         lost, lost_asked = self.pending, self.pending_asked
         self._settle()
         if self.prompt is None or self.prompt.get("id") != answered:

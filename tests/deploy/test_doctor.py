@@ -23,6 +23,7 @@ from appliance.errors import ConfigError
 from appliance.infra.config import Config, parse_config
 from firmware import protocol
 from tests.deploy.boxbroker import BOX, Box, running_box
+from tests.deploy.tools import REPO
 
 JUNE_2025 = 1_750_000_000.0
 
@@ -140,15 +141,38 @@ def test_broken_settings_name_the_key(tmp_path: Path, capsys: pytest.CaptureFixt
 # -- services ----------------------------------------------------------------------------------------
 
 
-def test_a_stopped_service_is_named_with_the_command_that_restarts_it(config: Config) -> None:
-    states = {"mosquitto": "active", "quizbox": "failed", "quizbox-web": "inactive"}
+def services(config: Config, **down: str) -> doctor.Finding:
+    """The Services check on a box whose units are active but those in ``down`` (unit -> state)."""
+    states = {unit: down.get(unit.replace("-", "_"), "active") for unit, _ in doctor.UNITS}
     finding = doctor.check_services(config, healthy(unit_state=lambda u: states[u]))
     assert not finding.ok
-    assert finding.wrong == ("Not running: the quiz program (quizbox) (systemd says failed); "
-                             "the admin page (quizbox-web) (systemd says inactive).")
+    return finding
+
+
+def test_a_stopped_service_is_named_with_the_command_that_restarts_it(config: Config) -> None:
+    finding = services(config, quizbox="failed", quizbox_web="inactive")
+    assert finding.wrong == ("Not running (systemd says failed): the quiz program (quizbox); no game can be "
+                             "played. Not running (systemd says inactive): the admin page (quizbox-web); the "
+                             "quizmaster has no admin page and phones cannot play.")
     assert finding.fix.startswith("sudo systemctl reset-failed quizbox; sudo systemctl restart quizbox.")
     assert "journalctl -u quizbox -n 50 -p warning" in finding.fix
     assert finding.fix.endswith("(then the same for the others)")
+
+
+def test_a_box_whose_connection_limits_failed_is_not_well_and_says_what_that_means(config: Config) -> None:
+    """Issue 38: the doctor said nothing of quizbox-limits, so a box without its per-address connection
+    limits passed; the installer called the same cause a warning, then FAILED. Now both say one sentence."""
+    finding = services(config, quizbox_limits="failed")
+    assert finding.wrong == ("Not running (systemd says failed): the per-address connection limits "
+                             "(quizbox-limits); the game plays, but one guest on the Wi-Fi can hold every "
+                             "connection to the broker and the admin page (docs/security.md).")
+    assert finding.fix.startswith("sudo systemctl reset-failed quizbox-limits; sudo systemctl restart quizbox-limits.")
+
+
+def test_the_doctor_checks_every_unit_the_installer_installs() -> None:
+    installed = {p.name.removesuffix(".service") for p in Path(REPO, "systemd").glob("quizbox*.service")}
+    installed.discard("quizbox-handset")  # a Pi Zero handset's, not a box's
+    assert installed | {"mosquitto"} == {unit for unit, _ in doctor.UNITS}
 
 
 def test_without_systemd_there_are_no_services_to_check(config: Config) -> None:

@@ -142,8 +142,22 @@ def test_a_unit_that_fails_is_reported_and_the_install_goes_on(tmp_path: Path) -
     restarts = [c[2] for c in commands if c[:2] == ["systemctl", "restart"]]
     assert restarts == ["quizbox-limits.service", "mosquitto.service", "quizbox.service",
                         "quizbox-web.service"], "it went on"
-    assert "FAILED: quizbox.service is not running. See why: sudo journalctl -b -u quizbox.service" in out
+    assert ("FAILED: Not running (systemd says failed): the quiz program (quizbox); no game can be played. "
+            "See why: sudo journalctl -b -u quizbox.service") in out
     assert "http://quizbox.local/" in out
+
+
+def test_connection_limits_that_fail_get_one_verdict_the_doctors_and_exit_1(tmp_path: Path) -> None:
+    """Issue 38: a kernel that refuses limits.nft was a "warning" (limits off, goes on), then the same cause
+    "FAILED: quizbox-limits.service is not running", exit 1, while the doctor said nothing of the limits.
+    Now the one verdict is the doctor's sentence, and the exit status is 1."""
+    from appliance.box import units
+
+    out, _ = install(tmp_path, fail="systemctl restart quizbox-limits.service")
+    verdicts = [line for line in out.splitlines() if "FAILED" in line or "warning" in line]
+    assert verdicts == [f"install: FAILED: {units.down('quizbox-limits', 'failed')} "
+                        f"{units.see_why('quizbox-limits')}"], out
+    assert "one guest on the Wi-Fi can hold every connection" in verdicts[0]
 
 
 def test_a_pi_zero_handset_runs_its_i2c_at_400_khz(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ import pytest
 from appliance.edge.broker import MosquittoBroker
 from appliance.infra.store import Store, StoreError
 from tests.faults.checks import match_all, problems
-from tests.faults.harness import Player, Table, wait_until
+from tests.faults.harness import Player, Table, cards, wait_until
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.slow]
 
@@ -226,3 +226,33 @@ def test_a_card_turned_read_only_is_named_read_only(sd_card: Card) -> None:
         sd_card.fail()
         with pytest.raises(StoreError, match="read-only"):
             store.save_handset("h2", "Bob", True)
+
+
+def test_a_start_refused_on_a_full_disk_says_why_where_it_was_pressed(
+    tmp_path: Path, broker: MosquittoBroker, small_disk: Path
+) -> None:
+    """*start* pressed between games on a full disk (issue 38): refused, and the reason is in the reply the
+    admin page waits for (it shows it where start was pressed, web/games.py) and on the TV and the admin
+    page's message line; it was refused not_saved with no word anywhere."""
+    table = _paused_table(tmp_path, broker, small_disk / "data", "fullstart")
+    try:
+        table.observer.command(cmd="end", id="end-1")
+        wait_until(lambda: (g := table.app.last_game()) is not None and g.status != "running", 10, "the game ended")
+        _copies_done(small_disk / "data")
+        filler = _fill(small_disk)
+        seats = [{"player": p.player, "handset": p.id} for p in table.players]
+        table.observer.command(cmd="start", id="start-full", game="confident", options={"target": 4}, seats=seats,
+                               cards=cards("confident", 2, tmp_path))
+        wait_until(lambda: table.observer.admin.get("last", {}).get("id") == "start-full", 10, "the start answered")
+        last = table.observer.admin["last"]
+        assert not last["ok"] and last["code"] == "not_saved" and last["msg"].startswith("the disk is full"), last
+        wait_until(lambda: "disk is full" in table.observer.board.get("message", ""), 5, "the TV says it")
+        wait_until(lambda: "disk is full" in table.observer.admin.get("message", ""), 5, "the admin page says it")
+        filler.unlink()
+        table.observer.command(cmd="start", id="start-room", game="confident", options={"target": 4}, seats=seats,
+                               cards=cards("confident", 3, tmp_path))
+        wait_until(lambda: table.observer.admin.get("last", {}).get("id") == "start-room", 10, "the start answered")
+        assert table.observer.admin["last"]["ok"], table.observer.admin["last"]
+        wait_until(lambda: table.observer.board.get("message", "") == "", 5, "the TV's warning gone")
+    finally:
+        table.close()

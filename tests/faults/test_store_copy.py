@@ -104,6 +104,29 @@ def test_an_undo_after_the_copy_is_not_a_loss(live: Store, tmp_path: Path) -> No
     assert recovery.compare(recovery.read_logs(Path(live.path)), copy) == []
 
 
+def test_an_undo_after_the_copy_is_not_a_loss_when_the_wall_clock_went_back(tmp_path: Path) -> None:
+    """Issue 38: the Pi's clock jumps back when it first reaches a time server; an undo made after the
+    copy was stamped before the copy's time and counted as a loss (the box would restore the copy and
+    bring the undone answer back). The undo is told by the rows, not by the clock."""
+    now = [1_000_000.0]
+    store = Store(tmp_path / "quizbox.db", clock=lambda: now[0])
+    game_id = _game(store, 6)
+    recovery.copy_store(Path(store.path), tmp_path / "copy.db", clock=lambda: now[0])
+    now[0] -= 600  # back 10 minutes
+    store.truncate_actions(game_id, 5)
+    copy = recovery.read_logs(tmp_path / "copy.db")
+    assert recovery.compare(recovery.read_logs(Path(store.path)), copy) == []
+    now[0] += 3600  # forward an hour: a real loss is still one
+    store.truncate_actions(game_id, 5)
+    copy = recovery.read_logs(tmp_path / "copy.db")
+    with sqlite3.connect(store.path) as conn:
+        conn.execute("DELETE FROM undone")  # the database lost its undo row and its entries
+        conn.execute("DELETE FROM actions WHERE seq >= 3")
+    [loss] = recovery.compare(recovery.read_logs(Path(store.path)), copy)
+    assert loss.entries == 3
+    store.close()
+
+
 def test_a_finished_game_found_running_again_is_a_loss(live: Store, tmp_path: Path) -> None:
     game_id = _game(live, 3)
     live.finish_game(game_id, {"winner": "Ann"})

@@ -387,7 +387,9 @@ def test_a_box_restart_behind_a_live_broker_gets_the_acked_hello(pi: tuple[App, 
     assert appliance.hellos == hellos
     appliance.heartbeat("boot-2")
     wait(lambda: appliance.hellos > hellos, what="hello after the box's restart")
-    assert appliance.said[-1]["acked"] == {"seq": 101, "prompt": "t1"}
+    t1 = samples.by_id("t1")
+    assert appliance.said[-1]["acked"] == {"seq": 101, "prompt": "t1", "kind": "token",
+                                           "data": {"answer": "B", "token": 4}, "mark": P.prompt_mark(t1)}
     assert app.handset.online and app.handset.box_boot == "boot-2"
 
 

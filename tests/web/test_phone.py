@@ -61,6 +61,28 @@ def test_a_prompt_shows_and_an_answer_goes_out_as_protocol_v1(app: Flask, phone_
     assert "Locked in: locked 6 to 3000" in client.get("/phone/panel").get_data(as_text=True)
 
 
+def test_a_phone_gives_its_acked_answer_back_to_a_restarted_box(app: Flask, phone_clients: ClientFactory) -> None:
+    """Issue 38: the quiz program restarts from its good copy while the admin page (the phones' MQTT client)
+    stays up. The phone's core (the firmware's) hears the new boot and says hello with its acked answer itself,
+    not only its seq and prompt, until a prompt asks something else."""
+    client, handset_id = _join(app)
+    mqtt = phone_clients.latest(handset_id)
+    assert protocol.appliance_heartbeat_topic("webtest") in mqtt.topics
+    beat = protocol.appliance_heartbeat_topic("webtest")
+    mqtt.deliver(beat, protocol.encode(protocol.make_heartbeat(1, "aaaaaa")))
+    mqtt.deliver(protocol.prompt_topic("webtest", handset_id), json.dumps(RANGE).encode())
+    post(client, "/phone/answer", {"prompt": "p7", "bottom": "6", "top": "8"}, page="/phone",
+         headers={"X-Requested-With": "fetch"})
+    mqtt.deliver(protocol.ack_topic("webtest", handset_id), protocol.encode(protocol.make_ack(1, True, "ok", "p7")))
+    mqtt.deliver(beat, protocol.encode(protocol.make_heartbeat(2, "aaaaaa")))  # the same box: nothing to say
+    hellos = [json.loads(p) for t, p, _ in mqtt.published if t.endswith("/hello")]
+    mqtt.deliver(beat, protocol.encode(protocol.make_heartbeat(3, "bbbbbb")))  # the box restarted
+    hello = [json.loads(p) for t, p, _ in mqtt.published if t.endswith("/hello")][len(hellos)]
+    assert hello["acked"] == {"seq": 1, "prompt": "p7", "kind": "range", "data": {"bottom": "6", "top": "8"},
+                              "mark": protocol.prompt_mark(RANGE)}
+    assert protocol.parse_hello(handset_id, hello)["acked"]["data"] == {"bottom": "6", "top": "8"}
+
+
 def test_the_cookie_binds_a_browser_to_its_own_handset(app: Flask, phone_clients: ClientFactory) -> None:
     ann, ann_id = _join(app, "Ann")
     bob, bob_id = _join(app, "Bob")
