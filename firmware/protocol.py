@@ -502,7 +502,9 @@ def _check_version(obj):
     v = obj.get("v", VERSION)
     if v != VERSION:
         if isinstance(v, str):  # "1" read as "version 1 unsupported", as if 1 were refused
-            raise ProtocolError("v must be the number 1, not the text " + repr(v[:8]), "version")
+            said = "v must be the number 1, not the text " + repr(v[:8])
+            # within an ack's 48 characters: a non-ASCII text's repr is long ('\U0001342f')
+            raise ProtocolError(said if len(said) <= MAX_MESSAGE else "v must be the number 1, not text", "version")
         raise ProtocolError("protocol version " + str(v)[:8] + " unsupported", "version")
 
 

@@ -187,3 +187,11 @@ def test_wire_prompt_ids_and_the_pairing_topic() -> None:
     assert p.pairing_wildcard("pub") == "quizbox/pub/pairing/+"
     with pytest.raises(p.ProtocolError):
         p.pairing_topic("pub", "a/b")
+
+
+def test_a_version_given_as_long_text_is_refused_within_an_acks_length() -> None:
+    """A hypothesis run found {"v": "\\U0001342f"}: its repr made the refusal 49 characters."""
+    for v in ("\U0001342f", "1", "x" * 40, "é" * 8):
+        with pytest.raises(p.ProtocolError) as caught:
+            p.parse_input("h1", {"v": v, "id": "p1", "seq": 1, "kind": "buzz", "data": {}})
+        assert len(str(caught.value)) <= p.MAX_MESSAGE and str(caught.value).startswith("v must be the number 1")
