@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import socket
 import ssl
@@ -130,10 +131,10 @@ class Client:
         with self._writing:  # no write_now after this: disconnect() queues a DISCONNECT
             self._closing = True
         self.paho.disconnect()
-        try:
+        # paho 2.x: its network thread may end by itself between loop_stop's check and its join (a full-suite
+        # run's teardown saw "'NoneType' object has no attribute 'join'"): it is stopped all the same
+        with contextlib.suppress(AttributeError):
             self.paho.loop_stop()
-        except AttributeError:  # paho 2.x: its network thread ended by itself between loop_stop's check and
-            pass  # its join (a full-suite run's teardown saw "'NoneType' object has no attribute 'join'")
 
     def subscribe(self, topics: Iterable[str]) -> None:
         """Add subscriptions now and after every reconnect."""
