@@ -12,7 +12,8 @@ plays two real games:
   the board of the bet before is in, round after round; only the bets are timed (one at a time, as the
   rules go). Then a second game, the rush: each bet as soon as the prompt is there.
 
-A game seats at most its players (Confident? 12, poker 8): the other handsets are in the room, accepted
+A game seats 12 (Confident?) or 8 (poker) of the room (the games seat 40 since the room: this bench keeps
+its seats, each a process of its own): the other handsets are in the room, accepted
 and online, with their own prompt and clock pings, as at a pub where not every handset plays. Each timed
 input is input -> ack on the handset. Every handset is a device of its own on a night, so here each
 seated one is a process of its own (``--seat``, driven over a pipe; it notes its own times) and the rest

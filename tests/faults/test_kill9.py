@@ -201,9 +201,13 @@ def test_kill_9_during_a_room_poker_hand_resumes_its_tables(tmp_path: Path, brok
         stored: list[dict[str, Any]] = []
         tables_at_kills: list[int] = []
         deadline = time.monotonic() + 100
+        # question 1 is dealt to two tables (11 players): the first kill comes while they play it; random
+        # bots may bust three players in one hand, so the later kills may find the final table
+        wait_until(lambda: len((table.observer.board.get("view") or {}).get("tables") or []) == 2, 10,
+                   "the first question at two tables")
         while table.kills < ROOM_KILLS:
             assert time.monotonic() < deadline, f"only {table.kills} kills: {table.observer.board}"
-            until = time.monotonic() + rng.uniform(0.4, 1.5)
+            until = time.monotonic() + (rng.uniform(0.4, 1.5) if tables_at_kills else rng.uniform(0.05, 0.3))
             while time.monotonic() < until:
                 table.drive()
                 time.sleep(0.05)
@@ -215,7 +219,7 @@ def test_kill_9_during_a_room_poker_hand_resumes_its_tables(tmp_path: Path, brok
             assert view.get("tables"), view  # a room game: its tables on the board (the final table one)
             tables_at_kills.append(len(view["tables"]))
             stored = table.kill_and_check(game_id, stored)
-        assert table.kills >= ROOM_KILLS and 2 in tables_at_kills, tables_at_kills  # killed with two tables
+        assert tables_at_kills[:1] == [2], tables_at_kills  # killed mid-hand with two tables at least once
         table.observer.command(cmd="finish")
         wait_until(lambda: (g := table.app.last_game()) is not None and g.status != "running", 10, "finished")
         table.settle()
