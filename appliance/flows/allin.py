@@ -18,16 +18,11 @@ from appliance.games.allin.engine import AllInEngine
 from appliance.games.allin.state import Phase
 from appliance.games.base import JSON, Action, Engine
 from appliance.games.dealt import DealtCard
-from appliance.session.engine_flow import EngineFlow
+from appliance.session.engine_flow import NAMES_LISTED, EngineFlow
 from appliance.session.flow import info
 from firmware import protocol
 
 TRUE, FALSE = "true", "false"
-
-
-ROOM_LISTED = 8
-"""Up to this many players a prompt lists the others by name; a room is given seat numbers (rules.md The
-room 2), as 39 names do not fit a handset's 1 KB prompt."""
 
 NOBODY = "-"
 
@@ -134,7 +129,7 @@ class AllInFlow(EngineFlow):
             {"name": "answer", "label": "Your true answer",
              "options": [{"id": TRUE, "label": "True"}, {"id": FALSE, "label": "False"}], "required": True},
         ]
-        if legal["exclude"] and len(self.engine.players) > ROOM_LISTED:
+        if legal["exclude"] and len(self.engine.players) > NAMES_LISTED:
             fields += self._exclude_by_digits()
         elif legal["exclude"]:
             fields.append({"name": "exclude", "label": "Exclude (once a game)", "required": False,

@@ -14,12 +14,9 @@ from appliance.games.confident.options import Variant
 from appliance.games.dealt import DealtCard
 from appliance.games.numbers import format_compact, parse_number
 from appliance.games.ranges import Range
-from appliance.session.engine_flow import EngineFlow
+from appliance.session.engine_flow import NAMES_LISTED, EngineFlow
 from appliance.session.flow import info
 from firmware import protocol
-
-ROOM_LISTED = 8
-"""Up to this many players a prompt offers the others by name; a room offers seat numbers."""
 
 
 class ConfidentFlow(EngineFlow):
@@ -106,7 +103,11 @@ class ConfidentFlow(EngineFlow):
         return {action.player} if isinstance(action, Answer) else None
 
     def _pickable(self, names: list[str]) -> list[str]:
-        return _pickable_names(self.engine, names)
+        """Whom a Copy or a Swap may name, as the prompt offers them: names at a table, seat numbers in a
+        room (rules.md The room 2; 39 names twice are more than a handset's 1 KB prompt holds)."""
+        if len(self.engine.players) <= NAMES_LISTED:
+            return names
+        return [str(self.engine.seat(name)) for name in names]
 
     def prompt(self, player: str) -> JSON:
         engine = self.engine
@@ -141,14 +142,6 @@ class ConfidentFlow(EngineFlow):
         points = settlement.points[player]
         answer = format_compact(settlement.answer)
         return {**info(f"Answer: {answer}", f"You scored {points:+d}. Total {score}.", wait=True), "private": private}
-
-
-def _pickable_names(engine: ConfidentEngine, names: list[str]) -> list[str]:
-    """Whom a Copy or a Swap may name, as the prompt offers them: names at a table, seat numbers in a room
-    (rules.md The room 2; 39 names twice are more than a handset's 1 KB prompt holds)."""
-    if len(engine.players) <= ROOM_LISTED:
-        return names
-    return [str(engine.seat(name)) for name in names]
 
 
 def _describe(board: Answer) -> str:

@@ -32,6 +32,10 @@ MAX_SECONDS = 3600
 
 
 WAITING = "nothing to move on to yet: waiting for players"
+
+NAMES_LISTED = 8
+"""Up to this many players a prompt names the others (whom to copy, swap or exclude); a room is offered
+seat numbers instead (rules.md The room 2): 39 names do not fit a handset's 1 KB prompt."""
 """Why the host's *next* is refused when a flow has nothing to do and does not say more."""
 
 

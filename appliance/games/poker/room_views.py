@@ -65,21 +65,20 @@ def _tables(engine: RoomPokerEngine) -> list[JSON]:
 
 
 def private_view(engine: RoomPokerEngine, player: str) -> JSON:
-    seat = engine.seat(player)
     table = engine.table_of(player)
     if not engine.room:
         assert table is not None
-        return {**views.private_view(table, player), "seat": seat}
+        return views.private_view(table, player)
     hand = engine.hand(player)
     if table is None:  # out before the final table formed
         return {"player": player, "stack": 0, "range": None, "may_enter_range": False, "bet": 0, "to_call": 0,
-                "your_turn": False, "legal": [], "may_reveal": False, "seat": seat, "table": None, "waiting": False}
+                "your_turn": False, "legal": [], "may_reveal": False, "table": None, "waiting": False}
     view = views.private_view(table, player)
     question = engine.current
     if hand is None:  # out of this question, or alone at a table that plays no more hands
         view.update({"range": None, "may_enter_range": False, "bet": 0, "to_call": 0, "may_reveal": False})
     elif question is None or not question.settled:
         view["may_reveal"] = False  # ranges are shown once the question is over at every table
-    view.update({"seat": seat, "table": engine.table_number(player),
+    view.update({"table": engine.table_number(player),
                  "waiting": hand is None and engine.stacks[player] > 0 and not engine.finished})
     return view
