@@ -19,6 +19,7 @@ from appliance.games.dealt import DealtCard
 from appliance.infra.store import Store
 from appliance.session.flow import GameSetup
 from appliance.session.session import Session
+from tests.support.prompts import sent_prompts
 
 RULES = ("room-2-seat-number-input",)
 
@@ -97,15 +98,8 @@ LONG = [f"The Quizzy Rascals {i:02d}{'x' * 3}" for i in range(1, 41)]  # 24 char
 def _every_prompt_fits(session: Session, handsets: dict[str, Handset]) -> None:
     """Each seat's prompt as the hub sends it (fitted to a handset's 1 KB by shortening what is for reading)
     keeps everything a handset acts on: its kind and every option id it offers."""
-    import json
-
-    from appliance.edge.prompts import fit
-    from firmware import protocol
-
-    for handset in handsets.values():
-        prompt, _ = session.prompt_for(handset)
-        sent = json.loads(fit(protocol.wire_prompt("boot", prompt)))
-        assert sent["kind"] == prompt["kind"] != protocol.INFO or sent["title"] != "Too much to show"
+    for prompt, sent in sent_prompts(session, handsets.values()):
+        assert sent["kind"] == prompt["kind"]
         ids = [[o["id"] for o in f.get("options", [])] for f in prompt.get("fields", [])]
         assert [[o["id"] for o in f.get("options", [])] for f in sent.get("fields", [])] == ids
         assert sent.get("boosts") == prompt.get("boosts")

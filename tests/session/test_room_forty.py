@@ -14,7 +14,6 @@ import pytest
 
 from appliance.decks.deal import cards_for_game, seed_shipped
 from appliance.edge.handsets import Handset
-from appliance.edge.prompts import fit
 from appliance.errors import QuizboxError
 from appliance.flows import flow_factory
 from appliance.infra.store import Store
@@ -22,6 +21,7 @@ from appliance.session.flow import GameSetup
 from appliance.session.session import Session
 from firmware import protocol
 from firmware.core import bot
+from tests.support.prompts import sent_prompts
 
 SEATS = 40
 TEAMS = [f"Team {i:02d} of the room"[:protocol.MAX_NAME] for i in range(1, SEATS + 1)]
@@ -39,13 +39,7 @@ class Clock:
 
 
 def _prompts(session: Session, handsets: list[Handset]) -> list[dict[str, Any]]:
-    found = []
-    for handset in handsets:
-        prompt, _ = session.prompt_for(handset)
-        sent = json.loads(fit(protocol.wire_prompt("boot", prompt)))
-        assert sent["title"] != "Too much to show", (handset.name, prompt)
-        found.append(prompt)
-    return found
+    return [prompt for prompt, _ in sent_prompts(session, handsets)]
 
 
 @pytest.mark.parametrize(("game", "options"), GAMES, ids=[g for g, _ in GAMES])
