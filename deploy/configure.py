@@ -510,6 +510,11 @@ def join_with_code(root: Path, address: str, code_text: str, restart: tuple[int,
             raise ConfigError(f"this join code is for box {code.box!r}, and this box is {box!r}: "
                               "ask the league for a code for this box")
         render_bridge(box, host, port or 8883, "check", "/" + LEAGUE_CA, restart)
+        for target in (root / LEAGUE_DROPIN, root / LEAGUE_CA):
+            folder = next(p for p in (target.parent, *target.parent.parents) if p.exists())
+            if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+                raise ConfigError(f"this program cannot write /{target.relative_to(root)}: join as root "
+                                  f"(sudo quizbox league join ADDRESS CODE); the code was not used")
         answer = check_answer(code, redeem_code(code.url, code.box, code.secret, timeout))
     except LeagueError as exc:
         raise ConfigError(str(exc)) from None
