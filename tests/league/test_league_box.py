@@ -158,3 +158,6 @@ def test_the_league_commands_say_what_is_missing(base: Path) -> None:
     done = quizbox("league", "invite", "pub-a", "--data", str(base / "none"), "--url", "http://x")
     assert done.returncode == 2 and "start the league box once" in done.stderr
     assert not os.path.exists(base / "none" / "league.db")
+    joined = quizbox("league", "join", "league example", "QBL1-xyz", "--root", str(base))
+    assert joined.returncode == 2 and "is not a host name or address" in joined.stderr
+    assert not (base / configure.LEAGUE_DROPIN).exists()
