@@ -14,6 +14,7 @@ with the same ``--data``, the box keeps its members, their accounts and the seas
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.util
 import json
 import logging
@@ -40,9 +41,11 @@ log = logging.getLogger(__name__)
 INSTALLER = Path(__file__).resolve().parents[2] / "deploy" / "configure.py"
 
 
+@functools.cache
 def installer() -> ModuleType:
     """deploy/configure.py, the installer's file work (a script, not a package): the league's CA,
-    certificate, broker config and service role are made by the same code the tests and the Pi use."""
+    certificate, broker config and service role are made by the same code the tests and the Pi use
+    (loaded once: it puts the checkout on sys.path as it loads)."""
     spec = importlib.util.spec_from_file_location("quizbox_configure", INSTALLER)
     if spec is None or spec.loader is None or not INSTALLER.exists():
         raise ConfigError(f"the installer's code is missing ({INSTALLER}): run from the Quizbox folder")

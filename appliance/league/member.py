@@ -81,7 +81,7 @@ class MemberLink:
                 log.error("a league plan on %s was refused: %s", topic, exc)
                 return
             self.league.save_plan(plan["plan"], plan)
-        elif topic == topics.TABLE_TOPIC and self.on_table is not None:
+        elif topic == topics.TABLE_TOPIC and self.on_table is not None and payload:  # empty: cleared
             table = json.loads(payload)
             if isinstance(table, list):
                 self.on_table(table)
