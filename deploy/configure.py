@@ -30,6 +30,10 @@ A handset's account by hand (pairing from the admin page is the usual way):
     sudo python3 deploy/configure.py --add-handset esp32-a1b2c3      # prints its password
     sudo python3 deploy/configure.py --remove-handset esp32-a1b2c3
 
+Joining this box to a league (docs/league.md; the admin page's "Join a league" form runs the same code):
+
+    sudo python3 deploy/configure.py --join-league league.example.com:8883 QBL1-...
+
 Files holding passwords are written 0640 (the installer gives them to group quizbox); a rewrite keeps the
 owner and group the file had.
 """
