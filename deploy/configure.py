@@ -30,6 +30,10 @@ A handset's account by hand (pairing from the admin page is the usual way):
     sudo python3 deploy/configure.py --add-handset esp32-a1b2c3      # prints its password
     sudo python3 deploy/configure.py --remove-handset esp32-a1b2c3
 
+Joining this box to a league (docs/league.md; the admin page's "Join a league" form runs the same code):
+
+    sudo python3 deploy/configure.py --join-league league.example.com:8883 QBL1-...
+
 Files holding passwords are written 0640 (the installer gives them to group quizbox); a rewrite keeps the
 owner and group the file had.
 """
@@ -446,6 +450,82 @@ def join_league(root: Path, box: str, host: str, port: int, password: str, ca_pe
             f"{write_file(root / LEAGUE_DROPIN, text, 0o640):8} /{LEAGUE_DROPIN} (restart mosquitto to use it)"]
 
 
+def parse_address(address: str) -> tuple[str, int | None]:
+    """``host`` or ``host:port`` (``[v6]:port`` too) as typed for the league's broker; ConfigError if malformed."""
+    text = address.strip()
+    host, port = text, None
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        if rest and not rest.startswith(":"):
+            raise ConfigError(f"the league's broker address {address!r} is not host[:port]")
+        text_port = rest[1:]
+    elif text.count(":") == 1:
+        host, _, text_port = text.partition(":")
+    else:
+        text_port = ""
+    if text_port:
+        if not text_port.isdigit():
+            raise ConfigError(f"the league's broker address {address!r}: the port {text_port!r} is not a number")
+        port = int(text_port)
+    if not host or not all(c.isalnum() or c in ".-_:" for c in host):
+        raise ConfigError(f"the league's broker address {address!r} is not a host name or address")
+    _check_address(host, port or 1)
+    return host, port
+
+
+def redeem_code(url: str, box: str, secret: str, timeout: float = 15.0) -> object:
+    """POST the code's box and secret to the league's page once; its JSON answer (ConfigError if it cannot
+    be reached or says no, with the league's own words)."""
+    import urllib.error
+    import urllib.request
+
+    body = json.dumps({"box": box, "secret": secret}).encode()
+    request = urllib.request.Request(url + "/league/join", data=body, method="POST",
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as answer:  # noqa: S310 (http(s) only: joincode)
+            return json.loads(answer.read(65536))
+    except urllib.error.HTTPError as exc:
+        try:
+            said = json.loads(exc.read(4096)).get("error", "")
+        except (ValueError, AttributeError):
+            said = ""
+        raise ConfigError(f"the league refused the join code: {said or exc}") from None
+    except (urllib.error.URLError, OSError) as exc:
+        raise ConfigError(f"cannot reach the league's page at {url}: {getattr(exc, 'reason', exc)}; "
+                          "nothing was changed, try again when it is reachable") from None
+    except ValueError:
+        raise ConfigError(f"the league's page at {url} did not answer with JSON: is it the league box?") from None
+
+
+def join_with_code(root: Path, address: str, code_text: str, restart: tuple[int, int] = (5, 60),
+                   timeout: float = 15.0) -> list[str]:
+    """Join this box to a league (``--join-league ADDRESS CODE``, the admin page's form): the league broker's
+    address and the league box's one-time code. Everything that can be checked here is checked before the
+    code is used (a used code is gone); then the league's answer, then the files (:func:`join_league`)."""
+    from appliance.league.joincode import check_answer, parse_code
+    from appliance.league.payloads import LeagueError
+
+    try:
+        host, port = parse_address(address)
+        code = parse_code(code_text)
+        box = box_config(root).box.id
+        if code.box != box:
+            raise ConfigError(f"this join code is for box {code.box!r}, and this box is {box!r}: "
+                              "ask the league for a code for this box")
+        render_bridge(box, host, port or 8883, "check", "/" + LEAGUE_CA, restart)
+        for target in (root / LEAGUE_DROPIN, root / LEAGUE_CA):
+            folder = next(p for p in (target.parent, *target.parent.parents) if p.exists())
+            if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+                raise ConfigError(f"this program cannot write /{target.relative_to(root)}: join as root "
+                                  f"(sudo quizbox league join ADDRESS CODE); the code was not used")
+        answer = check_answer(code, redeem_code(code.url, code.box, code.secret, timeout))
+    except LeagueError as exc:
+        raise ConfigError(str(exc)) from None
+    lines = join_league(root, box, host, port or int(answer["port"]), answer["password"], answer["ca"], restart)
+    return [*lines, f"joined the league at {host}:{port or answer['port']} as {box}"]
+
+
 def render_league_broker(plugin: str, dynsec_file: str, certfile: str, keyfile: str, tls_port: int = 8883,
                          local_port: int = 1883) -> str:
     """The league box's broker: members only over TLS, the league's own service on loopback, accounts and
@@ -529,9 +609,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sync-accounts", action="store_true",
                         help="give the running broker's accounts their rights and passwords")
     parser.add_argument("--port", type=int, help="the broker's port (default: quizbox.toml's)")
+    parser.add_argument("--join-league", nargs=2, metavar=("ADDRESS", "CODE"),
+                        help="join a league: its broker's host[:port] and the league box's one-time join code")
     args = parser.parse_args(argv)
     try:
-        if args.add_handset:
+        if args.join_league:
+            lines = join_with_code(Path(args.root), *args.join_league)
+        elif args.add_handset:
             password, lines = add_handset(Path(args.root), args.add_handset, port=args.port)
             lines.append(f"handset {args.add_handset}: broker user name {args.add_handset}, password {password}")
         elif args.remove_handset:

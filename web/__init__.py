@@ -82,9 +82,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     limiter.init_app(app)  # the admin page's login throttles (web/throttle.py)
 
-    from web import auth, decks, games, handsets, live, night, pages, phone, tv
+    from web import auth, decks, games, handsets, league_join, league_plans, live, night, pages, phone, tv
 
-    for module in (auth, decks, games, handsets, live, night, phone, restore, tv):
+    for module in (auth, decks, games, handsets, league_join, league_plans, live, night, phone, restore, tv):
         app.register_blueprint(module.bp)
     pages.install(app)
     restore.install(app)

@@ -28,7 +28,12 @@ class Service(Protocol):
 
 
 def create_league_app(service: Service, broker_host: str, tls_port: int, ca_pem: str) -> Flask:
+    from web.settings import DEFAULTS
+
     app = Flask("quizbox-league")
+    # the connection bounds the admin page has (web/connections.py), for guarded_server
+    app.config.update({k: DEFAULTS[k] for k in ("THREADS", "CONNECTION_LIMIT", "CONNECTIONS_PER_ADDRESS",
+                                                "HEADER_TIMEOUT", "CHANNEL_TIMEOUT", "CLEANUP_INTERVAL")})
 
     @app.get("/")
     def table() -> str:

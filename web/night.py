@@ -23,6 +23,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from appliance.errors import QuizboxError
 from appliance.games.night import KINDS, NightEngine, RoundPlan
 from appliance.games.registry import GAMES as SPECS
+from web import league_plans
 from web.games import SetupProblem, _handsets, _seats, seat_rows
 from web.link import LinkError
 from web.results import safe_cell
@@ -220,7 +221,8 @@ def night_version() -> str:
 def index() -> str | BaseResponse:
     view = _night_view()
     if view is None:
-        return render_template("night/none.html", nights=services().store.nights(limit=20), version=night_version())
+        return render_template("night/none.html", nights=services().store.nights(limit=20), version=night_version(),
+                               league_plans=league_plans.plans())
     decks = [d for d in services().store.decks() if d["cards"]]
     kinds = [(k.game, k.title, SPECS[k.game].deck) for k in KINDS.values()]
     return render_template("night/index.html", n=view, board=services().link.board() or {}, kinds=kinds,

@@ -9,6 +9,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pygame
@@ -28,7 +29,9 @@ from appliance.flows import flow_factory
 from appliance.games.dealt import DealtCard
 from appliance.infra.config import Config
 from appliance.infra.health import Health, Retry, backoff
+from appliance.infra.league_store import LeagueStore
 from appliance.infra.store import Store
+from appliance.league.member import MemberLink
 from appliance.session.night import NightRunner
 from appliance.session.session import Session
 
@@ -45,11 +48,16 @@ class Appliance(contextlib.ExitStack):
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
         accounts: bool | None = None,
+        league: bool | None = None,
     ) -> None:
         super().__init__()
         # handsets' own broker accounts (pairing); None: when the box's broker is its own mosquitto with
         # a user name for the appliance (the installed box)
         self.accounts = accounts
+        # a league member (docs/league.md): None: when the installer joined this box to a league (its
+        # bridge's CA next to the config, written by deploy/configure.py --join-league)
+        self.league = league
+        self.member: MemberLink | None = None
         self.pairing: Pairing | None = None
         self.config = config
         self.broker_prefer = broker_prefer
@@ -96,7 +104,9 @@ class Appliance(contextlib.ExitStack):
         self.broker = start_broker(b.host, b.port, prefer=self.broker_prefer)
         self.callback(self.broker.stop)
         session = Session(self.clock, self.rng, box_name=self.config.box.name, store=self.store, flows=flow_factory)
-        NightRunner(session, self.store, self._cards).resume()  # a night's round, or the game, in play
+        runner = NightRunner(session, self.store, self._cards)
+        runner.box = self.config.box.id  # a league night's result is signed with it (rules.md The league 5)
+        runner.resume()  # a night's round, or the game, in play
         say(self.report, session, self.health)  # the TV, the admin page and the doctor say what was lost
         self.hub = Hub(
             self.config.box.id,
@@ -121,9 +131,42 @@ class Appliance(contextlib.ExitStack):
         claims.hand_over()  # the hellos of the grace: handsets still connected are at the table again
         self.pulse = Pulse(self.hub).start()
         self.callback(self.pulse.stop)
+        self._member()
         addr = self.broker.address
         log.info("hub connected to %s broker at %s:%s", addr.kind, addr.host, addr.port)
         return self
+
+    def is_league_member(self) -> bool:
+        if self.league is not None:
+            return self.league
+        source = Path(self.config.source)
+        return source.is_file() and (source.parent / "league" / "ca.pem").is_file()
+
+    def _member(self) -> None:
+        """The member link (appliance/league/member.py) on the box's own broker, whose bridge carries the
+        league's topics: finished league nights' results out, plans and the season table in. Optional: a
+        broker that refuses it is reported, and the room plays on."""
+        if not self.is_league_member():
+            return
+        assert self.store is not None and self.hub is not None
+        conn, hub = self.connection, self.hub
+
+        def table(rows: list[Any]) -> None:
+            with hub.outbox:  # as a command does: the session's state, then the board, in turn
+                night = hub.session.night
+                if night is not None:
+                    night.league_table = rows
+                hub.publish_state()
+
+        try:
+            self.member = MemberLink(LeagueStore(self.store), self.config.box.id, conn.host, conn.port,
+                                     conn.username, conn.password, on_table=table)
+        except QuizboxError as exc:
+            self.health.failing("league", f"not linked to the league: {exc}")
+            log.error("league link: %s", exc)
+            return
+        self.callback(self.member.close)
+        self.health.ok("league", "linked: results go out over the league bridge")
 
     def advertise(self, first_retry: float = 5.0) -> Retry | None:
         """Announce the box on mDNS, an optional part: a network without multicast (or no network yet)

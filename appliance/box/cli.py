@@ -5,6 +5,7 @@
     quizbox web             the admin page alone
     quizbox handset-sim     simulated handsets against a running appliance
     quizbox replay FILE     play a scenario file through the rules engines
+    quizbox league ...      a league box (serve, invite, plan) or joining this box to one (join)
 """
 
 from __future__ import annotations
@@ -79,9 +80,87 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--anonymous", action="store_true", help="no accounts (a broker that lets anyone in)")
     sim.set_defaults(func=_handset_sim)
 
+    league = sub.add_parser("league", help="a league box, or joining this box to a league (docs/league.md)")
+    _league_parser(league)
+
     replay = sub.add_parser("replay", help="play a scenario file (see docs)")
     replay.add_argument("rest", nargs=argparse.REMAINDER)
     return parser
+
+
+def _league_parser(league: argparse.ArgumentParser) -> None:
+    sub = league.add_subparsers(required=True, metavar="ACTION")
+    data = "the league box's folder (its store, CA, broker accounts; default /var/lib/quizbox-league)"
+    serve = sub.add_parser("serve", help="run the league box: its broker, its service and its web page")
+    serve.add_argument("--data", default="/var/lib/quizbox-league", help=data)
+    serve.add_argument("--name", action="append", required=True,
+                       help="host name or address members reach the league at (repeat for more; the first is "
+                            "the one join codes give)")
+    serve.add_argument("--tls-port", type=int, default=8883, help="members' TLS port (default 8883)")
+    serve.add_argument("--local-port", type=int, default=1884, help="the service's loopback port (default 1884)")
+    serve.add_argument("--web-host", default="0.0.0.0", help="the web page's address (default all)")
+    serve.add_argument("--web-port", type=int, default=8090, help="the web page's port (default 8090)")
+    serve.add_argument("--seconds", type=float, default=0, help="stop after this many seconds (0: Ctrl-C)")
+    serve.set_defaults(func=_league_serve)
+    invite = sub.add_parser("invite", help="a one-time join code for a member box")
+    invite.add_argument("box", help="the member box's id (its quizbox.toml [box] id)")
+    invite.add_argument("--data", default="/var/lib/quizbox-league", help=data)
+    invite.add_argument("--url", required=True, help="the league page's address members reach, e.g. "
+                                                     "http://league.example:8090")
+    invite.set_defaults(func=_league_invite)
+    plan = sub.add_parser("plan", help="send a league plan (JSON: plan, title, rounds, cards) to every member")
+    plan.add_argument("file")
+    plan.add_argument("--data", default="/var/lib/quizbox-league", help=data)
+    plan.set_defaults(func=_league_plan)
+    join = sub.add_parser("join", help="join this box to a league with the league's one-time code")
+    join.add_argument("address", help="the league broker's host[:port] (port default: the league's answer)")
+    join.add_argument("code", help="the join code from the league box (QBL1-...)")
+    join.add_argument("--root", default="/", help="the installed system's root (default /)")
+    join.set_defaults(func=_league_join)
+
+
+def _league_serve(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from appliance.box.league_box import LeagueBox
+
+    stop = stop_event(args.seconds)
+    with LeagueBox(Path(args.data), args.name, args.tls_port, args.local_port, args.web_host,
+                   args.web_port).start() as box:
+        print(f"quizbox league: table on {box.url}/, members connect to {args.name[0]}:{args.tls_port}",
+              flush=True)
+        stop.wait()
+    return 0
+
+
+def _league_invite(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from appliance.box.league_box import invite
+
+    code = invite(Path(args.data), args.box, args.url)
+    print(f"join code for {args.box} (works once):\n{code.text()}", flush=True)
+    return 0
+
+
+def _league_plan(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from appliance.box.league_box import publish_plan
+
+    plan = publish_plan(Path(args.data), Path(args.file))
+    print(f"quizbox league: plan {plan['plan']} ({len(plan['rounds'])} rounds) sent to every member", flush=True)
+    return 0
+
+
+def _league_join(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from appliance.box.league_box import installer
+
+    for line in installer().join_with_code(Path(args.root), args.address, args.code):
+        print(f"quizbox league: {line}", flush=True)
+    return 0
 
 
 def stop_event(seconds: float = 0) -> threading.Event:

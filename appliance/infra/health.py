@@ -32,6 +32,7 @@ PARTS = {
     "gpio": "box buttons and lamp",
     "mdns": "mDNS announcement (<box>.local)",
     "copy": "database's good copy",
+    "league": "league link (results out, plans in)",
 }
 """Optional part -> its name for people."""
 

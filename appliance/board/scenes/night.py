@@ -26,6 +26,7 @@ from appliance.board.scenes.common import (
     seat_pill,
     texts_fit,
 )
+from appliance.board.scenes.league import league_panel
 from appliance.board.scenes.results import _confetti
 from appliance.board.scenes.scoreboard import table_columns
 from appliance.board.scenes.select import Choice
@@ -82,6 +83,7 @@ def draw_standing(canvas: Canvas, board: Board) -> None:
     subtitle = f"After {_round_words(last)}" if last else f"{len(rounds)} rounds tonight"
     area = header(canvas, f"{_title(view)} · the standing", subtitle)
     area = footer(canvas, board, area)
+    area = league_panel(canvas, view, area)  # the league's table beside the standing, for a league member
     next_round = as_map(view.get("next"))
     if next_round:
         strip = Rect(area.left, area.bottom - canvas.u(170), area.width, canvas.u(170))
