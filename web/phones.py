@@ -155,11 +155,15 @@ class PhoneHandset:
 
     def _on_message(self, topic: str, payload: bytes) -> None:
         with self.lock:
-            before = self.core.prompt.get("id") if self.core.prompt else None
+            before = self._shown()
             if self.core.on_message(topic, payload):
-                if (self.core.prompt.get("id") if self.core.prompt else None) != before:
+                if self._shown() != before:  # a new prompt, or the buzzers armed on the same one
                     self.prompt_at = self.core.clock_ms()
                 self._bump()
+
+    def _shown(self) -> tuple[Any, Any]:
+        prompt = self.core.prompt or {}
+        return prompt.get("id"), prompt.get("armed")
 
     def _bump(self) -> None:
         self.version += 1

@@ -74,10 +74,11 @@ def _events(data: bytes) -> int:
     return len(re.findall(rb"(?m)^data: \d+$", data))
 
 
-def _prompt(clients: ClientFactory, phone: PhoneHandset, prompt_id: str, kind: str = "info") -> None:
-    prompt = {"v": 1, "id": prompt_id, "kind": kind, "title": "Q", "text": "?"}
+def _prompt(clients: ClientFactory, phone: PhoneHandset, prompt_id: str, kind: str = "info",
+            armed: bool = True) -> None:
+    prompt: dict[str, object] = {"v": 1, "id": prompt_id, "kind": kind, "title": "Q", "text": "?"}
     if kind == protocol.BUZZ:
-        prompt["armed"] = True
+        prompt["armed"] = armed
     clients.latest(phone.id).deliver(protocol.prompt_topic("pushtest", phone.id), json.dumps(prompt).encode())
 
 
@@ -161,11 +162,13 @@ def test_streams_count_in_the_per_address_bound(served: tuple[ServerThread, Serv
 def test_a_buzz_keeps_the_pages_press_time_between_the_prompt_and_now(
         served: tuple[ServerThread, Services, ClientFactory]) -> None:
     _, services, clients = served
-    now = [100_000]
+    now = [90_000]
     phone = services.phones.join("Ann", "127.0.0.1")
     phone.core.clock_ms = lambda: now[0]
     phone.connect()
-    _prompt(clients, phone, "b1", protocol.BUZZ)
+    _prompt(clients, phone, "b1", protocol.BUZZ, armed=False)
+    now[0] = 100_000
+    _prompt(clients, phone, "b1", protocol.BUZZ)  # the same prompt, armed: "Buzz now!" from here
     assert phone.prompt_at == 100_000
     now[0] = 100_400
     assert phone.press_time(100_250) == 100_250  # the page's stamp of the tap
