@@ -138,6 +138,7 @@ def _seated(box: Box, names: list[str]) -> None:
           f"{len(names)} phones online at the hub")
 
 
+@pytest.mark.timeout(600)  # 40 browser contexts on a loaded 2-core machine; about a minute on a quiet one
 def test_forty_phones_are_pushed_every_prompt_and_ack(pushed: tuple[Box, Web], browser: Any) -> None:
     expect = _expect()
     box, web = pushed
@@ -165,8 +166,11 @@ def test_forty_phones_are_pushed_every_prompt_and_ack(pushed: tuple[Box, Web], b
     box.hub.command({"cmd": "arm"})
     for page in phones.values():
         expect(page.locator("button.buzz.armed")).to_be_visible(timeout=20_000)
-    for page in phones.values():
-        page.click("button.buzz")
+    # every phone taps at once (a click waiting for its button would find it gone on a slow machine: once
+    # the first buzz settles, the box sends the others their next screen, pushed too)
+    pressed = sum(bool(page.evaluate("() => { const b = document.querySelector('button.buzz.armed');"
+                                     " if (b) { b.click(); } return Boolean(b); }")) for page in phones.values())
+    assert pressed >= 1
     for page in phones.values():  # acked (and the next prompt: the first buzzer's turn, the others' wait)
         expect(page.locator("button.buzz.armed")).to_have_count(0, timeout=20_000)
         expect(page.locator(".phone-panel")).not_to_contain_text("Sending…")
