@@ -189,5 +189,7 @@ def guarded_server(app: Any, host: str, port: int) -> Any:
     """waitress's server for ``app`` on ``host:port`` with the app's connection bounds."""
     server = create_server(app, host=host, port=port, **waitress_settings(app.config))
     guard = ConnectionGuard(int(app.config["CONNECTIONS_PER_ADDRESS"]), float(app.config["HEADER_TIMEOUT"]))
-    services = app.extensions.get("quizbox")  # web/services.py KEY: the app's phones' push hub
+    from web.services import KEY
+
+    services = app.extensions.get(KEY)  # the app's phones' push hub (an app without one: no streams)
     return guard_server(server, guard, getattr(services, "push", None))
