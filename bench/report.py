@@ -2,7 +2,7 @@
 
     python bench/report.py [--readme README.md] [--quick]
 
-Each bench (bench/game.py, scale.py, cpu.py, board.py, latency.py) runs in its own process, its output
+Each bench (bench/game.py, scale.py, cpu.py, board.py, latency.py, phones.py) runs in its own process, its output
 shown as it goes, and leaves its figures as JSON; then the section of README.md between the markers
 ``<!-- bench:start -->`` and ``<!-- bench:end -->`` is replaced by a table per bench, with the date, the
 machine and its load (os.getloadavg, before and after), so no figure in the README is older than the
@@ -35,6 +35,7 @@ FULL: dict[str, list[str]] = {
     "cpu": ["--sizes", "8", "64", "256", "--inputs", "2000", "--runs", "3"],
     "board": ["--frames", "20", "--idle", "10"],
     "latency": ["--sizes", "8", "64", "256", "--samples", "200"],
+    "phones": ["--phones", "40", "--handsets", "40", "--questions", "3"],
 }
 QUICK: dict[str, list[str]] = {
     "game": ["--sizes", "8", "64", "--runs", "1", "--samples", "24"],
@@ -42,6 +43,7 @@ QUICK: dict[str, list[str]] = {
     "cpu": ["--sizes", "8", "64", "--inputs", "200", "--runs", "1"],
     "board": ["--frames", "3", "--idle", "1"],
     "latency": ["--sizes", "8", "--samples", "24"],
+    "phones": ["--phones", "4", "--handsets", "4", "--questions", "1"],
 }
 
 
@@ -177,9 +179,26 @@ def latency_section(f: dict[str, Any]) -> list[str]:
                    rows)]
 
 
+def phones_section(f: dict[str, Any]) -> list[str]:
+    h, p = f["handsets"], f["phones"]
+    return [f"**Phones pushed, beside handsets** (`python bench/phones.py`, {f['questions']} questions of each "
+            f"kind): {h['handsets']} handsets buzz (input to ack against the raw broker round trip of the same "
+            f"clients, goal <= 1.5x); {p['phones']} phones in headless chromium play Confident? and the buzzer "
+            "(push: from the box sending a phone's prompt to its page showing it, goal p95 <= 150 ms; the pages "
+            "poll every 10 minutes, so what they show was pushed).", "",
+            *table(["handsets", "raw p50 / p99 ms", "ack p50 / p99 ms", "ratio p50 / p99", "lost", "goal"],
+                   [[h["handsets"], f"{h['raw_p50']:.2f} / {h['raw_p99']:.2f}",
+                     f"{h['ack_p50']:.2f} / {h['ack_p99']:.2f}", f"{h['x_p50']:.2f} / {h['x_p99']:.2f}",
+                     int(h["lost"]), ok(h["met"])]]), "",
+            *table(["phones", "prompts", "push p50 / p95 / max ms", "phone input to ack p50 / p99 ms",
+                    "pages that polled", "goal"],
+                   [[p["phones"], p["prompts"], f"{p['push_p50']:.1f} / {p['push_p95']:.1f} / {p['push_max']:.1f}",
+                     f"{p['ack_p50']:.1f} / {p['ack_p99']:.1f}", p["polled"], ok(p["met"])]])]
+
+
 SECTIONS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "game": game_section, "scale": scale_section, "cpu": cpu_section, "board": board_section,
-    "latency": latency_section,
+    "latency": latency_section, "phones": phones_section,
 }
 
 

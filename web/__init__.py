@@ -24,6 +24,7 @@ from web import restore
 from web.account import Account
 from web.link import ApplianceLink, MqttLink
 from web.phones import Phones, mqtt_factory
+from web.push import PushHub
 from web.services import KEY, Services
 from web.settings import DEFAULTS, secret_key
 from web.throttle import RateLimit, limiter
@@ -62,6 +63,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         store = restore.open_store(app, config.data_path / "quizbox.db")
     if link is None:
         link = MqttLink(config.box.id, broker_connection(config)).start(wait=None)
+    push = PushHub(app.config["SECRET_KEY"], keepalive=float(app.config["PUSH_KEEPALIVE_SECONDS"]))
     phones = Phones(
         config.box.id,
         factory or mqtt_factory(broker_connection(config)),
@@ -70,6 +72,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         forget_seconds=float(app.config["PHONE_FORGET_SECONDS"]),
         per_address=int(app.config["PHONES_PER_ADDRESS"]),
         seated=lambda handset_id: _seated(link, handset_id),
+        on_change=push.notify,
+        streaming=push.streaming,
     )
     app.extensions[KEY] = Services(
         box=config.box.id,
@@ -78,6 +82,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         phones=phones,
         account=Account(instance, str(app.config["PASSWORD_METHOD"])),
         joins=RateLimit(int(app.config["JOINS_PER_ADDRESS"]), 600.0),
+        push=push,
     )
     csrf.init_app(app)
     limiter.init_app(app)  # the admin page's login throttles (web/throttle.py)

@@ -16,6 +16,10 @@ builds every accepted connection from, which webtest also replaces). It uses wai
 its asyncore hooks (``readable``, called by the server loop at least once a second,
 ``asyncore_loop_timeout``) and the attributes its docstring describes (``request`` being received,
 ``requests`` being served); waitress's own ``maintenance`` and ``handle_accept`` are left as they are.
+
+The same channel carries the phones' push streams (web/push.py): its request parser hands a complete
+``GET /phone/push`` to the channel instead of a worker thread, and the loop thread writes the stream's
+events in ``writable()``. A stream is a connection like any other, inside both bounds above.
 """
 
 from __future__ import annotations
@@ -28,7 +32,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from waitress.channel import HTTPChannel  # type: ignore[import-untyped]
+from waitress.parser import HTTPRequestParser  # type: ignore[import-untyped]
 from waitress.server import BaseWSGIServer, create_server  # type: ignore[import-untyped]
+
+from web.push import BUSY, REFUSED, PushHub, PushParser
 
 log = logging.getLogger(__name__)
 
@@ -68,8 +75,11 @@ class GuardedChannel(HTTPChannel):  # type: ignore[misc]
     """waitress's HTTP channel, closed at once beyond its address's share, or when its headers are late."""
 
     guard: ConnectionGuard  # set on the subclass :func:`guard_server` makes
+    push_hub: PushHub | None = None  # the phones' streams (web/push.py), when the app has them
     _timed: object | None = None  # the request whose headers are being timed
     _began = 0.0
+    _stream: str | None = None  # the phone whose push stream this connection carries
+    _wrote = 0.0  # when the stream last had something written (guard clock)
 
     def __init__(self, server: Any, sock: Any, addr: Any, adj: Any, map: Any = None) -> None:  # noqa: A002
         super().__init__(server, sock, addr, adj, map=map)
@@ -81,6 +91,51 @@ class GuardedChannel(HTTPChannel):  # type: ignore[misc]
                             "(CONNECTIONS_PER_ADDRESS; logged once a minute per address)", address,
                             self.guard.per_address)
             self.handle_close()
+
+    def parser_class(self, adj: Any) -> Any:  # waitress calls self.parser_class(adj) for each request
+        return PushParser(adj, self) if self.push_hub is not None else HTTPRequestParser(adj)
+
+    # -- a phone's push stream (web/push.py): written by this loop thread only ----------------------------
+
+    def start_stream(self, query: str) -> None:
+        """The request just parsed is ``GET /phone/push``: this connection becomes the phone's stream (no
+        worker thread serves it), or is refused and closed."""
+        if self.push_hub is None or self.requests:  # an earlier request still being served: no stream here
+            self.push_write(BUSY)
+            self.close_when_flushed = True
+            return
+        handset_id = self.push_hub.open(self, query)
+        if handset_id is None:
+            self.push_write(REFUSED)
+            self.close_when_flushed = True
+            return
+        self._stream = handset_id
+
+    def push_write(self, data: bytes) -> None:
+        with self.outbuf_lock:
+            self.outbufs[-1].append(data)
+            self.current_outbuf_count += len(data)
+            self.total_outbufs_len += len(data)
+        self._wrote = self.guard.clock()
+
+    def received(self, data: bytes) -> bool:
+        if self._stream is not None:
+            return True  # a stream takes no more requests; what its browser sends is dropped
+        return bool(super().received(data))
+
+    def writable(self) -> bool:
+        hub = self.push_hub
+        if self._stream is not None and hub is not None and not self.will_close:
+            if hub.take(self, self._stream):
+                self.push_write(hub.event())
+            elif self.guard.clock() - self._wrote >= hub.keepalive:
+                self.push_write(b": still here\n\n")
+        return bool(super().writable())
+
+    def handle_close(self) -> None:
+        if self._stream is not None and self.push_hub is not None:
+            self.push_hub.closed(self)
+        super().handle_close()
 
     def readable(self) -> bool:
         request = self.request
@@ -106,10 +161,10 @@ def peer(addr: Any) -> str:
     return str(addr)
 
 
-def guard_server(server: Any, guard: ConnectionGuard) -> Any:
+def guard_server(server: Any, guard: ConnectionGuard, push_hub: PushHub | None = None) -> Any:
     """Give every listening server ``create_server`` made (one, or several in a MultiSocketServer) the
-    guarded channel class; returns ``server``."""
-    channel_class = type("QuizboxChannel", (GuardedChannel,), {"guard": guard})
+    guarded channel class (carrying the phones' push streams when ``push_hub`` is given); returns ``server``."""
+    channel_class = type("QuizboxChannel", (GuardedChannel,), {"guard": guard, "push_hub": push_hub})
     listeners = [server] if isinstance(server, BaseWSGIServer) else [
         s for s in server.map.values() if isinstance(s, BaseWSGIServer)]
     if not listeners:
@@ -134,4 +189,7 @@ def guarded_server(app: Any, host: str, port: int) -> Any:
     """waitress's server for ``app`` on ``host:port`` with the app's connection bounds."""
     server = create_server(app, host=host, port=port, **waitress_settings(app.config))
     guard = ConnectionGuard(int(app.config["CONNECTIONS_PER_ADDRESS"]), float(app.config["HEADER_TIMEOUT"]))
-    return guard_server(server, guard)
+    from web.services import KEY
+
+    services = app.extensions.get(KEY)  # the app's phones' push hub (an app without one: no streams)
+    return guard_server(server, guard, getattr(services, "push", None))

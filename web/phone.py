@@ -1,17 +1,47 @@
 """Phone handsets: join from the board's QR code, then play with the same prompts as a hardware handset.
 
-Push is short polling: the page asks ``/phone/panel?v=N`` every second and gets 204 while nothing
-changed. Each poll is a short request, so no waitress thread is held between polls: 16 phones polling
-once a second are 16 short requests a second, and the admin pages never wait behind them (Server-Sent
-Events would hold one thread per open phone for as long as it is open). A phone's own answer is sent
-with ``fetch`` and answered with its new screen at once, so only other people's moves wait for a poll.
+Phones are pushed, not polled (issue 30). The page opens a Server-Sent Events stream, ``/phone/push``
+(web/push.py): each change of the phone's screen (a new prompt, an ack, "Buzz now!") is one event, and
+the page fetches ``/phone/panel?v=N`` at once, a short request rendered here. The stream is kept by
+waitress's event loop, not a worker thread (a streaming Flask response would hold one of the few
+threads per open phone), so 40 open phones cost 40 sockets and no thread. Why SSE rather than the other
+channels the issue allows (docs/performance.md, "Phones are pushed"):
+
+* MQTT over WebSockets with the phone's own broker account would open the broker to the guest Wi-Fi and
+  put a broker password in every browser; the handset core that checks a phone's inputs runs here
+  (web/phones.py), so the phone would still need this server, and mosquitto has no per-address bound;
+* a WebSocket needs a library and a listener outside waitress (or a thread per socket), for a channel
+  that only ever goes one way: the phone's answers are ordinary POSTs with their CSRF token;
+* SSE rides on the same port, origin and cookie as the page, inside web/connections.py's bounds, and
+  the browser reconnects a dropped stream by itself (``retry``).
+
+When the stream is down (a proxy that buffers it, a browser without EventSource, the stream refused),
+the page polls every ``PHONE_POLL_MS`` as before and opens the stream again; while it is up it still
+polls, rarely (``PHONE_PUSHED_POLL_MS``), for what the stream does not carry (the box's heartbeat,
+seats to take back). A phone's own answer is sent with ``fetch`` and answered with its new screen.
+
+Every screen carries the web server's clock (``X-Quizbox-Clock``, ms, the phone handset core's clock),
+from which the page keeps its offset (min-RTT, as appliance/edge/clocksync.py does for handsets); a
+buzz is sent with the tap's time on that clock (``pressed``), so a phone's buzz carries its press time
+as a handset's does and the hub orders it by when it was pressed, not when it arrived.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from werkzeug.wrappers import Response as BaseResponse
 
 from firmware import protocol
@@ -19,6 +49,7 @@ from web.link import LinkError
 from web.phoneforms import data_from_form, player_words
 from web.phones import AddressFull, PhoneHandset, PhoneRefused, PhoneRemoved, PhonesFull
 from web.phoneview import controls, private_lines
+from web.push import PUSH_PATH
 from web.services import services
 
 bp = Blueprint("phone", __name__)
@@ -124,7 +155,19 @@ def play() -> str | BaseResponse:
     if phone is None:
         return redirect(url_for("phone.join"))
     phone.polled()
-    return render_template("phone/play.html", p=_screen(phone), poll_ms=current_app.config["PHONE_POLL_MS"])
+    hub = services().push
+    # served by waitress's channel, not a view (web/push.py)
+    push_url = f"{PUSH_PATH}?phone={phone.id}&token={hub.token(phone.id)}" if hub is not None else ""
+    return render_template("phone/play.html", p=_screen(phone), poll_ms=current_app.config["PHONE_POLL_MS"],
+                           pushed_poll_ms=current_app.config["PHONE_PUSHED_POLL_MS"], push_url=push_url)
+
+
+def _clocked(body: str | Response, phone: PhoneHandset, status: int = 200) -> Response:
+    """A response with the web server's clock for the page's clock offset (a buzz's press time)."""
+    response = make_response(body, status)
+    response.headers["X-Quizbox-Clock"] = str(phone.core.clock_ms())
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/phone/panel")
@@ -136,8 +179,14 @@ def panel() -> str | Response:
     phone.polled(int(battery) if battery.isdigit() and int(battery) <= 100 else None)
     screen = _screen(phone)
     if request.args.get("v") == str(screen["version"]):
-        return Response(status=204)
-    return render_template("phone/panel.html", p=screen)
+        return _clocked(Response(status=204), phone, 204)
+    return _clocked(render_template("phone/panel.html", p=screen), phone)
+
+
+def _pressed() -> int | None:
+    """The page's stamp of a buzz, on the web server's clock (whole ms), or None."""
+    text = request.form.get("pressed", "").strip()
+    return int(text) if text.isdigit() and len(text) <= 15 else None
 
 
 @bp.post("/phone/answer")
@@ -151,13 +200,13 @@ def answer() -> str | BaseResponse | tuple[str, int]:
     try:
         if not prompt or prompt.get("id") != prompt_id:
             raise PhoneRefused("that screen is old; look again")
-        phone.submit(prompt_id, data_from_form(prompt, request.form))
+        phone.submit(prompt_id, data_from_form(prompt, request.form), pressed=_pressed())
     except (PhoneRefused, ValueError) as exc:
         # shown on the screen now on the phone, in the form's words
         phone.refuse(player_words(str(exc)), prompt.get("id") if prompt else None)
         status = 400
     if request.headers.get("X-Requested-With") == "fetch":
-        return render_template("phone/panel.html", p=_screen(phone)), status
+        return _clocked(render_template("phone/panel.html", p=_screen(phone)), phone, status)
     return redirect(url_for("phone.play"))
 
 

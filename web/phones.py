@@ -7,8 +7,10 @@ so it can only ever act as its own handset. The handset core (``firmware.core.ha
 one a hardware handset runs: the same hello, the same checks of an input against its prompt
 (``firmware.core.allowed``), the same sequence numbers, re-sending and acks.
 
-A phone counts as online while it polls: after ``idle_seconds`` without a poll its MQTT link is closed
-(the hub sees ``offline``); its next poll reconnects and says hello again. After ``forget_seconds`` its
+The page learns of a change of its screen by a push stream (web/push.py): every change here calls
+``on_change`` with the phone's id. A phone counts as online while its stream is open or it polls: after
+``idle_seconds`` with neither its MQTT link is closed (the hub sees ``offline``); its next poll reconnects
+and says hello again. After ``forget_seconds`` its
 slot is freed (after ``unseated_seconds`` already if it is not seated in the game); at most ``max_phones``
 phones are handsets at once, and at most ``per_address`` from one network address, whether a phone joins
 or its cookie brings it back after its place was freed (a phone seated in the game always comes back).
@@ -103,8 +105,10 @@ def phone_core(box: str, handset_id: str, transport: _Transport, name: str) -> H
 
 
 class PhoneHandset:
-    def __init__(self, box: str, handset_id: str, name: str, factory: ClientFactory, clock: Callable[[], float]):
+    def __init__(self, box: str, handset_id: str, name: str, factory: ClientFactory, clock: Callable[[], float],
+                 on_change: Callable[[str], None] | None = None):
         self.box = box
+        self.on_change = on_change
         self.id = handset_id
         self.name = name
         self.factory = factory
@@ -118,6 +122,7 @@ class PhoneHandset:
         self.identify_until = 0.0
         self.notice: tuple[str, str | None] = ("", None)  # a refusal by this phone's core, for one prompt
         self._telemetry_at = -TELEMETRY_SECONDS
+        self.prompt_at = self.core.clock_ms()  # when the prompt on screen reached this phone's core (core clock)
 
     # -- the MQTT link --------------------------------------------------------------------------------------
 
@@ -150,11 +155,20 @@ class PhoneHandset:
 
     def _on_message(self, topic: str, payload: bytes) -> None:
         with self.lock:
+            before = self._shown()
             if self.core.on_message(topic, payload):
+                if self._shown() != before:  # a new prompt, or the buzzers armed on the same one
+                    self.prompt_at = self.core.clock_ms()
                 self._bump()
+
+    def _shown(self) -> tuple[Any, Any]:
+        prompt = self.core.prompt or {}
+        return prompt.get("id"), prompt.get("armed")
 
     def _bump(self) -> None:
         self.version += 1
+        if self.on_change is not None:
+            self.on_change(self.id)  # the page's push stream (web/push.py)
 
     # -- the phone page ----------------------------------------------------------------------------------------
 
@@ -180,14 +194,18 @@ class PhoneHandset:
                 self.core.battery = self.battery
                 self.core.telemetry()
 
-    def submit(self, prompt_id: str, data: JSON) -> int:
-        """Send ``data`` for the prompt ``prompt_id`` through the handset core; PhoneRefused otherwise."""
+    def submit(self, prompt_id: str, data: JSON, pressed: int | None = None) -> int:
+        """Send ``data`` for the prompt ``prompt_id`` through the handset core; PhoneRefused otherwise.
+
+        A buzz carries its press time on the core's clock, as a hardware handset's does: ``pressed``, the
+        page's own stamp of the tap put on this clock (web/static/phone.js), kept between when the prompt
+        reached this phone and now; without it, now."""
         with self.lock:
             prompt = self.core.prompt
             if prompt is None or prompt.get("id") != prompt_id:
                 raise PhoneRefused("that screen is old; look again")
             if prompt.get("kind") == protocol.BUZZ and "pressed" not in data:
-                data = {**data, "pressed": self.core.clock_ms()}  # as a hardware handset stamps its press
+                data = {**data, "pressed": self.press_time(pressed)}
             try:
                 seq = int(self.core.submit(data))
             except ValueError as exc:
@@ -195,6 +213,15 @@ class PhoneHandset:
             self.notice = ("", None)
             self._bump()
             return seq
+
+    def press_time(self, pressed: int | None) -> int:
+        """A buzz's press time on the core's clock: the page's stamp, which can be no earlier than the prompt
+        reached this phone's core (nobody taps a button before it is shown: a tampered page gains no more
+        than its own network delay) and no later than now."""
+        now = int(self.core.clock_ms())
+        if pressed is None:
+            return now
+        return max(int(self.prompt_at), min(int(pressed), now))
 
     def refuse(self, message: str, prompt_id: str | None) -> None:
         """Show ``message`` on the phone while prompt ``prompt_id`` is on screen (nothing was sent)."""
@@ -240,6 +267,8 @@ class Phones:
         seated: Callable[[str], bool] | None = None,
         unseated_seconds: float = 60.0,
         clock: Callable[[], float] = time.monotonic,
+        on_change: Callable[[str], None] | None = None,
+        streaming: Callable[[str], bool] | None = None,
     ) -> None:
         self.box = box
         self.factory = factory
@@ -252,6 +281,10 @@ class Phones:
         self.per_address = per_address
         self.unseated_seconds = unseated_seconds
         self.seated = seated or (lambda handset_id: False)
+        # the push streams (web/push.py): told of every change of a phone's screen; a phone whose stream
+        # is open is on its page, as one that polls is
+        self.on_change = on_change
+        self.streaming = streaming or (lambda handset_id: False)
         self._address: dict[str, str] = {}
         self.clock = clock
         self._phones: dict[str, PhoneHandset] = {}
@@ -360,7 +393,8 @@ class Phones:
         held = sum(1 for h, a in self._address.items() if a == address and h in self._phones)
         if held >= self.per_address and not seated:
             raise AddressFull(f"this network address holds {held} phone places already")
-        phone = PhoneHandset(self.box, handset_id, name[: protocol.MAX_NAME], self.factory, self.clock)
+        phone = PhoneHandset(self.box, handset_id, name[: protocol.MAX_NAME], self.factory, self.clock,
+                             on_change=self.on_change)
         self._phones[handset_id] = phone
         self._address[handset_id] = address
         self._joined[handset_id] = self.clock()
@@ -384,6 +418,9 @@ class Phones:
         with self._lock:
             phones = list(self._phones.values())
         for phone in phones:
+            if self.streaming(phone.id):  # its page is open on its push stream: here, as if it polled
+                phone.polled()
+                continue
             idle = now - phone.last_poll
             if idle >= self.forget_seconds or (idle >= self.unseated_seconds and not self.seated(phone.id)):
                 self.leave(phone.id)

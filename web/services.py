@@ -11,6 +11,7 @@ from appliance.infra.store import Store
 from web.account import Account
 from web.link import ApplianceLink
 from web.phones import Phones
+from web.push import PushHub
 from web.ratelimit import RateLimit
 
 KEY = "quizbox"
@@ -24,6 +25,7 @@ class Services:
     phones: Phones
     account: Account
     joins: RateLimit
+    push: PushHub | None = None  # the phones' push streams (web/push.py); None: phones poll
 
 
 def services() -> Services:

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 DEFAULTS: dict[str, Any] = {
-    # waitress: polling never holds a thread (see web/phone.py), so a few threads serve many phones
+    # waitress: no phone holds a thread (a push stream lives in waitress's loop, web/push.py; a poll is a
+    # short request), so a few threads serve many phones
     "THREADS": 8,
     # connections (web/connections.py, docs/security.md): a browser opens at most 6 to one site, so 16
     # phones and the admin page and TV pages take about 16 x 6 + 2 x 6 = 108 at the very most; the total
@@ -33,7 +34,11 @@ DEFAULTS: dict[str, Any] = {
     "PHONES_PER_ADDRESS": 2,  # phone places one network address may hold
     "PHONE_IDLE_SECONDS": 20.0,  # no poll for this long: the phone's MQTT link closes (it shows offline)
     "PHONE_FORGET_SECONDS": 600.0,  # unseen this long: its slot is free again
+    # the phone page polls its screen every PHONE_POLL_MS while its push stream is down (web/push.py), and
+    # every PHONE_PUSHED_POLL_MS while it is up (for what the stream does not carry: the box's heartbeat)
     "PHONE_POLL_MS": 1000,
+    "PHONE_PUSHED_POLL_MS": 10000,
+    "PUSH_KEEPALIVE_SECONDS": 20.0,  # an SSE comment on an idle stream, below CHANNEL_TIMEOUT
     "JOINS_PER_ADDRESS": 6,  # new phones per address per 10 minutes
     # uploads: a deck file is at most 5 MB (appliance.decks.validate.MAX_FILE_BYTES) plus the form around it
     "MAX_CONTENT_LENGTH": 6 * 1024 * 1024,

@@ -1,5 +1,8 @@
-// The phone handset page: poll the screen (204 while nothing changed), send answers with fetch and show
-// the new screen at once. What the player is typing survives a refresh of the same prompt, the same
+// The phone handset page: the box pushes each change of the screen on a Server-Sent Events stream
+// (web/push.py) and the page fetches the new screen at once (204 while nothing changed); while the stream
+// is down it polls every data-poll ms instead, and every data-pushed-poll ms while it is up. Answers are
+// sent with fetch and the new screen shown at once. Every screen carries the web server's clock
+// (X-Quizbox-Clock): a buzz is sent with the tap's time on that clock, as a handset stamps its press. What the player is typing survives a refresh of the same prompt, the same
 // question coming back under a new prompt (after a pause, say) and a reload of the page, until it is sent.
 // Small helps while typing (the handset core still checks everything when the answer is sent):
 // Enter moves from "From" to "To" and sends a bet with its own button; a chosen copy greys out the
@@ -10,8 +13,14 @@
   if (!root) { return; }
   var panelUrl = root.getAttribute("data-panel");
   var every = parseInt(root.getAttribute("data-poll"), 10) || 1000;
+  var pushedEvery = parseInt(root.getAttribute("data-pushed-poll"), 10) || 10000;
+  var pushUrl = root.getAttribute("data-push") || "";
   var battery = "";
   var busy = false;
+  var fetching = false, again = false, timer = null;
+  var stream = null, pushUp = false, reopenAfter = 2000;
+  // what the tests and the bench read: how the screen came (pushed or polled), the clock offset
+  var stats = window.quizboxPhone = {pushes: 0, polls: 0, pushUp: false, offset: null, shown: 0};
   // what was typed, by question (kind, title, text), until it is sent; kept in the tab's sessionStorage
   // (under the phone's name) so that a reload of the page loses nothing
   var storeKey = "quizbox-drafts:" + (root.getAttribute("data-phone") || "");
@@ -119,18 +128,67 @@
     }
     helps();
   }
-  function poll() {
-    if (busy) { window.setTimeout(poll, every); return; }
+  // -- the web server's clock (ms), for a buzz's press time: each response bounds the offset, as
+  // appliance/edge/clocksync.py does for handsets (server - page: at least ts - t3, at most ts - t0)
+  var samples = [];
+  function clocked(response, t0) {
+    var ts = parseInt(response.headers.get("X-Quizbox-Clock"), 10), t3 = performance.now();
+    if (isNaN(ts)) { return; }
+    samples.push({low: ts - t3, high: ts - t0});
+    if (samples.length > 8) { samples.shift(); }
+    var low = -Infinity, high = Infinity;
+    samples.forEach(function (s) { low = Math.max(low, s.low); high = Math.min(high, s.high); });
+    if (low > high) {  // the server's clock jumped (a restart): the newest sample alone
+      samples = [samples[samples.length - 1]];
+      low = samples[0].low; high = samples[0].high;
+    }
+    stats.offset = (low + high) / 2;
+  }
+
+  // -- the screen, pushed or polled ----------------------------------------------------------------------
+  function refresh(why) {
+    if (fetching || busy) { again = true; return; }
+    fetching = true;
+    if (why === "push") { stats.pushes += 1; } else { stats.polls += 1; }
     var url = panelUrl + "?v=" + encodeURIComponent(attr("data-version")) + (battery ? "&battery=" + battery : "");
-    fetch(url, {credentials: "same-origin"})
+    var t0 = performance.now();
+    fetch(url, {credentials: "same-origin", cache: "no-store"})
       .then(function (response) {
+        clocked(response, t0);
         if (response.status === 410) { window.location.href = "/join"; return null; }
         return response.status === 200 ? response.text() : null;
       })
-      .then(function (html) { if (html) { show(html); } })
-      .catch(function () { /* Wi-Fi gone for a moment: the next poll tries again */ })
-      .finally(function () { window.setTimeout(poll, every); });
+      .then(function (html) { if (html) { show(html); stats.shown += 1; } })
+      .catch(function () { /* Wi-Fi gone for a moment: the next poll or push tries again */ })
+      .finally(function () {
+        fetching = false;
+        if (again) { again = false; refresh(why); }
+      });
   }
+  function schedule() {
+    if (timer !== null) { window.clearTimeout(timer); }
+    timer = window.setTimeout(function () { timer = null; refresh("poll"); schedule(); }, pushUp ? pushedEvery : every);
+  }
+  function openStream() {
+    if (!pushUrl || !window.EventSource) { return; }
+    stream = new EventSource(pushUrl);
+    stream.onopen = function () { pushUp = stats.pushUp = true; reopenAfter = 2000; schedule(); };
+    stream.onmessage = function () { refresh("push"); };
+    stream.onerror = function () {
+      var was = pushUp;
+      pushUp = stats.pushUp = false;
+      if (was) { schedule(); }  // poll at once at the short interval until the stream is back
+      if (stream.readyState === EventSource.CLOSED) {  // refused, or not a stream: try again later
+        stream = null;
+        window.setTimeout(openStream, reopenAfter);
+        reopenAfter = Math.min(reopenAfter * 2, 60000);
+      }  // otherwise the browser reconnects by itself (the stream's retry)
+    };
+  }
+  var pressedAt = null;  // when the buzz button was touched (page clock)
+  root.addEventListener("pointerdown", function (event) {
+    if (event.target.closest && event.target.closest("button.buzz")) { pressedAt = event.timeStamp; }
+  });
   root.addEventListener("submit", function (event) {
     var form = event.target;
     if (!form.classList.contains("answer")) { return; }
@@ -138,18 +196,28 @@
     if (busy) { return; }  // one answer at a time: a double tap sends once
     var data = new FormData(form);
     if (event.submitter && event.submitter.name) { data.append(event.submitter.name, event.submitter.value); }
+    if (form.querySelector("button.buzz") && stats.offset !== null) {
+      // the press on the web server's clock (web/phones.py keeps it between the prompt and its arrival)
+      var at = pressedAt !== null && event.timeStamp - pressedAt < 2000 ? pressedAt : event.timeStamp;
+      data.append("pressed", String(Math.round(at + stats.offset)));
+    }
+    pressedAt = null;
     busy = true;
     var draft = attr("data-draft");
+    var t0 = performance.now();
     // getAttribute: a bet form has buttons named "action", which form.action would return instead
     fetch(form.getAttribute("action"), {method: "POST", body: data, credentials: "same-origin",
                         headers: {"X-Requested-With": "fetch"}})
-      .then(function (response) { return response.text(); })
+      .then(function (response) { clocked(response, t0); return response.text(); })
       .then(function (html) {
         show(html);
         if (!answers().length) { delete drafts[draft]; saveDrafts(); }  // sent and taken: nothing left to keep
       })
       .catch(function () { form.submit(); })
-      .finally(function () { busy = false; });
+      .finally(function () {
+        busy = false;
+        if (again) { again = false; refresh("push"); }  // a change pushed while the answer was on its way
+      });
   });
   if (navigator.getBattery) {
     navigator.getBattery().then(function (b) {
@@ -160,5 +228,6 @@
   }
   if (answers().length && drafts[attr("data-draft")]) { restore(drafts[attr("data-draft")]); }  // a reload
   helps();
-  window.setTimeout(poll, every);
+  openStream();
+  schedule();
 })();

@@ -1,0 +1,266 @@
+"""Phones pushed, beside handsets over MQTT, in one run (issue 30, 6).
+
+    python bench/phones.py [--phones 40] [--handsets 40] [--questions 3] [--json FILE]
+
+Handsets: ``--handsets`` simulated handsets (bench/latency.py's: the firmware's handset core over its own
+paho client each) play buzzer questions on the appliance (its own process), every handset pressing once
+within a second of the arming; input to ack p50 / p99 against the raw broker round trip of the same
+clients and schedule to an echo client, in the same run (goal: at most 1.5x).
+
+Phones: ``--phones`` pages in one headless chromium (a browser context each, as many phones), joined to
+the web server (``quizbox web``'s app under waitress, in this process) on the same appliance, seated in
+a Confident? game, then a buzzer game. Each page notes, on the machine's wall clock
+(``performance.timeOrigin + performance.now()``), when its screen first showed the question and "Buzz
+now!"; a monitor client subscribed to every handset's prompt topic notes when the box sent each phone's
+prompt (its arrival from the broker, one hop after the box's publish). Push latency is the difference:
+the web server's phone link, the push stream and the page's fetch of its screen (goal: 150 ms p95).
+Phone input to ack: from the page's submit of a range to its screen saying "Locked in". The pages
+poll every 10 minutes here: what they show was pushed (each page's own counters are checked).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+import latency  # noqa: E402  (bench/latency.py: the handsets, the appliance process, the raw baseline)
+
+from appliance.edge.broker import start_broker  # noqa: E402
+from appliance.edge.mqtt import Client, Connection  # noqa: E402
+from appliance.infra.config import BoxConfig, BrokerConfig, Config  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+DECK = HERE.parent / "appliance" / "data" / "decks" / "estimation-art.json"
+PUSH_GOAL_MS = 150.0
+ACK_GOAL_X = 1.5
+NEVER_MS = 600_000
+
+# installed in every page: the first wall-clock time each screen was seen (a MutationObserver on the panel)
+OBSERVER = """
+window.__seen = {};
+window.__mark = function (key) {
+  if (!(key in window.__seen)) { window.__seen[key] = performance.timeOrigin + performance.now(); }
+};
+document.addEventListener("DOMContentLoaded", function () {
+  var root = document.getElementById("phone");
+  if (!root) { return; }
+  function look() {
+    var panel = root.querySelector(".phone-panel");
+    if (!panel) { return; }
+    if (root.querySelector("input[name=bottom]")) { window.__mark("question:" + panel.getAttribute("data-prompt")); }
+    if (root.querySelector("button.buzz.armed")) { window.__mark("armed:" + panel.getAttribute("data-prompt")); }
+    if (/Locked in/.test(panel.textContent)) { window.__mark("locked:" + (window.__submitted || "")); }
+  }
+  new MutationObserver(look).observe(root, {childList: true, subtree: true});
+  root.addEventListener("submit", function () {
+    window.__submitted = String(performance.timeOrigin + performance.now());
+  }, true);
+  look();
+});
+"""
+
+
+def pct(values: list[float], q: float) -> float:
+    return latency.pct([v / 1000 for v in values], q)  # latency.pct takes seconds and gives ms
+
+
+def wait(predicate: Callable[[], bool], what: str, seconds: float = 60.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def handsets(conn: Connection, n: int, questions: int) -> dict[str, Any]:
+    rng = random.Random(1)
+    raw, raw_lost = latency.raw_round_trips(conn, n, questions, 1.0, rng)
+    latency.release()
+    acks, _, lost = latency.appliance_latency(conn, n, questions, 1.0, rng)
+    latency.release()
+    r50, r99, a50, a99 = (latency.pct(raw, 0.5), latency.pct(raw, 0.99), latency.pct(acks, 0.5),
+                          latency.pct(acks, 0.99))
+    return {"handsets": n, "inputs": len(acks), "raw_p50": r50, "raw_p99": r99, "ack_p50": a50, "ack_p99": a99,
+            "x_p50": a50 / r50, "x_p99": a99 / r99, "lost": lost + raw_lost,
+            "met": a50 / r50 <= ACK_GOAL_X and a99 / r99 <= ACK_GOAL_X}
+
+
+class Phones:
+    """The web server in this process and ``n`` phones in one chromium, on the appliance at ``conn``."""
+
+    def __init__(self, conn: Connection, box: str, n: int, data: Path) -> None:
+        from playwright.sync_api import sync_playwright
+
+        from web import ServerThread, create_app
+
+        config = Config(box=BoxConfig(id=box, name="Bench box", data_dir=str(data)),
+                        broker=BrokerConfig(host=conn.host, port=conn.port))
+        self.app = create_app({"QUIZBOX_CONFIG": config, "PHONE_POLL_MS": NEVER_MS, "PHONE_PUSHED_POLL_MS": NEVER_MS,
+                               "MAX_PHONES": n + 4, "PHONES_PER_ADDRESS": n + 4, "JOINS_PER_ADDRESS": n + 10,
+                               "CONNECTIONS_PER_ADDRESS": n * 8 + 20, "CONNECTION_LIMIT": n * 8 + 50})
+        self.server = ServerThread(self.app).start()
+        self.services = self.app.extensions["quizbox"]
+        wait(self.services.link.appliance_online, "the web server to hear the appliance")
+        self.playwright = sync_playwright().start()
+        self.browser = self.playwright.chromium.launch(
+            executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"),
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        self.sent: dict[tuple[str, str], float] = {}  # (handset id, prompt id) -> when the box sent it (ms)
+        self.monitor = Client(f"bench-monitor-{box}", conn, self._prompt,
+                              subscriptions=[f"quizbox/{box}/handset/+/prompt"]).start(wait=30)
+        self.names = [f"Phone {i:02d}" for i in range(1, n + 1)]
+        self.pages = [self._join(name) for name in self.names]
+
+    def _join(self, name: str) -> Any:
+        context = self.browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+        context.add_init_script(OBSERVER)
+        page = context.new_page()
+        page.goto(self.server.url + "/join")
+        page.fill("input[name=name]", name)
+        page.click("button:has-text('Join the game')")
+        page.wait_for_selector(".phone-panel", timeout=30_000)
+        return page
+
+    def _prompt(self, topic: str, payload: bytes) -> None:
+        now = time.time() * 1000
+        try:
+            prompt_id = str(json.loads(payload)["id"])
+        except (ValueError, KeyError, TypeError):
+            return
+        self.sent.setdefault((topic.split("/")[3], prompt_id), now)
+
+    def command(self, **command: Any) -> float:
+        """Send an admin command as the admin page does; the wall-clock time it went."""
+        sent = time.time() * 1000
+        result = self.services.link.command(command, timeout=10.0)
+        if not result.ok:
+            raise SystemExit(f"the box refused {command['cmd']}: {result.msg}")
+        return sent
+
+    def seats(self) -> list[dict[str, str]]:
+        handsets = {p.name: p.id for p in list(self.services.phones._phones.values())}
+        return [{"player": name, "handset": handsets[name]} for name in self.names]
+
+    def stats(self) -> list[dict[str, Any]]:
+        return [page.evaluate("() => Object.assign({}, window.quizboxPhone)") for page in self.pages]
+
+    def stop(self) -> None:
+        self.monitor.stop()
+        self.browser.close()
+        self.playwright.stop()
+        self.server.stop()
+        self.services.link.stop()
+
+
+def phones(conn: Connection, n: int, questions: int) -> dict[str, Any]:
+    box = f"ph{os.getpid()}"
+    appliance = latency.Appliance(conn, box)
+    data = Path(tempfile.mkdtemp(prefix="quizbox-bench-phones-"))
+    room = None
+    pushes: list[float] = []
+    acks: list[float] = []
+    try:
+        room = Phones(conn, box, n, data)
+        wait(lambda: len(room.services.push or []) == n, f"{n} push streams")
+        cards = json.loads(DECK.read_text())["cards"][:questions]
+        # Confident?: each question's prompt, then each phone's range and its ack
+        for number in range(questions):
+            if number == 0:
+                room.command(cmd="start", game="confident", seats=room.seats(), cards=cards, options={"target": 1000})
+            else:
+                room.command(cmd="next")  # the reveal
+                room.command(cmd="next")  # the next question
+            wait(lambda: all(page.locator("input[name=bottom]").count() for page in room.pages),
+                 "every phone's question")
+            pushes += _latest(room, "question:")
+            for i, page in enumerate(room.pages):
+                page.fill("input[name=bottom]", str(i))
+                page.fill("input[name=top]", str(i + 10))
+                page.click("button:has-text('Lock in')")
+            wait(lambda: all(page.locator(".view-locked, .phone-panel:has-text('Locked in')").count()
+                             for page in room.pages), "every phone's ack")
+            for page in room.pages:
+                marks = page.evaluate("() => window.__seen")
+                submitted = page.evaluate("() => window.__submitted")
+                if submitted and f"locked:{submitted}" in marks:
+                    acks.append(marks[f"locked:{submitted}"] - float(submitted))
+        room.command(cmd="end")
+        # the buzzer: "Buzz now!" at each arming
+        room.command(cmd="start", game="buzzer", seats=room.seats(), cards=[],
+                     options={"settle_ms": 0, "questions": questions + 1})
+        for _ in range(questions):
+            wait(lambda: (room.services.link.board() or {}).get("view", {}).get("phase") == "waiting", "a question")
+            room.command(cmd="arm")
+            wait(lambda: all(page.locator("button.buzz.armed").count() for page in room.pages), "Buzz now! everywhere")
+            pushes += _latest(room, "armed:")
+            room.command(cmd="close")
+            room.command(cmd="next")
+        stats = room.stats()
+        polled = sum(1 for s in stats if s.get("polls"))
+    finally:
+        if room is not None:
+            room.stop()
+        appliance.stop()
+        shutil.rmtree(data, ignore_errors=True)
+    p95 = pct(pushes, 0.95)
+    return {"phones": n, "prompts": len(pushes), "push_p50": pct(pushes, 0.5), "push_p95": p95,
+            "push_max": max(pushes) if pushes else float("nan"), "ack_p50": pct(acks, 0.5),
+            "ack_p99": pct(acks, 0.99), "acks": len(acks), "polled": polled, "met": p95 <= PUSH_GOAL_MS and not polled}
+
+
+def _latest(room: Phones, prefix: str) -> list[float]:
+    """Each page's push latency (ms) for the screen it shows now (``prefix``: which kind): from the box
+    sending that phone's prompt to the page showing it."""
+    ids = {seat["player"]: seat["handset"] for seat in room.seats()}
+    out = []
+    for name, page in zip(room.names, room.pages, strict=True):
+        prompt = page.locator(".phone-panel").get_attribute("data-prompt")
+        marks = page.evaluate("() => window.__seen")
+        sent = room.sent.get((ids[name], str(prompt)))
+        if f"{prefix}{prompt}" in marks and sent is not None:
+            out.append(marks[f"{prefix}{prompt}"] - sent)
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--phones", type=int, default=40)
+    parser.add_argument("--handsets", type=int, default=40)
+    parser.add_argument("--questions", type=int, default=3, help="questions of each kind (default 3)")
+    parser.add_argument("--json", help="also write the figures to this file")
+    args = parser.parse_args()
+    broker = start_broker(prefer="mosquitto")
+    conn = Connection(broker.address.host, broker.address.port)
+    try:
+        hand = handsets(conn, args.handsets, args.questions)
+        print(f"handsets {hand['handsets']}: buzz input to ack p50 {hand['ack_p50']:.2f} / p99 {hand['ack_p99']:.2f} "
+              f"ms; raw round trip p50 {hand['raw_p50']:.2f} / p99 {hand['raw_p99']:.2f} ms; ratio "
+              f"{hand['x_p50']:.2f} / {hand['x_p99']:.2f} (goal <= {ACK_GOAL_X:g}); lost {hand['lost']}", flush=True)
+        phone = phones(conn, args.phones, args.questions)
+        print(f"phones {phone['phones']}: push p50 {phone['push_p50']:.1f} / p95 {phone['push_p95']:.1f} / max "
+              f"{phone['push_max']:.1f} ms over {phone['prompts']} prompts (goal p95 <= {PUSH_GOAL_MS:g}); "
+              f"phone input to ack p50 {phone['ack_p50']:.1f} / p99 {phone['ack_p99']:.1f} ms "
+              f"({phone['acks']} inputs); pages that polled: {phone['polled']}", flush=True)
+    finally:
+        broker.stop()
+    if args.json:
+        Path(args.json).write_text(json.dumps({"bench": "phones", "questions": args.questions, "handsets": hand,
+                                               "phones": phone}, indent=1))
+    return 0 if hand["met"] and phone["met"] else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,247 @@
+"""Phones are pushed, not polled (issue 30, 3), in chromium on a real box (mosquitto, the appliance, waitress):
+
+* 40 phones (browser contexts of one chromium) join a running box and play a Confident? question and a
+  buzzer question; the page's polling is 10 minutes apart here, so every new prompt, every ack and
+  "Buzz now!" a phone shows reached it on its push stream (web/push.py); each page's own counters say
+  it fetched its screen on a push and never on a poll. Before the push stream, the page only polled:
+  with this setting no phone saw the question in time;
+* a phone whose stream drops polls until the stream is back, then is pushed again; after a
+  ``quizbox web`` restart (a new web process on the same port and instance folder) the page reconnects
+  its stream and is pushed the next prompt, without a reload;
+* a buzz from a phone carries the tap's time on the web server's clock (web/phones.py keeps it between
+  the prompt's arrival and the buzz's).
+
+CI=true plays with 12 phones (the machine is shared); the 40-phone figure is bench/phones.py's.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from appliance.box.app import Appliance
+from appliance.edge.broker import MosquittoBroker
+from appliance.infra.config import BoxConfig, BrokerConfig, Config
+from tests.browser.conftest import Box
+from tests.conftest import connection_of
+from web import ServerThread, create_app
+from web.services import KEY, Services
+
+pytestmark = [pytest.mark.mqtt, pytest.mark.slow]
+
+PHONES = 12 if os.environ.get("CI") == "true" else 40
+NEVER_MS = 600_000  # the page's polls, 10 minutes apart: what a phone shows in this test was pushed
+
+
+def _expect() -> Any:
+    from playwright.sync_api import expect
+
+    return expect
+
+
+def _web_config(config: Config, phones: int, **extra: Any) -> dict[str, Any]:
+    return {"QUIZBOX_CONFIG": config, "PHONE_POLL_MS": NEVER_MS, "PHONE_PUSHED_POLL_MS": NEVER_MS,
+            # every phone here comes from 127.0.0.1; the per-address bounds have their own tests
+            "MAX_PHONES": phones + 4, "PHONES_PER_ADDRESS": phones + 4, "JOINS_PER_ADDRESS": phones + 10,
+            "CONNECTIONS_PER_ADDRESS": phones * 8 + 20, "CONNECTION_LIMIT": phones * 8 + 50, **extra}
+
+
+class Web:
+    """``quizbox web`` in a thread, which a test can restart on the same port and instance folder."""
+
+    def __init__(self, config: Config, appliance: Appliance, phones: int, **extra: Any) -> None:
+        self.settings = {**_web_config(config, phones, **extra), "STORE": appliance.store}
+        self.server: ServerThread | None = None
+        self.port = 0
+        self.start()
+
+    def start(self) -> None:
+        app = create_app(dict(self.settings))
+        self.server = ServerThread(app, port=self.port).start()
+        self.port = self.server.port
+        deadline = time.monotonic() + 10
+        while not self.services.link.appliance_online() and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+    @property
+    def services(self) -> Services:
+        assert self.server is not None
+        services: Services = self.server.app.extensions[KEY]
+        return services
+
+    def stop(self) -> None:
+        if self.server is not None:
+            services = self.services
+            self.server.stop()
+            services.link.stop()  # type: ignore[attr-defined]
+            self.server = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+@pytest.fixture
+def pushed(mosquitto: MosquittoBroker, box_id: str, tmp_path: Path) -> Iterator[tuple[Box, Web]]:
+    conn = connection_of(mosquitto)
+    config = Config(box=BoxConfig(id=box_id, name="Quizbox test", data_dir=str(tmp_path / "data")),
+                    broker=BrokerConfig(host=conn.host, port=conn.port))
+    with Appliance(config, rng=random.Random(7)) as appliance:
+        appliance.start()
+        assert appliance.hub is not None and appliance.store is not None
+        web = Web(config, appliance, PHONES)
+        try:
+            yield Box(web.url, appliance.store, appliance.hub, web.services), web
+        finally:
+            web.stop()
+
+
+def _join(browser: Any, url: str, name: str) -> Any:
+    page = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True).new_page()
+    page.goto(url + "/join")
+    page.fill("input[name=name]", name)
+    page.click("button:has-text('Join the game')")
+    _expect()(page.locator(".phone-panel")).to_contain_text(f"You are {name}", timeout=20_000)
+    return page
+
+
+def _stats(page: Any) -> dict[str, Any]:
+    stats: dict[str, Any] = page.evaluate("() => Object.assign({}, window.quizboxPhone)")
+    return stats
+
+
+def _wait(predicate: Any, what: str, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+def _deck(box: Box, kind: str) -> str:
+    return next(str(d["id"]) for d in box.store.decks() if d["type"] == kind and d["cards"])
+
+
+def _start(box: Box, game: str, names: list[str], options: dict[str, Any], deck: str) -> None:
+    handsets = {h.name: h.id for h in box.hub.registry}
+    seats = [{"player": name, "handset": handsets[name]} for name in names]
+    box.hub.command({"cmd": "start", "game": game, "seats": seats, "options": options, "deck": deck})
+
+
+def _seated(box: Box, names: list[str]) -> None:
+    _wait(lambda: sum(1 for h in box.hub.registry if h.name in names and h.accepted and h.online) == len(names),
+          f"{len(names)} phones online at the hub")
+
+
+@pytest.mark.timeout(600)  # 40 browser contexts on a loaded 2-core machine; about a minute on a quiet one
+def test_forty_phones_are_pushed_every_prompt_and_ack(pushed: tuple[Box, Web], browser: Any) -> None:
+    expect = _expect()
+    box, web = pushed
+    names = [f"Team {n:02d}" for n in range(1, PHONES + 1)]
+    phones = {name: _join(browser, box.url, name) for name in names}
+    _seated(box, names)
+    _wait(lambda: len(web.services.push or []) == PHONES, "every phone's push stream")
+
+    # a Confident? question: the prompt and then each phone's ack come on the stream
+    _start(box, "confident", names, {"target": 50}, _deck(box, "estimation"))
+    for page in phones.values():
+        expect(page.locator("input[name=bottom]")).to_be_visible(timeout=20_000)
+    for n, page in enumerate(phones.values()):
+        page.locator("input[name=bottom]").fill(str(n))
+        page.locator("input[name=top]").fill(str(n + 10))
+        page.click("button:has-text('Lock in')")
+    for page in phones.values():
+        expect(page.locator(".phone-panel")).to_contain_text("Locked in", timeout=20_000)
+        expect(page.locator(".phone-panel")).not_to_contain_text("Sending…")
+    box.hub.command({"cmd": "end"})
+
+    # a buzzer question: "Buzz now!" and the ack of each buzz come on the stream
+    _start(box, "buzzer", names, {"questions": 1}, _deck(box, "buzzer"))
+    _wait(lambda: (box.services.link.board() or {}).get("view", {}).get("phase") == "waiting", "the first question")
+    box.hub.command({"cmd": "arm"})
+    for page in phones.values():
+        expect(page.locator("button.buzz.armed")).to_be_visible(timeout=20_000)
+    # every phone taps at once (a click waiting for its button would find it gone on a slow machine: once
+    # the first buzz settles, the box sends the others their next screen, pushed too)
+    pressed = sum(bool(page.evaluate("() => { const b = document.querySelector('button.buzz.armed');"
+                                     " if (b) { b.click(); } return Boolean(b); }")) for page in phones.values())
+    assert pressed >= 1
+    for page in phones.values():  # acked (and the next prompt: the first buzzer's turn, the others' wait)
+        expect(page.locator("button.buzz.armed")).to_have_count(0, timeout=20_000)
+        expect(page.locator(".phone-panel")).not_to_contain_text("Sending…")
+
+    for name, page in phones.items():
+        stats = _stats(page)
+        assert stats["polls"] == 0, f"{name} polled: {stats}"
+        assert stats["pushUp"] is True and stats["pushes"] >= 4 and stats["shown"] >= 4, f"{name}: {stats}"
+    assert web.services.push is not None and web.services.push.opened == PHONES  # one stream each, never lost
+
+
+def test_a_phone_falls_back_to_polling_and_is_pushed_again_after_a_drop_and_a_restart(
+        pushed: tuple[Box, Web], browser: Any) -> None:
+    expect = _expect()
+    box, web = pushed
+    web.stop()  # this test polls fast while the stream is down
+    web.settings["PHONE_POLL_MS"] = 300
+    web.start()
+    names = ["Ann", "Bob", "Cat"]
+    phones = {name: _join(browser, web.url, name) for name in names}
+    ann = phones["Ann"]
+    _seated(box, names)
+    _wait(lambda: len(web.services.push or []) == 3, "every push stream")
+
+    # the stream drops (the server closes it, as a Wi-Fi hiccup or a proxy would): the page polls at
+    # once and opens its stream again (the browser's EventSource retry), and is pushed the next prompt
+    hub = web.services.push
+    assert hub is not None
+    before = _stats(ann)["polls"]
+    for channel in list(hub._streams.values()):
+        channel.will_close = True  # type: ignore[attr-defined]  # the loop closes it at its next turn
+    web.server.server.pull_trigger()  # type: ignore[union-attr]
+    _wait(lambda: hub.opened >= 6, "the streams opened again")
+    assert _stats(ann)["polls"] > before  # it polled while its stream was down
+    _start(box, "confident", names, {"target": 50}, _deck(box, "estimation"))
+    expect(ann.locator("input[name=bottom]")).to_be_visible(timeout=20_000)
+    _wait(lambda: _stats(ann)["pushUp"], "Ann's stream up")
+    box.hub.command({"cmd": "end"})
+
+    # quizbox web restarts (same port, same instance folder): the page's stream reconnects to the new
+    # process with its token and the phone is pushed the next game's prompt, with no reload
+    web.stop()
+    polls = _stats(ann)["polls"]
+    _wait(lambda: _stats(ann)["polls"] > polls + 1, "polls while the web server is away")
+    web.start()
+    _wait(lambda: len(web.services.push or []) == 3, "the streams back on the new process", 30.0)
+    pushes = _stats(ann)["pushes"]
+    _seated(box, names)
+    _start(box, "buzzer", names, {"questions": 1}, _deck(box, "buzzer"))
+    _wait(lambda: (web.services.link.board() or {}).get("view", {}).get("phase") == "waiting", "the first question")
+    box.hub.command({"cmd": "arm"})
+    expect(ann.locator("button.buzz.armed")).to_be_visible(timeout=20_000)  # pushed: polls are minutes apart
+    after = _stats(ann)
+    assert after["pushes"] > pushes and after["pushUp"] is True
+
+    # Ann's buzz carries the page's stamp of the tap, put on the web server's clock: between "Buzz now!"
+    # reaching her phone and the buzz reaching the web server
+    phone = web.services.phones.get(next(h.id for h in box.hub.registry if h.name == "Ann"))
+    assert phone is not None
+    stamps: list[tuple[int | None, int]] = []
+    press_time = phone.press_time
+
+    def seen(pressed: int | None) -> int:
+        stamps.append((pressed, press_time(pressed)))
+        return stamps[-1][1]
+
+    phone.press_time = seen  # type: ignore[method-assign]
+    armed_at = phone.prompt_at
+    ann.click("button.buzz")
+    expect(ann.locator(".phone-panel")).to_contain_text("Your turn", timeout=20_000)  # hers: the only buzz
+    assert len(stamps) == 1
+    sent, used = stamps[0]
+    assert sent is not None, "the page sent no press time"
+    assert armed_at <= used <= phone.core.clock_ms()
