@@ -23,7 +23,8 @@ from appliance.edge.broker import RunningBroker, start_broker
 from appliance.edge.hub import STATUS_TTL, Hub
 from appliance.edge.mqtt import Connection
 from appliance.edge.pairing import Pairing, PairingError
-from appliance.errors import QuizboxError
+from appliance.edge.pairing_broker import PairingBroker, pairing_port
+from appliance.errors import ConfigError, QuizboxError
 from appliance.flows import flow_factory
 from appliance.games.dealt import DealtCard
 from appliance.infra.config import Config
@@ -45,11 +46,13 @@ class Appliance(contextlib.ExitStack):
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
         accounts: bool | None = None,
+        pairing_bind: str = "",
     ) -> None:
         super().__init__()
         # handsets' own broker accounts (pairing); None: when the box's broker is its own mosquitto with
         # a user name for the appliance (the installed box)
         self.accounts = accounts
+        self.pairing_bind = pairing_bind  # the pairing broker's address ("": every interface; a test: loopback)
         self.pairing: Pairing | None = None
         self.config = config
         self.broker_prefer = broker_prefer
@@ -107,6 +110,7 @@ class Appliance(contextlib.ExitStack):
             decks=self._cards,
             store=self.store,
             pairing=self._pairing(),
+            pairing_at=self._pairing_broker(),
             # the retained online expires unless said again (MQTT 5: mosquitto; the demo's amqtt is 3.1.1)
             status_ttl=None if self.broker.address.kind == "amqtt" else STATUS_TTL,
         )
@@ -180,6 +184,23 @@ class Appliance(contextlib.ExitStack):
         except PairingError as exc:  # handsets with accounts still play; new ones cannot pair until fixed
             log.error("pairing is off: %s", exc)
         return self.pairing
+
+    def _pairing_broker(self) -> tuple[str, int] | None:
+        """The pairing desk's own broker (appliance/edge/pairing_broker.py), on every interface at the box's
+        port + 1, when handsets pair; None (the desk reads on the game's broker) without pairing or when
+        it cannot start (the log says why)."""
+        if self.pairing is None:
+            return None
+        conn = self.connection
+        try:
+            made = PairingBroker(self.config.box.id, conn.username, conn.password, pairing_port(conn.port),
+                                 bind=self.pairing_bind)
+        except (ConfigError, OSError) as exc:
+            log.error("the pairing broker did not start (%s): pairing requests are read on the game's broker", exc)
+            return None
+        self.callback(made.stop)
+        log.info("pairing broker on port %d", made.port)
+        return (conn.host, made.port)
 
     def run_board(self, stop: threading.Event, display: str | None = None, first_retry: float = 2.0,
                   longest_retry: float = 60.0, join: Mapping[str, str] | None = None) -> Board:
