@@ -196,10 +196,15 @@ class Appliance(contextlib.ExitStack):
             made = PairingBroker(self.config.box.id, conn.username, conn.password, pairing_port(conn.port),
                                  bind=self.pairing_bind)
         except (ConfigError, OSError) as exc:
-            log.error("the pairing broker did not start (%s): pairing requests are read on the game's broker", exc)
+            # the doctor and the admin page say so; requests on the game's broker are still read meanwhile
+            self.health.failing("pairing", f"did not start ({exc}); pairing requests are read on the game's "
+                                           "broker, where a flood of them slows the game")
             return None
         self.callback(made.stop)
-        log.info("pairing broker on port %d", made.port)
+        made.on_restart = lambda code: self.health.failing(
+            "pairing", f"stopped (exit {code}) and was started again; a flood of pairing requests may be "
+                       "the cause")
+        self.health.ok("pairing", f"its own process, port {made.port}")
         return (conn.host, made.port)
 
     def run_board(self, stop: threading.Event, display: str | None = None, first_retry: float = 2.0,

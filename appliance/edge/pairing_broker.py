@@ -26,6 +26,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from appliance.edge.accounts import PAIRING_PASSWORD, PAIRING_USER
@@ -130,6 +131,7 @@ class PairingBroker:
         self.config_path.write_text(render_config(port, bind, str(passwd), str(acl)) + extra_config, encoding="utf-8")
         self._log = open(here / "pairing-broker.log", "wb")  # noqa: SIM115 (closed in stop)
         self.restarts = 0
+        self.on_restart: Callable[[int | None], None] | None = None  # told each exit code (the health report)
         self._lock = threading.Lock()
         self._stopped = threading.Event()
         self._proc = self._spawn()
@@ -157,9 +159,12 @@ class PairingBroker:
             with self._lock:
                 if self._stopped.is_set() or self._proc.poll() is None:
                     continue
-                log.error("the pairing broker stopped (exit %s): starting it again", self._proc.returncode)
+                code = self._proc.returncode
+                log.error("the pairing broker stopped (exit %s): starting it again", code)
                 self.restarts += 1
                 self._proc = self._spawn()
+                if self.on_restart is not None:
+                    self.on_restart(code)
 
     def stop(self) -> None:
         self._stopped.set()

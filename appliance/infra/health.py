@@ -32,6 +32,7 @@ PARTS = {
     "gpio": "box buttons and lamp",
     "mdns": "mDNS announcement (<box>.local)",
     "copy": "database's good copy",
+    "pairing": "pairing broker (new handsets ask on port 1884)",
 }
 """Optional part -> its name for people."""
 

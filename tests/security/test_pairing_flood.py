@@ -249,12 +249,34 @@ def test_the_pairing_broker_takes_only_pairing_requests(flood_box: FloodBox) -> 
 
 def test_the_pairing_broker_is_started_again_when_it_dies(flood_box: FloodBox) -> None:
     broker = flood_box.pairing_broker
+    told: list[int | None] = []
+    broker.on_restart = told.append  # the quiz program's health report (what the doctor reads)
     pid = broker.pid
     broker._proc.kill()
     wait_until(lambda: broker.restarts == 1 and broker.alive() and broker.pid != pid, 15, "the pairing broker back")
+    assert told == [-9]
     desk = flood_box.hub.desk
     assert desk is not None
     wait_until(lambda: desk.connects >= 2, 20, "the desk logged in again")
     secret = secrets.token_urlsafe(24)
     wait_until(lambda: (ask(broker.port, "fh8", secret) or True) and "fh8" in flood_box.pairing.pending, 20,
                "a request read after the restart", step=0.5)
+
+
+def test_the_doctor_names_a_pairing_broker_that_died_and_what_to_do(tmp_path: Path) -> None:
+    """The pairing broker is a process of the quiz program's (no unit of its own): the quiz program reports
+    it as one of its parts, and `quizbox doctor` reads that report (issue 38 item 4: one verdict per cause)."""
+    from appliance.box import doctor
+    from appliance.infra.config import parse_config
+    from appliance.infra.health import Health
+
+    config = parse_config(f'[box]\nid = "{BOX}"\ndata_dir = "{tmp_path}"\n')
+    health = Health(tmp_path)
+    health.ok("pairing", "its own process, port 1884")
+    assert doctor.check_parts(config, doctor.Probes()).ok
+    health.failing("pairing", "stopped (exit -9) and was started again")
+    finding = doctor.check_parts(config, doctor.Probes())
+    assert not finding.ok
+    text = f"{finding.wrong} {finding.fix}"
+    assert "pairing broker (new handsets ask on port 1884): stopped (exit -9)" in text, text
+    assert "New handsets cannot pair meanwhile" in text and "systemctl restart quizbox" in text, text
