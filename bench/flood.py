@@ -176,8 +176,7 @@ def run(desk: str, args: argparse.Namespace) -> dict[str, Any]:
         seated = [(f"fh{i + 1}", secrets.token_urlsafe(24)) for i in range(args.players)]
         for handset, secret in seated:
             accounts.add_handset(handset, secret)
-        own = (PairingBroker(BOX, "appliance", password, pairing_port(port), extra_config=ROOT)
-               if desk == "own" else None)
+        own = PairingBroker(BOX, "appliance", password, pairing_port(port)) if desk == "own" else None
         flood_port = own.port if own is not None else port
         store = Store(Path(folder) / "quizbox.db")
         seed_shipped(store)

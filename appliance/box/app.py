@@ -197,6 +197,7 @@ class Appliance(contextlib.ExitStack):
                                  bind=self.pairing_bind)
         except (ConfigError, OSError) as exc:
             # the doctor and the admin page say so; requests on the game's broker are still read meanwhile
+            self._pairing_on_game_broker(True)
             self.health.failing("pairing", f"did not start ({exc}); pairing requests are read on the game's "
                                            "broker, where a flood of them slows the game")
             return None
@@ -205,7 +206,15 @@ class Appliance(contextlib.ExitStack):
             "pairing", f"stopped (exit {code}) and was started again; a flood of pairing requests may be "
                        "the cause")
         self.health.ok("pairing", f"its own process, port {made.port}")
+        self._pairing_on_game_broker(False)  # the game's broker refuses the public account from now on
         return (conn.host, made.port)
+
+    def _pairing_on_game_broker(self, allowed: bool) -> None:
+        assert self.pairing is not None
+        try:
+            self.pairing.accounts.pairing_here(allowed)
+        except AccountsError as exc:
+            log.error("the game's broker: cannot %s the pairing account: %s", "enable" if allowed else "disable", exc)
 
     def run_board(self, stop: threading.Event, display: str | None = None, first_retry: float = 2.0,
                   longest_retry: float = 60.0, join: Mapping[str, str] | None = None) -> Board:

@@ -20,9 +20,12 @@ docs/protocol.md section 2); the quiz program starts it, watches it and starts i
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import pwd
 import shutil
+import socket
 import subprocess
 import tempfile
 import threading
@@ -56,6 +59,18 @@ WATCH_EVERY = 1.0
 def pairing_port(port: int) -> int:
     """The pairing broker's port beside the game broker's ``port``."""
     return port + PAIRING_PORT_OFFSET
+
+
+def port_free(bind: str, port: int) -> None:
+    """ConfigError unless ``port`` can be listened on at ``bind`` ("" every interface)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        # as mosquitto binds: a port whose last connections are in TIME_WAIT (a restart) is free; a
+        # listening one is not
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((bind or "0.0.0.0", port))  # noqa: S104 - the pairing broker listens on the Wi-Fi
+        except OSError as exc:
+            raise ConfigError(f"port {port} is taken by another program ({exc.strerror})") from None
 
 
 def render_config(port: int, bind: str, password_file: str, acl_file: str) -> str:
@@ -110,7 +125,7 @@ def write_accounts(directory: Path, box: str, desk_user: str, desk_password: str
 class PairingBroker:
     """The pairing broker, run by the quiz program (or a test) and started again when it dies; a context
     manager. ``bind`` "" listens on every interface (the installed box), else on that address; ``extra_config``
-    is added to its config (a test run as root: ``user root``, else mosquitto cannot read its files)."""
+    is added to its config."""
 
     def __init__(self, box: str, desk_user: str, desk_password: str, port: int, bind: str = "127.0.0.1",
                  binary: str | None = None, extra_config: str = "") -> None:
@@ -125,6 +140,11 @@ class PairingBroker:
         except ConfigError:
             self._dir.cleanup()
             raise
+        if os.geteuid() == 0:  # mosquitto started by root runs as user mosquitto: its files are given to it
+            with contextlib.suppress(KeyError):
+                owner = pwd.getpwnam("mosquitto")
+                for path in (here, passwd, acl):
+                    os.chown(path, owner.pw_uid, owner.pw_gid)
         self.port = port
         self.address = BrokerAddress(bind or "127.0.0.1", port, "mosquitto")
         self.config_path = here / "pairing-broker.conf"
@@ -134,9 +154,17 @@ class PairingBroker:
         self.on_restart: Callable[[int | None], None] | None = None  # told each exit code (the health report)
         self._lock = threading.Lock()
         self._stopped = threading.Event()
+        try:
+            port_free(bind, port)  # else the port answering below would be another program's
+        except ConfigError:
+            self._log.close()
+            self._dir.cleanup()
+            raise
         self._proc = self._spawn()
         try:
             wait_for_port(self.address.host, port)
+            if self._proc.poll() is not None:
+                raise ConfigError(f"the pairing broker stopped at once (exit {self._proc.returncode})")
         except ConfigError:
             self.stop()
             raise

@@ -16,7 +16,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -75,8 +75,7 @@ def flood_box(tmp_path: Path) -> Iterator[FloodBox]:
     port = port_pair()
     with dynsec_box(BOX, port=port) as made:
         password = made.passwords["appliance"]
-        with PairingBroker(BOX, "appliance", password, pairing_port(port),
-                           extra_config="user root\n") as pairing_broker:
+        with PairingBroker(BOX, "appliance", password, pairing_port(port)) as pairing_broker:
             store = Store(tmp_path / "quizbox.db")
             session = Session(time.monotonic, random.Random(1), store=store, flows=flow_factory)
             conn = Connection("127.0.0.1", port, "appliance", password)
@@ -280,3 +279,36 @@ def test_the_doctor_names_a_pairing_broker_that_died_and_what_to_do(tmp_path: Pa
     text = f"{finding.wrong} {finding.fix}"
     assert "pairing broker (new handsets ask on port 1884): stopped (exit -9)" in text, text
     assert "New handsets cannot pair meanwhile" in text and "systemctl restart quizbox" in text, text
+
+
+def test_the_quiz_program_starts_the_pairing_broker_and_closes_the_game_brokers_door(tmp_path: Path) -> None:
+    """The box as installed (its own mosquitto with accounts): the quiz program runs the pairing broker at
+    the broker's port + 1 and the game's broker refuses the public pairing account meanwhile, so a flood
+    cannot reach the game's broker by that door; when the pairing broker cannot start, the door opens
+    again (pairing still works, the health report says why)."""
+    from appliance.box.app import Appliance
+    from appliance.infra.config import BoxConfig, BrokerConfig, Config
+
+    port = port_pair()
+    with dynsec_box(BOX, port=port) as made:
+        broker = BrokerConfig(host="127.0.0.1", port=port, username="appliance",
+                              password=made.passwords["appliance"])
+        config = Config(box=BoxConfig(id=BOX, data_dir=str(tmp_path / "a")), broker=broker)
+        with Appliance(config, pairing_bind="127.0.0.1") as app:
+            app.start()
+            assert app.health.parts["pairing"].ok, app.health.parts["pairing"]
+            assert login_rc(port + 1, PAIRING_USER, PAIRING_PASSWORD, "pair-00000000000000a1") == 0
+            assert login_rc(port, PAIRING_USER, PAIRING_PASSWORD, "pair-00000000000000a2") in (4, 5, 134, 135)
+            secret = secrets.token_urlsafe(24)
+            assert app.pairing is not None
+            wait_until(lambda: (ask(port + 1, "fh7", secret) or True) and "fh7" in app.pairing.pending, 20,
+                       "the request read through the quiz program's pairing broker", step=0.5)
+        with socket.socket() as squatter:  # something else holds the pairing port: the old way, said
+            squatter.bind(("127.0.0.1", port + 1))
+            squatter.listen()
+            with Appliance(replace(config, box=BoxConfig(id=BOX, data_dir=str(tmp_path / "b"))),
+                           pairing_bind="127.0.0.1") as app:
+                app.start()
+                part = app.health.parts["pairing"]
+                assert not part.ok and "did not start" in part.text, part
+                assert login_rc(port, PAIRING_USER, PAIRING_PASSWORD, "pair-00000000000000a3") == 0
