@@ -441,15 +441,15 @@ class PairingDesk:
         self.paho.loop_stop()
         if self._reporter.is_alive():
             self._reporter.join(timeout=2)
-        self._refused_flush()
+        self._refused_flush(force=True)  # what the last minute held, before the program stops
 
     def _report_loop(self) -> None:
         while not self._stopped.wait(self.refusals.every / 6):
             self._refused_flush()
 
-    def _refused_flush(self) -> None:
+    def _refused_flush(self, force: bool = False) -> None:
         with self._refusals_lock:
-            self.refusals.flush()
+            self.refusals.flush(force)
 
     def _refused(self, reason: str, detail: str = "") -> None:
         with self._refusals_lock:

@@ -47,10 +47,10 @@ class RefusalLog:
             return
         self._held[reason] += 1
 
-    def flush(self) -> None:
-        """Say the refusals held back, if the minute since the last line is over."""
+    def flush(self, force: bool = False) -> None:
+        """Say the refusals held back, if the minute since the last line is over (or ``force``: at a stop)."""
         now = self.clock()
-        if not self._held or (self._last_line is not None and now - self._last_line < self.every):
+        if not self._held or (not force and self._last_line is not None and now - self._last_line < self.every):
             return
         count = sum(self._held.values())
         ranked = self._held.most_common()

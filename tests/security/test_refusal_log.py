@@ -63,6 +63,14 @@ def test_a_refusal_after_a_quiet_minute_is_said_at_once(caplog: pytest.LogCaptur
         clock.now += EVERY
         refusals.flush()
         assert len(lines(caplog, "test.refusals")) == 3
+        refusals.note("malformed", "four")
+        clock.now += 1
+        refusals.note("malformed", "five")
+        refusals.flush()
+        assert len(lines(caplog, "test.refusals")) == 3  # both held: a line was said a second ago
+        refusals.flush(force=True)  # a stop: what is held is said at once
+        said = lines(caplog, "test.refusals")
+        assert len(said) == 4 and said[3].startswith("2 pairing requests refused in the last 1 s"), said
 
 
 def test_many_reasons_are_named_by_count_and_the_rest_summed(caplog: pytest.LogCaptureFixture) -> None:
