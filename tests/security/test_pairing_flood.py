@@ -182,6 +182,13 @@ def test_a_pairing_flood_during_a_game_loses_no_input_and_pairing_still_works(fl
                          "seats": [{"player": p.player, "handset": p.id} for p in players]})
         wait_until(lambda: all(p.prompts for p in players), 10, "every player's first prompt")
         connects = box.hub.desk.connects if box.hub.desk else 0
+        on_game_broker: list[bytes] = []  # pairing messages the game's broker carries: none
+        watch = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"watch-{secrets.token_hex(8)}")
+        watch.username_pw_set("appliance", box.made.passwords["appliance"])
+        watch.on_message = lambda c, u, m: on_game_broker.append(m.payload)
+        watch.on_connect = lambda c, u, f, rc, p: c.subscribe(f"quizbox/{BOX}/pairing/#")
+        watch.connect("127.0.0.1", box.port)
+        watch.loop_start()
         with Flood(box.pairing_broker.port, publishers=2, logins=40, count=20_000, seconds=3.0) as flood:
             deadline = time.monotonic() + 3.0
             questions = 0
@@ -196,6 +203,9 @@ def test_a_pairing_flood_during_a_game_loses_no_input_and_pairing_still_works(fl
                                or not observer.board.get("can_advance"), 10, "the next question")
                 time.sleep(0.05)
         wait_until(lambda: all(p.settled() for p in players), 20, "every input settled after the flood")
+        watch.disconnect()
+        watch.loop_stop()
+        assert on_game_broker == []  # the flood never crossed the game's broker
         acked = [s for p in players for s in p.sent if s.acked]
         games = box.store.games(limit=1)
         assert games and acked, (games, acked)
