@@ -2,8 +2,8 @@
 
     python bench/report.py [--readme README.md] [--quick]
 
-Each bench (bench/game.py, scale.py, cpu.py, board.py, latency.py, phones.py) runs in its own process, its output
-shown as it goes, and leaves its figures as JSON; then the section of README.md between the markers
+Each bench (bench/game.py, scale.py, cpu.py, board.py, latency.py, phones.py, flood.py) runs in its own
+process, its output shown as it goes, and leaves its figures as JSON; then the section of README.md between the markers
 ``<!-- bench:start -->`` and ``<!-- bench:end -->`` is replaced by a table per bench, with the date, the
 machine and its load (os.getloadavg, before and after), so no figure in the README is older than the
 code it describes. The README is written whatever the figures are; the exit status is 1 when a goal
@@ -36,6 +36,7 @@ FULL: dict[str, list[str]] = {
     "board": ["--frames", "20", "--idle", "10"],
     "latency": ["--sizes", "8", "64", "256", "--samples", "200"],
     "phones": ["--phones", "40", "--handsets", "40", "--questions", "3"],
+    "flood": ["--players", "12", "--phase", "10", "--rounds", "3", "--publishers", "4", "--logins", "300"],
 }
 QUICK: dict[str, list[str]] = {
     "game": ["--sizes", "8", "64", "--runs", "1", "--samples", "24"],
@@ -44,6 +45,7 @@ QUICK: dict[str, list[str]] = {
     "board": ["--frames", "3", "--idle", "1"],
     "latency": ["--sizes", "8", "--samples", "24"],
     "phones": ["--phones", "4", "--handsets", "4", "--questions", "1"],
+    "flood": ["--players", "4", "--phase", "3", "--rounds", "1", "--publishers", "2", "--logins", "30"],
 }
 
 
@@ -194,11 +196,26 @@ def phones_section(f: dict[str, Any]) -> list[str]:
                     "pages that polled", "goal"],
                    [[p["phones"], p["prompts"], f"{p['push_p50']:.1f} / {p['push_p95']:.1f} / {p['push_max']:.1f}",
                      f"{p['ack_p50']:.1f} / {p['ack_p99']:.1f}", p["polled"], ok(p["met"])]])]
+def flood_section(f: dict[str, Any]) -> list[str]:
+    rows = [[r["desk"], r["players"], f"{r['publishers']} / {r['logins']}", r["requests"],
+             f"{r['quiet_p50']:.1f} / {r['quiet_p95']:.1f} / {r['quiet_max']:.1f} ({r['quiet_n']})",
+             f"{r['flood_p50']:.1f} / {r['flood_p95']:.1f} / {r['flood_max']:.1f} ({r['flood_n']})",
+             f"{r['ratio_p95']:.2f}", "" if r["goal"] is None else f"<= {r['goal']:g}x: {ok(bool(r['met']))}"]
+            for r in f["rows"]]
+    first = f["rows"][0]
+    return [f"**A pairing flood during a game** (`python bench/flood.py`, issue 38): {first['rounds']} quiet and "
+            f"{first['rounds']} flood phases of {first['phase']:g} s, alternating, in one game; a flood is idle "
+            "logins and publishers sending pairing requests as fast as they can, as the public pairing account, "
+            "each publisher a process of its own (on a night they are the guests' devices, not the box's CPU). "
+            "Each player's first ack of a question (ms). Desk \"own\": the pairing broker, a mosquitto of its "
+            "own (the box now); \"game\": the desk and the flood on the game's broker (before).", "",
+            *table(["desk", "players", "publishers / logins", "requests", "quiet p50 / p95 / max (n)",
+                    "flood p50 / p95 / max (n)", "p95 flood / quiet", "goal"], rows)]
 
 
 SECTIONS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "game": game_section, "scale": scale_section, "cpu": cpu_section, "board": board_section,
-    "latency": latency_section, "phones": phones_section,
+    "latency": latency_section, "phones": phones_section, "flood": flood_section,
 }
 
 

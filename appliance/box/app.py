@@ -24,7 +24,8 @@ from appliance.edge.broker import RunningBroker, start_broker
 from appliance.edge.hub import STATUS_TTL, Hub
 from appliance.edge.mqtt import Connection
 from appliance.edge.pairing import Pairing, PairingError
-from appliance.errors import QuizboxError
+from appliance.edge.pairing_broker import PairingBroker, pairing_port
+from appliance.errors import ConfigError, QuizboxError
 from appliance.flows import flow_factory
 from appliance.games.dealt import DealtCard
 from appliance.infra.config import Config
@@ -49,6 +50,7 @@ class Appliance(contextlib.ExitStack):
         rng: random.Random | None = None,
         accounts: bool | None = None,
         league: bool | None = None,
+        pairing_bind: str = "",
     ) -> None:
         super().__init__()
         # handsets' own broker accounts (pairing); None: when the box's broker is its own mosquitto with
@@ -58,6 +60,7 @@ class Appliance(contextlib.ExitStack):
         # bridge's CA next to the config, written by deploy/configure.py --join-league)
         self.league = league
         self.member: MemberLink | None = None
+        self.pairing_bind = pairing_bind  # the pairing broker's address ("": every interface; a test: loopback)
         self.pairing: Pairing | None = None
         self.config = config
         self.broker_prefer = broker_prefer
@@ -117,6 +120,7 @@ class Appliance(contextlib.ExitStack):
             decks=self._cards,
             store=self.store,
             pairing=self._pairing(),
+            pairing_at=self._pairing_broker(),
             # the retained online expires unless said again (MQTT 5: mosquitto; the demo's amqtt is 3.1.1)
             status_ttl=None if self.broker.address.kind == "amqtt" else STATUS_TTL,
         )
@@ -223,6 +227,37 @@ class Appliance(contextlib.ExitStack):
         except PairingError as exc:  # handsets with accounts still play; new ones cannot pair until fixed
             log.error("pairing is off: %s", exc)
         return self.pairing
+
+    def _pairing_broker(self) -> tuple[str, int] | None:
+        """The pairing desk's own broker (appliance/edge/pairing_broker.py), on every interface at the box's
+        port + 1, when handsets pair; None (the desk reads on the game's broker) without pairing or when
+        it cannot start (the log says why)."""
+        if self.pairing is None:
+            return None
+        conn = self.connection
+        try:
+            made = PairingBroker(self.config.box.id, conn.username, conn.password, pairing_port(conn.port),
+                                 bind=self.pairing_bind)
+        except (ConfigError, OSError) as exc:
+            # the doctor and the admin page say so; requests on the game's broker are still read meanwhile
+            self._pairing_on_game_broker(True)
+            self.health.failing("pairing", f"did not start ({exc}); pairing requests are read on the game's "
+                                           "broker, where a flood of them slows the game")
+            return None
+        self.callback(made.stop)
+        made.on_restart = lambda code: self.health.failing(
+            "pairing", f"stopped (exit {code}) and was started again; a flood of pairing requests may be "
+                       "the cause")
+        self.health.ok("pairing", f"its own process, port {made.port}")
+        self._pairing_on_game_broker(False)  # the game's broker refuses the public account from now on
+        return (conn.host, made.port)
+
+    def _pairing_on_game_broker(self, allowed: bool) -> None:
+        assert self.pairing is not None
+        try:
+            self.pairing.accounts.pairing_here(allowed)
+        except AccountsError as exc:
+            log.error("the game's broker: cannot %s the pairing account: %s", "enable" if allowed else "disable", exc)
 
     def run_board(self, stop: threading.Event, display: str | None = None, first_retry: float = 2.0,
                   longest_retry: float = 60.0, join: Mapping[str, str] | None = None) -> Board:

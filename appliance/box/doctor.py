@@ -373,6 +373,8 @@ PART_FIXES = {
     "gpio": "Check the buttons' wiring and the [gpio] pins in the settings; the box tries again by itself.",
     "mdns": "Phones and handsets cannot find <box>.local: check the network; the box tries again by itself. "
             "Handsets with the box's address set still work.",
+    "pairing": "New handsets cannot pair meanwhile (paired ones play on): check that nothing else holds the "
+               "port (sudo ss -ltnp 'sport = 1884') and restart the quiz program (sudo systemctl restart quizbox).",
     "copy": "Free some space on the SD card (sudo journalctl --vacuum-size=100M); the next question's copy "
             "is made by itself.",
 }

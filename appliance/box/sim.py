@@ -233,7 +233,10 @@ def own_account(box: str, handset_id: str, name: str | None, host: str, port: in
             raise ConnectionError(f"{handset_id}: the broker at {host}:{port} said {answer or 'nothing'}")
         asking = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=pairing.pairing_client_id(os.urandom))
         asking.username_pw_set(pairing.PAIRING_USER, pairing.PAIRING_PASSWORD)
-        asking.connect(host, port, 15)
+        try:  # the box's pairing broker (docs/protocol.md section 2); a box without one: its own port
+            asking.connect(host, port + pairing.PAIRING_PORT_OFFSET, 15)
+        except ConnectionRefusedError:
+            asking.connect(host, port, 15)
         asking.loop_start()
         asking.publish(pair.topic, pair.request(), qos=1).wait_for_publish(5)
         asking.disconnect()

@@ -346,6 +346,12 @@ class BrokerAccounts:
         if is_handset_account(handset, self.appliance_user):
             self.dynsec.run([{"command": "enableClient", "username": handset}])
 
+    def pairing_here(self, allowed: bool) -> None:
+        """Whether the public pairing account may log in to this broker: not while the pairing broker (a
+        mosquitto of its own, appliance/edge/pairing_broker.py) takes the requests, so that a flood from
+        the guest Wi-Fi cannot reach the game's broker by this door either (issue 38)."""
+        self.dynsec.run([{"command": "enableClient" if allowed else "disableClient", "username": PAIRING_USER}])
+
 
 class MemoryAccounts:
     """Handset accounts kept in memory, with :class:`BrokerAccounts`' interface: for a broker without the
@@ -375,6 +381,9 @@ class MemoryAccounts:
 
     def enable_handset(self, handset: str) -> None:
         self.disabled.discard(handset)
+
+    def pairing_here(self, allowed: bool) -> None:
+        (self.disabled.discard if allowed else self.disabled.add)(PAIRING_USER)
 
 
 # -- transports ------------------------------------------------------------------------------------------

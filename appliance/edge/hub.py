@@ -77,6 +77,7 @@ class Hub:
         pairing: Pairing | None = None,
         flood: FloodGuard | None = None,
         status_ttl: int | None = None,
+        pairing_at: tuple[str, int] | None = None,
     ) -> None:
         protocol.box_topic(box)  # validates the id
         self.box = box
@@ -131,10 +132,12 @@ class Hub:
             on_connect=self._on_connect,
         )
         self.clocks = ClockSync()
-        # pairing requests come on a connection of their own, so a flood of them never delays the game
+        # pairing requests come on a connection of their own, so a flood of them never delays the game; with
+        # ``pairing_at`` (host, port) from the pairing broker, a mosquitto process of its own (issue 38)
+        desk_host, desk_port = pairing_at or (connection.host, connection.port)
         self.desk = None if pairing is None else PairingDesk(
-            box, pairing, connection.host, connection.port, connection.username, connection.password,
-            on_change=self._pairing_changed, tls=connection.tls, ca_file=connection.ca_file)
+            box, pairing, desk_host, desk_port, connection.username, connection.password,
+            on_change=self._pairing_changed, tls=connection.tls and pairing_at is None, ca_file=connection.ca_file)
         self._state_at = 0.0
         self._swept_at = float("-inf")
         self._state_tokens, self._tokens_at = float(STATE_BURST), time.monotonic()  # STATE_BURST's bucket

@@ -62,6 +62,7 @@ from appliance.edge.accounts import (
     is_handset_account,
     private_client_id,
 )
+from appliance.edge.refusal_log import RefusalLog
 from appliance.errors import QuizboxError
 from firmware import protocol
 
@@ -407,6 +408,12 @@ class PairingDesk:
         self.prefix = protocol.box_topic(box, "pairing") + "/"
         self.fair = FairReading(pairing, clock)
         self.connected = threading.Event()
+        self.connects = 0  # logins to the broker (a flood must not make it log in again and again)
+        # refusals in the journal once a minute with a count (issue 38: a flood wrote 1,921 lines in 4 min)
+        self.refusals = RefusalLog(log, clock)
+        self._refusals_lock = threading.Lock()
+        self._stopped = threading.Event()
+        self._reporter = threading.Thread(target=self._report_loop, name="pairing-refusals", daemon=True)
         # MQTT 5: "retain as published" shows a request published with the retain flag even to a client
         # that was already subscribed, so it is never read and is cleared at once
         paho = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=private_client_id(f"quizbox-{box}-pairing"),
@@ -425,11 +432,28 @@ class PairingDesk:
     def start(self) -> PairingDesk:
         self.paho.connect_async(*self._where, keepalive=30)
         self.paho.loop_start()
+        self._reporter.start()
         return self
 
     def stop(self) -> None:
+        self._stopped.set()
         self.paho.disconnect()
         self.paho.loop_stop()
+        if self._reporter.is_alive():
+            self._reporter.join(timeout=2)
+        self._refused_flush(force=True)  # what the last minute held, before the program stops
+
+    def _report_loop(self) -> None:
+        while not self._stopped.wait(self.refusals.every / 6):
+            self._refused_flush()
+
+    def _refused_flush(self, force: bool = False) -> None:
+        with self._refusals_lock:
+            self.refusals.flush(force)
+
+    def _refused(self, reason: str, detail: str = "") -> None:
+        with self._refusals_lock:
+            self.refusals.note(reason, detail)
 
     def _connected(self, client: Any, userdata: object, flags: object, reason: Any, properties: object) -> None:
         if reason.is_failure:
@@ -438,6 +462,7 @@ class PairingDesk:
         from paho.mqtt.subscribeoptions import SubscribeOptions
 
         client.subscribe(pairing_wildcard(self.box), options=SubscribeOptions(qos=0, retainAsPublished=True))
+        self.connects += 1
         self.connected.set()
 
     def _message(self, client: Any, userdata: object, msg: Any) -> None:
@@ -455,8 +480,10 @@ class PairingDesk:
             if self.fair.read(handset, payload):
                 try:
                     request = self.pairing.request(handset, payload)
-                except (protocol.ProtocolError, QuizboxError) as exc:
-                    log.warning("pairing request on %s refused: %s", msg.topic[:120], exc)
+                except protocol.ProtocolError as exc:
+                    self._refused("malformed", f"{msg.topic[:120]}: {exc}")
+                except QuizboxError as exc:
+                    self._refused("against the pairing rules", f"{msg.topic[:120]}: {exc}")
                 else:
                     self.fair.held(handset, payload)
                     if request.at == request.last:
@@ -464,9 +491,12 @@ class PairingDesk:
             if self.pairing.revision != before:
                 self.on_change()
             elif self.pairing.dropped != dropped or self.pairing.refused_full != full:
+                if self.pairing.dropped != dropped:
+                    self._refused("dropped unread (faster than a handset asks)", msg.topic[:120])
+                else:
+                    self._refused(f"refused unread ({MAX_PENDING} handsets waiting)", msg.topic[:120])
                 count = self.pairing.dropped + self.pairing.refused_full
-                if count in (1, 10, 1000) or count % 100_000 == 0:  # said, not once per message
-                    log.warning("pairing flood: %d messages dropped or refused unread", count)
+                if count in (1, 10, 1000) or count % 100_000 == 0:  # the admin page's warning, not per message
                     self.on_change()
         except Exception:
             log.exception("pairing desk failed on a message on %s", str(msg.topic)[:120])

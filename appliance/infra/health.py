@@ -33,6 +33,7 @@ PARTS = {
     "mdns": "mDNS announcement (<box>.local)",
     "copy": "database's good copy",
     "league": "league link (results out, plans in)",
+    "pairing": "pairing broker (new handsets ask on port 1884)",
 }
 """Optional part -> its name for people."""
 

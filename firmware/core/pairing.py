@@ -7,6 +7,9 @@
 #    file); it logs in as user <handset id> with that secret.
 # 2. The broker refuses (no account yet): it logs in as the public pairing account, publishes the request
 #    on quizbox/<box>/pairing/<id> and shows "Pair code 1234 / ask the quizmaster".
+#    The request goes to the box's pairing broker, on the box's port + PAIRING_PORT_OFFSET (1884 beside 1883):
+#    a process of its own, so a flood of requests never slows the game (issue 38); a box older than that has
+#    none (the connection is refused), and the request goes to the box's own port as before.
 # 3. Every few seconds it tries (id, secret) again; once the quizmaster accepted it, the login works and
 #    the secret is its password from then on.
 
@@ -19,6 +22,7 @@ PAIRING_PASSWORD = "quizbox-pairing"  # public on purpose: the account can only 
 MIN_SECRET, MAX_SECRET = 16, 64
 SECRET_BYTES = 16  # 32 hex digits
 RETRY_MS = 5000  # while waiting for the quizmaster: ask again and try the own account this often
+PAIRING_PORT_OFFSET = 1  # the pairing broker listens on the box's port + this (docs/protocol.md section 2)
 REFUSED = (4, 5, 134, 135)  # CONNACK codes for a bad user name/password or not authorised (3.1.1, 5)
 
 

@@ -360,16 +360,20 @@ class Link:
 
     def _ask(self):
         """One pairing request, sent as the public pairing account; a failure waits for the next try."""
-        client = None
-        try:
-            client = self.make_client(self.pairing.pairing_client_id(), self.host, self.port, self.keepalive)
-            client.user, client.pswd = pairing_module.PAIRING_USER, pairing_module.PAIRING_PASSWORD
-            client.connect()
-            client.publish(self.pairing.topic.encode(), self.pairing.request())
-            client.disconnect()
-        except Exception:  # OSError or umqtt's MQTTException: the box is not there or not ready yet
-            if client is not None:
-                self._close(client)
+        # the box's pairing broker first (its port + PAIRING_PORT_OFFSET); a box without one refuses the
+        # connection, and the request goes to its own port
+        for port in (self.port + pairing_module.PAIRING_PORT_OFFSET, self.port):
+            client = None
+            try:
+                client = self.make_client(self.pairing.pairing_client_id(), self.host, port, self.keepalive)
+                client.user, client.pswd = pairing_module.PAIRING_USER, pairing_module.PAIRING_PASSWORD
+                client.connect()
+                client.publish(self.pairing.topic.encode(), self.pairing.request())
+                client.disconnect()
+                return
+            except Exception:  # OSError or umqtt's MQTTException: the box is not there or not ready yet
+                if client is not None:
+                    self._close(client)
 
     @staticmethod
     def _close(client):

@@ -134,7 +134,10 @@ class Link:
         assert self.pairing is not None
         asking = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=self.pairing.pairing_client_id())
         asking.username_pw_set(pairing_module.PAIRING_USER, pairing_module.PAIRING_PASSWORD)
-        asking.connect(self.host, self.port, self.keepalive)
+        try:  # the box's pairing broker; a box without one refuses the connection: its own port then
+            asking.connect(self.host, self.port + pairing_module.PAIRING_PORT_OFFSET, self.keepalive)
+        except ConnectionRefusedError:
+            asking.connect(self.host, self.port, self.keepalive)
         asking.loop_start()
         try:
             info = asking.publish(self.pairing.topic, self.pairing.request(), qos=1)

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from appliance.edge.pairing_broker import MAX_CONNECTIONS
+from firmware.core.pairing import PAIRING_PORT_OFFSET
 from tests.deploy.test_install import install
 from tests.deploy.test_units import unit
 from tests.deploy.tools import REPO, need
@@ -90,7 +92,12 @@ def test_the_ruleset_is_its_own_table_and_caps_the_broker_and_the_admin_page_per
     assert re.search(r"^table inet quizbox\ndelete table inet quizbox\n", text, re.MULTILINE), (
         "loading it again (a re-run, a reload) must replace the table, not add rules twice")
     caps = per_address_caps(text)
-    assert caps == {(1883, "ip"): 64, (1883, "ip6"): 64, (80, "ip"): 32, (80, "ip6"): 32}
+    assert caps == {(1883, "ip"): 64, (1883, "ip6"): 64, (1884, "ip"): 16, (1884, "ip6"): 16, (80, "ip"): 32,
+                    (80, "ip6"): 32}
+    # issue 38: the pairing broker (the game's port + 1) has its own, smaller cap: a handset asks on one
+    # short connection at a time, and a guest's flood of logins is refused before the pairing broker
+    assert 1883 + PAIRING_PORT_OFFSET == 1884
+    assert caps[(1884, "ip")] < MAX_CONNECTIONS and caps[(1884, "ip")] < caps[(1883, "ip")]
     assert caps[(1883, "ip")] >= 2 * HANDSETS, "every handset behind one NAT, each with a stale connection"
     assert caps[(80, "ip")] >= int(DEFAULTS["CONNECTIONS_PER_ADDRESS"]), (
         "the web server's own cap (which logs) should act before the firewall's")

@@ -339,3 +339,39 @@ def test_esp32_app_reads_the_account_from_the_config(tmp_path: Path) -> None:
     secret = secret_file.read_text()
     assert broker.logins()[0] == (HID, secret, False) and app.pairing.waiting
     assert shows(app.handset.screen, "Pair code " + appliance_pairing.pair_code(secret))
+
+
+class PortedBroker(Broker):
+    """A box whose pairing broker listens (``pairing_port``) or not (connections to it are refused)."""
+
+    def __init__(self, pairing_port: bool) -> None:
+        super().__init__()
+        self.pairing_port = pairing_port
+        self.ports: list[tuple[str | None, int]] = []
+
+    def make(self, client_id: str, host: str, port: int, keepalive: int) -> Client:
+        broker = self
+
+        class Ported(Client):
+            def connect(self) -> None:
+                broker.ports.append((self.user, port))
+                if port == 1883 + pairing.PAIRING_PORT_OFFSET and not broker.pairing_port:
+                    raise OSError(111)  # ECONNREFUSED: nothing listens there
+                super().connect()
+
+        return Ported(self, client_id)
+
+
+@pytest.mark.parametrize("has_pairing_broker", [True, False])
+def test_esp32_asks_on_the_pairing_broker_or_on_an_older_box_on_its_own_port(tmp_path: Path,
+                                                                             has_pairing_broker: bool) -> None:
+    """Issue 38: requests go to the box's pairing broker (its port + 1), a mosquitto of its own, so that a
+    flood of them never slows the game; a box without one gets them on its own port as before."""
+    broker, clock = PortedBroker(has_pairing_broker), Clock()
+    made = pairing.Pairing(BOX, HID, None, "", "Ann", pairing.SecretFile(str(tmp_path / "secret")))
+    link, _, _ = esp32_handset(broker, clock, made)
+    link.poll()
+    asked = [port for user, port in broker.ports if user == pairing.PAIRING_USER]
+    assert asked == ([1884] if has_pairing_broker else [1884, 1883])
+    assert [port for user, port in broker.ports if user == HID] == [1883]  # the game: the box's own port
+    assert len(broker.published(appliance_pairing.pairing_topic(BOX, HID))) == 1

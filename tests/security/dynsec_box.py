@@ -24,13 +24,13 @@ class DynsecBox:
 
 
 @contextlib.contextmanager
-def dynsec_box(box: str, settle: float = 0.0, extra_config: str = "") -> Iterator[DynsecBox]:
+def dynsec_box(box: str, settle: float = 0.0, extra_config: str = "", port: int | None = None) -> Iterator[DynsecBox]:
     """``settle``: the pairing's SETTLE (0 here: the tests that pair handsets for other ends would each
     wait 12 s; the settle rule's own tests set it, tests/security/test_wifi_guest.py)."""
     _need_mosquitto()
     passwords = {"appliance": secrets.token_urlsafe(18), "web": secrets.token_urlsafe(18)}
     # as root, "user root" keeps mosquitto able to save its file in the temporary folder
-    with MosquittoBroker(admin=("appliance", passwords["appliance"]), box=box,
+    with MosquittoBroker(port=port, admin=("appliance", passwords["appliance"]), box=box,
                          extra_config="user root\n" + extra_config) as broker:
         transport = PahoTransport("127.0.0.1", broker.port, "appliance", passwords["appliance"])
         try:
