@@ -15,7 +15,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from appliance.box import doctor
+from appliance.box import doctor, units
 from appliance.edge.accounts import client_id
 from appliance.edge.broker import free_port
 from appliance.edge.mqtt import Connection
@@ -167,6 +167,20 @@ def test_a_box_whose_connection_limits_failed_is_not_well_and_says_what_that_mea
                              "(quizbox-limits); the game plays, but one guest on the Wi-Fi can hold every "
                              "connection to the broker and the admin page (docs/security.md).")
     assert finding.fix.startswith("sudo systemctl reset-failed quizbox-limits; sudo systemctl restart quizbox-limits.")
+
+
+def test_a_box_whose_league_join_watch_is_down_is_not_well(config: Config) -> None:
+    """Without quizbox-league-join.path the admin page's Join a league form waits for ever (docs/league.md)."""
+    states = {unit: "inactive" if unit == "quizbox-league-join.path" else "active" for unit, _ in doctor.UNITS}
+    finding = doctor.check_services(config, healthy(unit_state=lambda u: states[u]))
+    assert finding.wrong == ("Not running (systemd says inactive): the admin page's league join "
+                             "(quizbox-league-join.path); the admin page's \"Join a league\" form waits for ever; "
+                             "sudo quizbox league join still works (docs/league.md).")
+    assert finding.fix.startswith("sudo systemctl reset-failed quizbox-league-join.path; "
+                                  "sudo systemctl restart quizbox-league-join.path.")
+    assert units.see_why("quizbox-league-join.path") == (
+        "See why: sudo journalctl -b -u quizbox-league-join.path | tail -n 30")
+    assert units.see_why("quizbox") == "See why: sudo journalctl -b -u quizbox.service | tail -n 30"
 
 
 def test_the_doctor_checks_every_unit_the_installer_installs() -> None:
