@@ -630,6 +630,11 @@ def join_from_request(root: Path, restart: Any = restart_broker, timeout: float 
         lines = join_with_code(root, fields["address"], fields["code"], timeout=timeout)
     except (ConfigError, AccountsError, protocol.ProtocolError) as exc:
         result: dict[str, Any] = {"request": fields.get("request", ""), "state": "refused", "words": [str(exc)]}
+    except Exception as exc:  # a bug, not a refusal: the page is told, the unit fails with the traceback
+        write_join_result(root, {"request": fields.get("request", ""), "state": "failed", "at": int(time.time()),
+                                 "words": [f"the join failed unexpectedly ({type(exc).__name__}: {exc}); "
+                                           "see sudo journalctl -u quizbox-league-join"]})
+        raise
     else:
         why = restart()
         lines.append("mosquitto restarted: the bridge to the league is up" if not why else

@@ -145,3 +145,18 @@ def test_the_units_command_says_the_outcome_and_succeeds_on_a_refusal(
     assert configure.main(["--root", str(root), "--join-league-request"]) == 0
     assert "configure: league join refused: the join request is not {request, address, code}" in capsys.readouterr().out
     assert not request.exists()
+
+
+def test_a_join_that_fails_unexpectedly_tells_the_page_and_fails_the_unit(
+        root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object, **kwargs: object) -> list[str]:
+        raise KeyError("port")
+
+    monkeypatch.setattr(configure, "join_with_code", broken)
+    asked = configure.write_join_request(root, "127.0.0.1", GOOD_CODE)
+    with pytest.raises(KeyError):
+        configure.join_from_request(root, restart=Broker())
+    saved = result_file(root)
+    assert saved["request"] == asked and saved["state"] == "failed"
+    assert "the join failed unexpectedly (KeyError: 'port')" in saved["words"][0]  # type: ignore[index]
+    assert not (root / configure.LEAGUE_REQUEST).exists()
