@@ -34,6 +34,9 @@ Joining this box to a league (docs/league.md; the admin page's "Join a league" f
 
     sudo python3 deploy/configure.py --join-league league.example.com:8883 QBL1-...
 
+On an installed box the form cannot write /etc (the admin page's system is read-only): it writes a request
+that quizbox-league-join.service (root) takes with ``--join-league-request`` (the same join_with_code).
+
 Files holding passwords are written 0640 (the installer gives them to group quizbox); a rewrite keeps the
 owner and group the file had.
 """
@@ -47,6 +50,7 @@ import os
 import secrets
 import shutil
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -526,6 +530,121 @@ def join_with_code(root: Path, address: str, code_text: str, restart: tuple[int,
     return [*lines, f"joined the league at {host}:{port or answer['port']} as {box}"]
 
 
+# -- a league join asked on the admin page (docs/league.md "Joining from the admin page") ------------------
+# The admin page runs as user quizbox on a read-only system: it writes the request (0600) into a folder of its
+# own; quizbox-league-join.path starts quizbox-league-join.service (root), which runs
+# ``configure.py --join-league-request``: the request is checked again here, the same join_with_code joins,
+# mosquitto restarts only after a join, and the outcome goes to a result file the page reads.
+
+LEAGUE_REQUEST = "var/lib/quizbox/league-join/request.json"
+LEAGUE_RESULT = "var/lib/quizbox-league-join/result.json"  # the root unit's StateDirectory: root's folder
+REQUEST_BYTES = 4096
+REQUEST_FIELDS = {"request": 32, "address": 260, "code": 2000}  # each field's most characters
+
+
+def _printable(value: object, name: str, most: int) -> str:
+    if not isinstance(value, str) or not value or len(value) > most or not value.isprintable():
+        raise ConfigError(f"the join request's {name} is not 1-{most} printable characters: nothing was changed")
+    return value
+
+
+def check_join_request(data: object) -> dict[str, str]:
+    """The request's fields, each checked (it comes from the less trusted admin page); ConfigError if not."""
+    if not isinstance(data, dict) or set(data) != set(REQUEST_FIELDS):
+        raise ConfigError("the join request is not {request, address, code}: nothing was changed")
+    fields = {name: _printable(data[name], name, most) for name, most in REQUEST_FIELDS.items()}
+    if not all(c in "0123456789abcdef" for c in fields["request"]):
+        raise ConfigError("the join request's id is not hexadecimal: nothing was changed")
+    return fields
+
+
+def write_join_request(root: Path, address: str, code: str) -> str:
+    """The admin page's side: the request for the root unit (mode 0600, replaced atomically); its id."""
+    request = secrets.token_hex(8)
+    fields = check_join_request({"request": request, "address": address.strip(), "code": code.strip()})
+    path = root / LEAGUE_REQUEST
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    tmp = path.with_name(f".{request}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        json.dump(fields, out)
+    os.replace(tmp, path)
+    return request
+
+
+def read_join_request(path: Path) -> dict[str, str]:
+    """The root side's read: a regular file (a link is not followed), at most REQUEST_BYTES, JSON, checked."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as exc:
+        raise ConfigError(f"the join request cannot be read ({exc.strerror}): nothing was changed") from None
+    with os.fdopen(fd, "rb") as source:
+        if not stat.S_ISREG(os.fstat(source.fileno()).st_mode):
+            raise ConfigError("the join request is not a plain file: nothing was changed")
+        raw = source.read(REQUEST_BYTES + 1)
+    if len(raw) > REQUEST_BYTES:
+        raise ConfigError(f"the join request is longer than {REQUEST_BYTES} bytes: nothing was changed")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise ConfigError("the join request is not JSON: nothing was changed") from None
+    return check_join_request(data)
+
+
+def write_join_result(root: Path, result: dict[str, Any]) -> None:
+    path = root / LEAGUE_RESULT
+    path.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+    write_file(path, json.dumps(result, indent=1) + "\n", 0o644)
+
+
+def read_join_result(root: Path) -> dict[str, Any] | None:
+    """The last outcome (the admin page's side), or None when there is none or it cannot be read."""
+    try:
+        data = json.loads((root / LEAGUE_RESULT).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def restart_broker() -> str:
+    """``systemctl restart mosquitto.service`` (no shell); '' when it restarted, else systemd's words."""
+    done = subprocess.run(["systemctl", "restart", "mosquitto.service"], capture_output=True, text=True,
+                          timeout=90, check=False)
+    return "" if done.returncode == 0 else (done.stderr.strip() or f"systemctl exited {done.returncode}")[:300]
+
+
+def join_from_request(root: Path, restart: Any = restart_broker, timeout: float = 15.0) -> dict[str, Any]:
+    """The root unit's work on one request: take it (it is removed whatever happens, so it is tried once),
+    check it, join with :func:`join_with_code`, restart the broker only after a join, write the outcome.
+    ``restart`` is called with no argument and returns '' or why it failed."""
+    path = root / LEAGUE_REQUEST
+    if not os.path.lexists(path):
+        return {}
+    try:
+        fields: dict[str, str] = {}
+        try:
+            fields = read_join_request(path)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+        lines = join_with_code(root, fields["address"], fields["code"], timeout=timeout)
+    except (ConfigError, AccountsError, protocol.ProtocolError) as exc:
+        result: dict[str, Any] = {"request": fields.get("request", ""), "state": "refused", "words": [str(exc)]}
+    except Exception as exc:  # a bug, not a refusal: the page is told, the unit fails with the traceback
+        write_join_result(root, {"request": fields.get("request", ""), "state": "failed", "at": int(time.time()),
+                                 "words": [f"the join failed unexpectedly ({type(exc).__name__}: {exc}); "
+                                           "see sudo journalctl -u quizbox-league-join"]})
+        raise
+    else:
+        why = restart()
+        lines.append("mosquitto restarted: the bridge to the league is up" if not why else
+                     f"the bridge is written, but mosquitto did not restart ({why}): sudo systemctl restart mosquitto")
+        result = {"request": fields["request"], "state": "ok" if not why else "restart-failed", "words": lines}
+    result["at"] = int(time.time())
+    write_join_result(root, result)
+    return result
+
+
 def render_league_broker(plugin: str, dynsec_file: str, certfile: str, keyfile: str, tls_port: int = 8883,
                          local_port: int = 1883) -> str:
     """The league box's broker: members only over TLS, the league's own service on loopback, accounts and
@@ -611,10 +730,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, help="the broker's port (default: quizbox.toml's)")
     parser.add_argument("--join-league", nargs=2, metavar=("ADDRESS", "CODE"),
                         help="join a league: its broker's host[:port] and the league box's one-time join code")
+    parser.add_argument("--join-league-request", action="store_true",
+                        help="join with the request the admin page wrote (quizbox-league-join.service, as root)")
     args = parser.parse_args(argv)
     try:
         if args.join_league:
             lines = join_with_code(Path(args.root), *args.join_league)
+        elif args.join_league_request:
+            result = join_from_request(Path(args.root))
+            lines = [f"league join {result['state']}: {word}" for word in result.get("words", [])] or [
+                f"no join request at /{LEAGUE_REQUEST}"]
         elif args.add_handset:
             password, lines = add_handset(Path(args.root), args.add_handset, port=args.port)
             lines.append(f"handset {args.add_handset}: broker user name {args.add_handset}, password {password}")

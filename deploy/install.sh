@@ -182,7 +182,9 @@ ln -sfn "$VENV/bin/quizbox" "$(at /usr/local/bin/quizbox)"
 
 # -- units, broker settings, config --------------------------------------------------------------------
 if [ "$MODE" = box ]; then
-    for unit in quizbox.service quizbox-web.service quizbox-limits.service; do
+    # quizbox-league-join.path/.service: the admin page's "Join a league" form asks, root joins (docs/league.md)
+    for unit in quizbox.service quizbox-web.service quizbox-limits.service \
+        quizbox-league-join.path quizbox-league-join.service; do
         install -m 0644 "$SRC/systemd/$unit" "$(at "$UNITS/$unit")"
     done
     # One guest on the Wi-Fi may not hold every connection: the broker's open files raised (a drop-in
@@ -216,9 +218,9 @@ if [ "$MODE" = box ]; then
     # Passwords: the configs for the quizbox user; the accounts for mosquitto, which changes them
     run chown "root:$APP_USER" "$(at "$ETC/quizbox.toml")" "$(at "$ETC/web.toml")"
     run chown mosquitto:mosquitto "$(at /var/lib/mosquitto/dynamic-security.json)"
-    enable=(quizbox-limits.service mosquitto.service quizbox.service quizbox-web.service)
+    enable=(quizbox-limits.service mosquitto.service quizbox.service quizbox-web.service quizbox-league-join.path)
     restart=(quizbox-limits.service mosquitto.service)
-    after_broker=(quizbox.service quizbox-web.service)
+    after_broker=(quizbox.service quizbox-web.service quizbox-league-join.path)
 else
     install -m 0644 "$SRC/systemd/quizbox-handset.service" "$(at "$UNITS/quizbox-handset.service")"
     python3 -B "$SRC/deploy/configure.py" --handset --root "${ROOT:-/}" --box-id "$BOX_ID"

@@ -246,7 +246,8 @@ def check_services(config: Config, probes: Probes) -> Finding:
         return fine("systemd is not running here, so there are no Quizbox services to look at")
     down = [(unit, states[unit]) for unit, _ in UNITS if states[unit] != "active"]
     if not down:
-        return fine("the connection limits, the broker, the quiz program and the admin page are running")
+        return fine("the connection limits, the broker, the quiz program, the admin page and its league join "
+                    "watch are running")
     unit, _ = down[0]
     return problem(  # the installer's words for the same cause (appliance/box/units.py)
         " ".join(units.down(u, state) for u, state in down),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 
-# unit (without .service), what it is, what the box is without it
+# unit (without .service; another kind with its suffix), what it is, what the box is without it
 UNITS: tuple[tuple[str, str, str], ...] = (
     ("quizbox-limits", "the per-address connection limits (quizbox-limits)",
      "the game plays, but one guest on the Wi-Fi can hold every connection to the broker and the admin page "
@@ -15,6 +15,9 @@ UNITS: tuple[tuple[str, str, str], ...] = (
     ("mosquitto", "the broker (mosquitto)", "no handset and no admin page can reach the quiz program"),
     ("quizbox", "the quiz program (quizbox)", "no game can be played"),
     ("quizbox-web", "the admin page (quizbox-web)", "the quizmaster has no admin page and phones cannot play"),
+    # a path unit: it starts the root oneshot quizbox-league-join.service when the admin page asks a join
+    ("quizbox-league-join.path", "the admin page's league join (quizbox-league-join.path)",
+     "the admin page's \"Join a league\" form waits for ever; sudo quizbox league join still works (docs/league.md)"),
 )
 NAMES = {unit: (what, without) for unit, what, without in UNITS}
 
@@ -27,8 +30,8 @@ def down(unit: str, state: str) -> str:
 
 
 def see_why(unit: str) -> str:
-    name = unit.removesuffix(".service")
-    return f"See why: sudo journalctl -b -u {name}.service | tail -n 30"
+    name = unit if "." in unit else f"{unit}.service"
+    return f"See why: sudo journalctl -b -u {name} | tail -n 30"
 
 
 def main(argv: list[str]) -> int:

@@ -15,7 +15,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from appliance.box import doctor
+from appliance.box import doctor, units
 from appliance.edge.accounts import client_id
 from appliance.edge.broker import free_port
 from appliance.edge.mqtt import Connection
@@ -169,10 +169,37 @@ def test_a_box_whose_connection_limits_failed_is_not_well_and_says_what_that_mea
     assert finding.fix.startswith("sudo systemctl reset-failed quizbox-limits; sudo systemctl restart quizbox-limits.")
 
 
+def test_a_box_whose_league_join_watch_is_down_is_not_well(config: Config) -> None:
+    """Without quizbox-league-join.path the admin page's Join a league form waits for ever (docs/league.md)."""
+    states = {unit: "inactive" if unit == "quizbox-league-join.path" else "active" for unit, _ in doctor.UNITS}
+    finding = doctor.check_services(config, healthy(unit_state=lambda u: states[u]))
+    assert finding.wrong == ("Not running (systemd says inactive): the admin page's league join "
+                             "(quizbox-league-join.path); the admin page's \"Join a league\" form waits for ever; "
+                             "sudo quizbox league join still works (docs/league.md).")
+    assert finding.fix.startswith("sudo systemctl reset-failed quizbox-league-join.path; "
+                                  "sudo systemctl restart quizbox-league-join.path.")
+    assert units.see_why("quizbox-league-join.path") == (
+        "See why: sudo journalctl -b -u quizbox-league-join.path | tail -n 30")
+    assert units.see_why("quizbox") == "See why: sudo journalctl -b -u quizbox.service | tail -n 30"
+
+
 def test_the_doctor_checks_every_unit_the_installer_installs() -> None:
-    installed = {p.name.removesuffix(".service") for p in Path(REPO, "systemd").glob("quizbox*.service")}
-    installed.discard("quizbox-handset")  # a Pi Zero handset's, not a box's
-    assert installed | {"mosquitto"} == {unit for unit, _ in doctor.UNITS}
+    systemd = Path(REPO, "systemd")
+    paths = {p.name for p in systemd.glob("quizbox*.path")}
+    installed = {p.name for p in systemd.glob("quizbox*.service")} | paths
+    installed.discard("quizbox-handset.service")  # a Pi Zero handset's, not a box's
+    # a oneshot started by a path unit is idle between runs: the doctor checks its path unit
+    installed -= {name.removesuffix(".path") + ".service" for name in paths}
+    checked = {unit if "." in unit else f"{unit}.service" for unit, _ in doctor.UNITS}
+    assert installed | {"mosquitto.service"} == checked
+    # and the installer installs and enables every one of them on a box
+    script = Path(REPO, "deploy", "install.sh").read_text(encoding="utf-8")
+    units = script.split("# -- units, broker settings, config", 1)[1]
+    box = units.split('if [ "$MODE" = box ]; then', 1)[1].split("\nelse\n", 1)[0]
+    enabled = box.split("enable=(", 1)[1].split(")", 1)[0].split()
+    assert set(enabled) == checked
+    for name in {p.name for p in systemd.glob("quizbox*")} - {"quizbox-handset.service", "quizbox.service.d"}:
+        assert name in box, f"install.sh does not install systemd/{name}"
 
 
 def test_without_systemd_there_are_no_services_to_check(config: Config) -> None:

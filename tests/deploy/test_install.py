@@ -19,6 +19,8 @@ BOX_FILES = {
     "etc/systemd/system/quizbox.service": (0o644, "systemd/quizbox.service"),
     "etc/systemd/system/quizbox-web.service": (0o644, "systemd/quizbox-web.service"),
     "etc/systemd/system/quizbox-limits.service": (0o644, "systemd/quizbox-limits.service"),
+    "etc/systemd/system/quizbox-league-join.path": (0o644, "systemd/quizbox-league-join.path"),
+    "etc/systemd/system/quizbox-league-join.service": (0o644, "systemd/quizbox-league-join.service"),
     "etc/systemd/system/mosquitto.service.d/quizbox-limits.conf": (
         0o644, "systemd/mosquitto.service.d/quizbox-limits.conf"),
     "etc/quizbox/limits.nft": (0o644, "deploy/limits.nft"),
@@ -101,9 +103,10 @@ def test_the_system_commands_are_printed_not_run(tmp_path: Path) -> None:
     # built by the service user from a copy: the owner's checkout gets no root-owned build files
     assert [*as_app, f"{venv}/bin/pip", "install", "--upgrade", "--no-binary", "pygame", stage] in commands
     assert ["systemctl", "enable", "quizbox-limits.service", "mosquitto.service", "quizbox.service",
-            "quizbox-web.service"] in commands
+            "quizbox-web.service", "quizbox-league-join.path"] in commands
     restarts = [c[2] for c in commands if c[:2] == ["systemctl", "restart"]]
-    assert restarts == ["quizbox-limits.service", "mosquitto.service", "quizbox.service", "quizbox-web.service"]
+    assert restarts == ["quizbox-limits.service", "mosquitto.service", "quizbox.service", "quizbox-web.service",
+                        "quizbox-league-join.path"]
     sync = next(i for i, c in enumerate(commands) if "--sync-accounts" in c)
     assert commands.index(["systemctl", "restart", "mosquitto.service"]) < sync < commands.index(
         ["systemctl", "restart", "quizbox.service"]), "accounts once the broker runs, before the box starts"
@@ -141,7 +144,7 @@ def test_a_unit_that_fails_is_reported_and_the_install_goes_on(tmp_path: Path) -
     out, commands = install(tmp_path, fail="systemctl restart quizbox.service")
     restarts = [c[2] for c in commands if c[:2] == ["systemctl", "restart"]]
     assert restarts == ["quizbox-limits.service", "mosquitto.service", "quizbox.service",
-                        "quizbox-web.service"], "it went on"
+                        "quizbox-web.service", "quizbox-league-join.path"], "it went on"
     assert ("FAILED: Not running (systemd says failed): the quiz program (quizbox); no game can be played. "
             "See why: sudo journalctl -b -u quizbox.service") in out
     assert "http://quizbox.local/" in out

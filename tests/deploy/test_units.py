@@ -9,7 +9,8 @@ from pathlib import Path
 
 from tests.deploy.tools import REPO, load_configure, need
 
-UNITS = ("quizbox.service", "quizbox-web.service", "quizbox-handset.service", "quizbox-limits.service")
+UNITS = ("quizbox.service", "quizbox-web.service", "quizbox-handset.service", "quizbox-limits.service",
+         "quizbox-league-join.path", "quizbox-league-join.service")
 configure = load_configure()
 
 
@@ -117,3 +118,22 @@ def test_the_handset_unit_runs_the_pi_zero_firmware() -> None:
 def test_no_unit_reloads_the_broker_any_more() -> None:
     """The broker's plugin changes accounts while it runs: no password file to watch, no reload."""
     assert not list(Path(REPO, "systemd").glob("quizbox-mosquitto-reload.*"))
+
+
+def test_a_league_join_asked_on_the_admin_page_is_done_by_root_with_the_installers_code() -> None:
+    """The admin page (user quizbox, read-only system) writes the request into its own state folder; the
+    path unit starts the root oneshot, which runs configure.py --join-league-request on it."""
+    watch = unit("quizbox-league-join.path")
+    assert watch["Path"]["PathExists"] == "/" + configure.LEAGUE_REQUEST
+    assert watch["Path"]["Unit"] == "quizbox-league-join.service"
+    assert watch["Install"]["WantedBy"] == "multi-user.target"
+    web = unit("quizbox-web.service")["Service"]
+    assert configure.LEAGUE_REQUEST.startswith(f"var/lib/{web['StateDirectory']}/"), "the page may write it"
+    service = unit("quizbox-league-join.service")["Service"]
+    assert service["Type"] == "oneshot" and "User" not in service
+    assert service["ExecStart"] == ("/opt/quizbox/venv/bin/python -B /opt/quizbox/src/deploy/configure.py "
+                                    "--join-league-request")
+    assert f"var/lib/{service['StateDirectory']}/result.json" == configure.LEAGUE_RESULT
+    writable = service["ReadWritePaths"].split()
+    for target in (configure.LEAGUE_DROPIN, configure.LEAGUE_CA, configure.LEAGUE_REQUEST):
+        assert any(("/" + target).startswith(folder + "/") for folder in writable), target
