@@ -77,8 +77,10 @@ def draw_roll(canvas: Canvas, board: Board) -> None:
         canvas.text(words, _target_words(q), 96, theme.GOLD, role="title", max_lines=1)
 
 
-def _proposition(canvas: Canvas, box: Rect, letter: str, label: str, value: str | None, state: str) -> None:
-    """One proposition card; ``state``: "" (open), "right", "wrong" (after the reveal)."""
+def _proposition(canvas: Canvas, box: Rect, letter: str, label: str, value: str | None, state: str,
+                 count: str = "") -> None:
+    """One proposition card; ``state``: "" (open), "right", "wrong" (after the reveal); ``count``: how many
+    chose it, beside its letter (the reveal's "29 of 40 right")."""
     fill = {"right": theme.mix(theme.RIGHT, theme.PANEL, 0.35), "wrong": theme.PANEL}.get(state, theme.PANEL)
     edge = theme.GOLD if state == "right" else theme.PANEL_EDGE
     canvas.panel(box, fill, edge, radius=20, width=6 if state == "right" else 3)
@@ -88,6 +90,9 @@ def _proposition(canvas: Canvas, box: Rect, letter: str, label: str, value: str 
     canvas.text(badge, letter, 64, theme.BACKGROUND, role="title", max_lines=1)
     if state == "right":
         canvas.tick((inner.right - canvas.u(40), inner.top + canvas.u(40)), canvas.u(40), theme.RIGHT)
+    if count:
+        words = Rect(badge.right + canvas.u(12), inner.top, inner.width - 2 * badge.width - canvas.u(24), badge.height)
+        canvas.text(words, count, 44, theme.GOLD if state == "right" else theme.MUTED, role="title", max_lines=2)
     value_height = canvas.u(90) if value is not None else 0
     label_box = Rect(inner.left, badge.bottom + canvas.u(16), inner.width,
                      inner.bottom - badge.bottom - canvas.u(16) - value_height)
@@ -163,11 +168,16 @@ def draw_reveal(canvas: Canvas, board: Board) -> None:
     _prompt_line(canvas, board, q, prompt, now=ROLL_SECONDS)
     labels, values = _texts(q), as_map(q.get("values"))
     right = as_text(q.get("correct_answer"))
+    answers = as_map(q.get("answers"))
+    answering = len([n for n in board.in_game() if n != as_text(q.get("reader"))])
     for letter, box in zip(LETTERS, columns(cards, 3, canvas.u(28)), strict=True):
         value = values.get(letter)
+        if letter == right:  # the view's own list of who was right
+            count = f"{len(as_list(q.get('correct')))} of {answering} right"
+        else:
+            count = f"{sum(1 for a in answers.values() if as_text(a) == letter)} of {answering} chose {letter}"
         _proposition(canvas, box, letter, as_text(labels.get(letter)),
-                     None if value is None else _value(value, q), "right" if letter == right else "wrong")
-    answers = as_map(q.get("answers"))
+                     None if value is None else _value(value, q), "right" if letter == right else "wrong", count)
     correct = {as_text(p) for p in as_list(q.get("correct"))}
     names = [n for n in board.in_game() if n in answers]
     player_pills(canvas, board, players, names, mark=lambda n: "tick" if n in correct else "cross",
