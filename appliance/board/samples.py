@@ -453,7 +453,7 @@ def night_views(teams: Sequence[str]) -> dict[str, JSON]:
     play_round([teams[(7 * i) % count] for i in range(count)])
     play_round([teams[(5 * i + 3) % count] for i in range(count // 2 + 1)])
     states = {"night-standing": envelope(None, None, teams, scene="night-standing", night=night.public_view())}
-    play_round([teams[(3 * i + 1) % len(seated)] for i in range(len(seated))])
+    play_round([seated[0]] * 10 + [seated[(3 * i + 1) % len(seated)] for i in range(len(seated))])
     podium = night.public_view()
     if night.phase != "finished":
         return states

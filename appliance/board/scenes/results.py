@@ -13,8 +13,9 @@ import pygame
 
 from appliance.board import theme
 from appliance.board.canvas import Canvas, Rect
+from appliance.board.scenes import podium
 from appliance.board.scenes.common import footer, game_title, header, progress, seat_pill
-from appliance.board.scenes.scoreboard import draw_table, standings, unit
+from appliance.board.scenes.scoreboard import draw_table, ranks, standings, unit
 from appliance.board.scenes.select import Choice
 from appliance.board.state import Board, as_list, as_text
 
@@ -30,6 +31,9 @@ ENDINGS = {
     "last_with_chips": "Last player with chips!",
     "target": "Target reached!",
 }
+
+ROOM_PODIUM = 8
+"""Above this many players a game's end is the room's podium (:mod:`podium`), the table's banner and bars below."""
 
 STOPPED = "Finished early by the quizmaster: scored as it stood."
 ABANDONED = "Game abandoned by the quizmaster: no winner."
@@ -73,6 +77,12 @@ def draw_winners(canvas: Canvas, board: Board) -> None:
         ending = ABANDONED
     area = header(canvas, f"{game_title(board.game)} · game over", ending)
     area = footer(canvas, board, area)
+    if len(board.in_game()) > ROOM_PODIUM:  # a room: the top three on the podium, every other place below
+        rows = standings(board)
+        places = ranks([r.value for r in rows])
+        shown = [(r.name, place, r.value) for r, place in zip(rows, places, strict=True)]
+        podium.draw(canvas, board, area, shown, unit(board), lambda box: _confetti(canvas, box, canvas.now))
+        return
     banner = Rect(area.left, area.top, area.width, round(area.height * (0.38 if len(board.in_game()) <= 12 else 0.3)))
     _confetti(canvas, banner, canvas.now)
     _winner_banner(canvas, board, banner, names)
