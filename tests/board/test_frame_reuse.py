@@ -145,3 +145,28 @@ def test_an_open_screen_is_drawn_on_and_its_last_frame_outlives_it() -> None:
     shown = board.snapshot_png()
     board.close()
     assert board.snapshot_png() == shown
+
+
+def _layered_states() -> list[tuple[str, dict[str, Any]]]:
+    from appliance.board.samples import room_views
+
+    room = room_views(12)
+    return [("squizz-roll", STATES["squizz-roll"]), ("squizz-question", STATES["squizz-question"]),
+            ("night-podium-12", room["night-podium"]), ("confident-winners-12", room["confident-winners"])]
+
+
+@pytest.mark.parametrize(("name", "state"), _layered_states(), ids=lambda v: v if isinstance(v, str) else "")
+def test_a_layered_animation_frame_is_the_frame_drawn_whole(name: str, state: dict[str, Any]) -> None:
+    """Issue 30 item 6: a layered scene's animation (the die's roll, the podium's rise) keeps what stands still
+    from its first frame and draws only what moves; each later frame is that frame drawn whole."""
+    from appliance.board.compose import choose
+    from appliance.board.state import Board as BoardState
+
+    choice = choose(BoardState(state))
+    assert choice.layered and choice.animation > 0.5, name
+    expected = whole(state, 0.45)
+    assert whole(state, 0.05) != expected  # it moves
+    LAYERS.clear()
+    reused(state, 0.05)  # the animation's first frame: its layer is kept
+    assert reused(state, 0.45) == expected
+    assert reused(state, 0.30) == whole(state, 0.30)

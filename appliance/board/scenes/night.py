@@ -51,7 +51,7 @@ def choose(board: Board) -> Choice:
         cards = len(as_list(view.get("cards")))
         return Choice("night-tiebreak", draw_tiebreak, ("night-tiebreak", cards))
     if board.scene == "night-podium":
-        return Choice("night-podium", draw_podium, ("night-podium",), PODIUM_SECONDS)
+        return Choice("night-podium", draw_podium, ("night-podium",), PODIUM_SECONDS, layered=True)
     return Choice("night-standing", draw_standing, ("night", played), COUNT_SECONDS + MOVE_SECONDS)
 
 
@@ -233,4 +233,4 @@ def draw_podium(canvas: Canvas, board: Board) -> None:
     subtitle = "won on the tie-break" if tiebroken else f"after {as_int(view.get('played'), 0)} rounds"
     area = header(canvas, f"{_title(view)} · the podium", f"{' & '.join(winners) or 'Nobody'} {subtitle}")
     area = footer(canvas, board, area)
-    podium.draw(canvas, board, area, rows, "points", lambda box: _confetti(canvas, box, canvas.now))
+    podium.draw(canvas, board, area, rows, "points", lambda on, box: _confetti(on, box, on.now))

@@ -44,8 +44,10 @@ def on_step(rows: Sequence[Row], place: int) -> list[str]:
 
 
 def draw(canvas: Canvas, board: Board, area: Rect, rows: Sequence[Row], unit: str = "points",
-         backdrop: Callable[[Rect], None] | None = None) -> None:
-    """The podium of ``rows`` in ``area``; ``backdrop(rect)`` draws behind the steps first (confetti)."""
+         backdrop: Callable[[Canvas, Rect], None] | None = None) -> None:
+    """The podium of ``rows`` in ``area``; ``backdrop(canvas, rect)`` draws behind the steps first (confetti). The steps
+    and the backdrop are drawn through :meth:`Canvas.later`: a scene that calls this may be layered
+    (:attr:`Choice.layered`), the places below drawn once for the whole animation."""
     stepped = {name for place in (1, 2, 3) for name in on_step(rows, place)}
     rest = [row for row in rows if row[0] not in stepped]
     gap = canvas.u(8)
@@ -54,9 +56,13 @@ def draw(canvas: Canvas, board: Board, area: Rect, rows: Sequence[Row], unit: st
     rest_height = per * (canvas.u(CELL_UNITS) + gap)
     podium_height = area.height - rest_height - (canvas.u(20) if rest else 0)
     podium = Rect(area.left, area.top, area.width, min(podium_height, round(area.height * (0.8 if rest else 0.95))))
-    if backdrop is not None:
-        backdrop(Rect(podium.left, podium.top, podium.width, podium.height // 2))
-    _steps(canvas, board, podium, rows, unit)
+
+    def rising(on: Canvas, now: Board) -> None:  # what moves: the confetti and the steps rising with the top three
+        if backdrop is not None:
+            backdrop(on, Rect(podium.left, podium.top, podium.width, podium.height // 2))
+        _steps(on, now, podium, rows, unit)
+
+    canvas.later(rising, board)
     if rest:
         places = Rect(area.left, area.bottom - rest_height, area.width, rest_height)
         _places(canvas, board, places, rest, unit, cols, per)

@@ -48,7 +48,8 @@ def choose(board: Board) -> Choice:
         steps = len(board.in_game())
         # the totals one by one, then the winners' confetti to its end (the settled frame has none left)
         return Choice("squizz-final", draw_squizz_final, ("results", "squizz"), STEP_SECONDS * steps + CONFETTI_SECONDS)
-    return Choice("winners", draw_winners, ("results", board.game), CONFETTI_SECONDS)
+    room = len(board.in_game()) > ROOM_PODIUM  # the podium: its confetti and steps move over a still layer
+    return Choice("winners", draw_winners, ("results", board.game), CONFETTI_SECONDS, layered=room)
 
 
 def _winner_banner(canvas: Canvas, board: Board, box: Rect, names: list[str]) -> None:
@@ -81,7 +82,7 @@ def draw_winners(canvas: Canvas, board: Board) -> None:
         rows = standings(board)
         places = ranks([r.value for r in rows])
         shown = [(r.name, place, r.value) for r, place in zip(rows, places, strict=True)]
-        podium.draw(canvas, board, area, shown, unit(board), lambda box: _confetti(canvas, box, canvas.now))
+        podium.draw(canvas, board, area, shown, unit(board), lambda on, box: _confetti(on, box, on.now))
         return
     banner = Rect(area.left, area.top, area.width, round(area.height * (0.38 if len(board.in_game()) <= 12 else 0.3)))
     _confetti(canvas, banner, canvas.now)

@@ -29,8 +29,8 @@ def choose(board: Board) -> Choice:
     if q.get("revealed") is True:
         return Choice("squizz-reveal", draw_reveal, ("squizz", number, "reveal"))
     if not as_text(q.get("prompt")):
-        return Choice("squizz-roll", draw_roll, ("squizz", number, "open"), ROLL_SECONDS)
-    return Choice("squizz-question", draw_question, ("squizz", number, "open"), ROLL_SECONDS)
+        return Choice("squizz-roll", draw_roll, ("squizz", number, "open"), ROLL_SECONDS, layered=True)
+    return Choice("squizz-question", draw_question, ("squizz", number, "open"), ROLL_SECONDS, layered=True)
 
 
 def die_face(final: int, t: float) -> int:
@@ -71,10 +71,14 @@ def draw_roll(canvas: Canvas, board: Board) -> None:
     die_box = Rect(0, 0, canvas.u(320), canvas.u(320))
     die_box.center = (area.centerx, area.top + round(area.height * 0.4))
     die = as_int(q.get("die"), 1) or 1
-    draw_die(canvas, die_box, die, canvas.now)
-    if canvas.now >= ROLL_SECONDS:
-        words = Rect(area.left, die_box.bottom + canvas.u(40), area.width, canvas.u(120))
-        canvas.text(words, _target_words(q), 96, theme.GOLD, role="title", max_lines=1)
+
+    def rolling(on: Canvas, _: Board) -> None:  # the die and, once it lands, the target: what moves
+        draw_die(on, die_box, die, on.now)
+        if on.now >= ROLL_SECONDS:
+            words = Rect(area.left, die_box.bottom + on.u(40), area.width, on.u(120))
+            on.text(words, _target_words(q), 96, theme.GOLD, role="title", max_lines=1)
+
+    canvas.later(rolling, board)
 
 
 def _proposition(canvas: Canvas, box: Rect, letter: str, label: str, value: str | None, state: str,
@@ -150,7 +154,7 @@ def _texts(q: object) -> dict[str, str]:
 def draw_question(canvas: Canvas, board: Board) -> None:
     q = as_map(board.view.get("question"))
     prompt, cards, players = _layout(canvas, board, q)
-    _prompt_line(canvas, board, q, prompt)
+    canvas.later(lambda on, now: _prompt_line(on, now, q, prompt), board)  # the die rolls over a still layer
     labels = _texts(q)
     for letter, box in zip(LETTERS, columns(cards, 3, canvas.u(28)), strict=True):
         _proposition(canvas, box, letter, as_text(labels.get(letter)), None, "")
