@@ -92,7 +92,7 @@ def _animate(canvas: Canvas, board: Board, choice: Choice, size: tuple[int, int]
     """A frame of a layered animation (:attr:`Choice.layered`): the layer of everything that stands still,
     drawn on the animation's first frame and kept (:data:`LAYERS`), then the parts that move drawn over it.
     Issue 30: a 40-seat scene's animation frame within 4.2 ms, as its still frames are."""
-    key = (size, _text(board.raw, ""), "animating")
+    key = (size, _text(board.raw, ""), "animating", None if choice.stage is None else choice.stage(canvas.now))
     layer = LAYERS.copy_onto(key, canvas.surface)
     if isinstance(layer, Layer):
         canvas.placements.extend(layer.placements)

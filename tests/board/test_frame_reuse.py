@@ -170,3 +170,15 @@ def test_a_layered_animation_frame_is_the_frame_drawn_whole(name: str, state: di
     reused(state, 0.05)  # the animation's first frame: its layer is kept
     assert reused(state, 0.45) == expected
     assert reused(state, 0.30) == whole(state, 0.30)
+
+
+def test_sqizz_totals_stand_still_once_counted_and_the_next_counts_over_them() -> None:
+    """sQuizz's final totals (issue 30 item 6): a layer per total counted; the one counting up drawn over it."""
+    from appliance.board.samples import room_views
+
+    for state in (STATES["squizz-final"], room_views(12)["squizz-final"]):
+        expected = {t: whole(state, t) for t in (1.6, 2.2, 3.1, 4.0)}
+        assert expected[1.6] != expected[3.1] != expected[4.0]  # a total more each 1.5 s
+        LAYERS.clear()
+        for t in (1.6, 2.2, 3.1, 4.0, 2.2):
+            assert reused(state, t) == expected[t], t

@@ -47,7 +47,9 @@ def choose(board: Board) -> Choice:
     if board.game == "squizz" and unit(board) == "points":
         steps = len(board.in_game())
         # the totals one by one, then the winners' confetti to its end (the settled frame has none left)
-        return Choice("squizz-final", draw_squizz_final, ("results", "squizz"), STEP_SECONDS * steps + CONFETTI_SECONDS)
+        # layered: the totals already counted stand still; the one counting up (then the confetti) moves
+        return Choice("squizz-final", draw_squizz_final, ("results", "squizz"), STEP_SECONDS * steps + CONFETTI_SECONDS,
+                      layered=True, stage=lambda now: min(int(now // STEP_SECONDS), steps))
     room = len(board.in_game()) > ROOM_PODIUM  # the podium: its confetti and steps move over a still layer
     return Choice("winners", draw_winners, ("results", board.game), CONFETTI_SECONDS, layered=room)
 
@@ -96,20 +98,32 @@ def draw_squizz_final(canvas: Canvas, board: Board) -> None:
     area = header(canvas, "sQuizz: the final scores", "Every token turned over…")
     area = footer(canvas, board, area)
     count = len(rows)
-    shown = []
-    for index in range(count):
-        order = count - 1 - index  # the lowest total (last row) is revealed first
-        shown.append(progress(canvas.now - order * STEP_SECONDS, 1.0) if canvas.now >= order * STEP_SECONDS else 0.0)
+    stage = int(canvas.now // STEP_SECONDS)  # the total counting up now: every one before it is counted
     done = canvas.now >= count * STEP_SECONDS
     banner = Rect(area.left, area.top, area.width, round(area.height * 0.3))
     names = winners(board) if done else []
-    if done:
-        _confetti(canvas, banner, canvas.now - count * STEP_SECONDS)
-        _winner_banner(canvas, board, banner, names)
-    else:
-        canvas.text(banner, "And the totals are…", 80, theme.GOLD, role="title")
     table = Rect(area.left, banner.bottom + canvas.u(24), area.width, area.bottom - banner.bottom - canvas.u(24))
-    draw_table(canvas, board, table, rows, "points", shown, frozenset(names))
+    counted = [1.0 if count - 1 - index < stage else 0.0 for index in range(count)]  # the lowest (last row) first
+    draw_table(canvas, board, table, rows, "points", counted, frozenset(names))
+    if done:
+
+        def celebrate(on: Canvas, now: Board) -> None:
+            _confetti(on, banner, on.now - count * STEP_SECONDS)
+            _winner_banner(on, now, banner, names)
+
+        canvas.later(celebrate, board)
+        return
+    canvas.text(banner, "And the totals are…", 80, theme.GOLD, role="title")
+
+    def counting(on: Canvas, now: Board) -> None:
+        order = int(on.now // STEP_SECONDS)
+        if order >= count:
+            return
+        shown = [progress(on.now - order * STEP_SECONDS, 1.0) if count - 1 - index == order else 0.0
+                 for index in range(count)]
+        draw_table(on, now, table, rows, "points", shown)
+
+    canvas.later(counting, board)
 
 
 def _confetti(canvas: Canvas, box: Rect, t: float) -> None:

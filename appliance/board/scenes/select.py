@@ -25,5 +25,8 @@ class Choice:
     key: Hashable = ()
     animation: float = 0.0
     layered: bool = False
+    stage: Callable[[float], Hashable] | None = None
+    """For a layered scene whose still part grows as it animates (sQuizz's totals, one row at a time): the
+    stage at a time ``now``; the layer is drawn again when it changes."""
     """The scene draws everything that moves during its animation through :meth:`Canvas.later`: the rest is one
     layer, drawn on the animation's first frame and kept for the others (appliance/board/compose.py)."""
