@@ -152,12 +152,13 @@ def _layered_states() -> list[tuple[str, dict[str, Any]]]:
 
     room = room_views(12)
     return [("squizz-roll", STATES["squizz-roll"]), ("squizz-question", STATES["squizz-question"]),
-            ("night-podium-12", room["night-podium"]), ("confident-winners-12", room["confident-winners"])]
+            ("night-podium-12", room["night-podium"]), ("confident-winners-12", room["confident-winners"]),
+            ("allin-reveal", STATES["allin-reveal"]), ("allin-reveal-12", room["allin-reveal"])]
 
 
 @pytest.mark.parametrize(("name", "state"), _layered_states(), ids=lambda v: v if isinstance(v, str) else "")
 def test_a_layered_animation_frame_is_the_frame_drawn_whole(name: str, state: dict[str, Any]) -> None:
-    """Issue 30 item 6: a layered scene's animation (the die's roll, the podium's rise) keeps what stands still
+    """Issue 30 item 6: a layered scene's animation (the die's roll, the podium's rise, All In's split bars) keeps what stands still
     from its first frame and draws only what moves; each later frame is that frame drawn whole."""
     from appliance.board.compose import choose
     from appliance.board.state import Board as BoardState
