@@ -158,8 +158,9 @@ def _layered_states() -> list[tuple[str, dict[str, Any]]]:
 
 @pytest.mark.parametrize(("name", "state"), _layered_states(), ids=lambda v: v if isinstance(v, str) else "")
 def test_a_layered_animation_frame_is_the_frame_drawn_whole(name: str, state: dict[str, Any]) -> None:
-    """Issue 30 item 6: a layered scene's animation (the die's roll, the podium's rise, All In's split bars) keeps what stands still
-    from its first frame and draws only what moves; each later frame is that frame drawn whole."""
+    """Issue 30 item 6: a layered scene's animation (the die's roll, the podium's rise, All In's split bars)
+    keeps what stands still from its first frame and draws only what moves; each later frame is that frame drawn
+    whole."""
     from appliance.board.compose import choose
     from appliance.board.state import Board as BoardState
 
