@@ -153,7 +153,9 @@ def _layered_states() -> list[tuple[str, dict[str, Any]]]:
     room = room_views(12)
     return [("squizz-roll", STATES["squizz-roll"]), ("squizz-question", STATES["squizz-question"]),
             ("night-podium-12", room["night-podium"]), ("confident-winners-12", room["confident-winners"]),
-            ("allin-reveal", STATES["allin-reveal"]), ("allin-reveal-12", room["allin-reveal"])]
+            ("allin-reveal", STATES["allin-reveal"]), ("allin-reveal-12", room["allin-reveal"]),
+            ("confident-reveal", STATES["confident-reveal"]),
+            ("confident-reveal-40", room_views(40)["confident-reveal"])]
 
 
 @pytest.mark.parametrize(("name", "state"), _layered_states(), ids=lambda v: v if isinstance(v, str) else "")
