@@ -154,7 +154,7 @@ def _layered_states() -> list[tuple[str, dict[str, Any]]]:
     return [("squizz-roll", STATES["squizz-roll"]), ("squizz-question", STATES["squizz-question"]),
             ("night-podium-12", room["night-podium"]), ("confident-winners-12", room["confident-winners"]),
             ("allin-reveal", STATES["allin-reveal"]), ("allin-reveal-12", room["allin-reveal"]),
-            ("confident-reveal", STATES["confident-reveal"]),
+            ("confident-reveal", STATES["confident-reveal"]), ("poker-winners", STATES["poker-winners"]),
             ("confident-reveal-40", room_views(40)["confident-reveal"])]
 
 

@@ -50,8 +50,8 @@ def choose(board: Board) -> Choice:
         # layered: the totals already counted stand still; the one counting up (then the confetti) moves
         return Choice("squizz-final", draw_squizz_final, ("results", "squizz"), STEP_SECONDS * steps + CONFETTI_SECONDS,
                       layered=True, stage=lambda now: min(int(now // STEP_SECONDS), steps))
-    room = len(board.in_game()) > ROOM_PODIUM  # the podium: its confetti and steps move over a still layer
-    return Choice("winners", draw_winners, ("results", board.game), CONFETTI_SECONDS, layered=room)
+    # the confetti (and a room podium's rising steps) move over a still layer: the table or the places below
+    return Choice("winners", draw_winners, ("results", board.game), CONFETTI_SECONDS, layered=True)
 
 
 def _winner_banner(canvas: Canvas, board: Board, box: Rect, names: list[str]) -> None:
@@ -87,8 +87,12 @@ def draw_winners(canvas: Canvas, board: Board) -> None:
         podium.draw(canvas, board, area, shown, unit(board), lambda on, box: _confetti(on, box, on.now))
         return
     banner = Rect(area.left, area.top, area.width, round(area.height * (0.38 if len(board.in_game()) <= 12 else 0.3)))
-    _confetti(canvas, banner, canvas.now)
-    _winner_banner(canvas, board, banner, names)
+
+    def celebrate(on: Canvas, now: Board) -> None:  # what moves: the confetti through the winners' banner
+        _confetti(on, banner, on.now)
+        _winner_banner(on, now, banner, names)
+
+    canvas.later(celebrate, board)
     table = Rect(area.left, banner.bottom + canvas.u(24), area.width, area.bottom - banner.bottom - canvas.u(24))
     draw_table(canvas, board, table, standings(board), unit(board), winners=frozenset(names))
 
