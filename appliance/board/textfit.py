@@ -179,10 +179,9 @@ def fit(
     found = _largest(text, width, height, min_px, max_px - 1, measure, max_lines)
     if found is not None:
         return found
-    for px in range(min_px - 1, FLOOR_PX - 1, -1):
-        attempt = _try(text, width, height, px, measure, None)
-        if attempt is not None:
-            return Fit(attempt.px, attempt.lines, attempt.width, attempt.height, True)
+    attempt = _largest(text, width, height, FLOOR_PX, min_px - 1, measure, None)  # below the minimum: a bug
+    if attempt is not None:  # the layout tests report, searched as fast (a long line of names on a first frame)
+        return Fit(attempt.px, attempt.lines, attempt.width, attempt.height, True)
     lines = tuple(wrap(text, width, FLOOR_PX, measure))
     widest = max((measure(FLOOR_PX, line)[0] for line in lines), default=0)
     return Fit(FLOOR_PX, lines, widest, measure(FLOOR_PX, "Ag")[1] * len(lines), True)
