@@ -57,8 +57,10 @@ def compose(
     board = Board(state if isinstance(state, Mapping) else {})
     canvas = new_canvas(size, now, into)
     choice = choose(board)
-    if now < choice.animation:  # every frame of an animation is a new picture
-        _draw(canvas, board, choice)
+    if now < choice.animation:
+        if choice.layered and not board.paused:  # what moves over a layer kept for the whole animation
+            return _animate(canvas, board, choice, size), choice
+        _draw(canvas, board, choice)  # every frame of this animation is a new picture
         return canvas, choice
     # paused, the countdown stands still: the whole frame is the layer
     still = board.paused or board.raw.get("remaining") is None
@@ -84,6 +86,25 @@ def compose(
     for part in live:
         part(canvas, board)
     return canvas, choice
+
+
+def _animate(canvas: Canvas, board: Board, choice: Choice, size: tuple[int, int]) -> Canvas:
+    """A frame of a layered animation (:attr:`Choice.layered`): the layer of everything that stands still,
+    drawn on the animation's first frame and kept (:data:`LAYERS`), then the parts that move drawn over it.
+    Issue 30: a 40-seat scene's animation frame within 4.2 ms, as its still frames are."""
+    key = (size, _text(board.raw, ""), "animating", None if choice.stage is None else choice.stage(canvas.now))
+    layer = LAYERS.copy_onto(key, canvas.surface)
+    if isinstance(layer, Layer):
+        canvas.placements.extend(layer.placements)
+        live = layer.live
+    else:
+        canvas.live = []
+        _draw(canvas, board, choice)
+        live, canvas.live = tuple(canvas.live), None
+        LAYERS.keep(key, canvas.surface, tuple(canvas.placements), live)
+    for part in live:
+        part(canvas, board)
+    return canvas
 
 
 def _draw(canvas: Canvas, board: Board, choice: Choice) -> None:

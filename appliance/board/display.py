@@ -23,6 +23,7 @@ from typing import Any
 
 import pygame
 
+from appliance.board import theme as look
 from appliance.board.compose import compose, moment
 from appliance.errors import ConfigError
 
@@ -151,6 +152,7 @@ class Board:
             if driver == "kmsdrm":
                 pygame.mouse.set_visible(False)
             log.info("board on SDL driver %s at %sx%s", self.driver, *self.size)
+            look.warm(self.size[1])
             return
         raise ConfigError(f"no screen for board display {self.display!r}: {'; '.join(errors)}")
 

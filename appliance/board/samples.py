@@ -14,6 +14,7 @@ from typing import Any
 
 from appliance.games import registry
 from appliance.games.base import Engine
+from appliance.games.poker.actions import StartBetting
 from appliance.games.squizz.actions import StartQuestion
 from appliance.games.squizz.card import card_from_scenario
 from appliance.palette import PALETTE
@@ -374,6 +375,7 @@ def room_views(count: int) -> dict[str, JSON]:
         squizz.step({"player": team, "answer": "ABC"[index % 3], "token": 2})
     squizz.finish({})
     states["squizz-final"] = envelope("squizz", squizz.view(), teams, scene="results")
+    states.update(poker_room_views(teams))
     buzzer = Play("buzzer", teams)
     buzzer.start({"card": {"question": "Which planet has the most moons?", "answer": "Saturn"}})
     for index, team in enumerate(reversed(teams)):
@@ -381,6 +383,45 @@ def room_views(count: int) -> dict[str, JSON]:
     buzzer.step({"player": "", "action": "wrong"})
     states["buzzer-answering"] = envelope("buzzer", buzzer.view(), teams)
     states.update(night_views(teams))
+    return states
+
+
+def poker_room_views(teams: Sequence[str]) -> dict[str, JSON]:
+    """Estimation poker for ``teams`` (rules.md room-5): question 1's first betting round at every table
+    (each table's first seat has bet 40, its second called), then question 2 at the final table, formed
+    when question 1's all-ins left at most 8 with chips (each table's first seat, with the right range,
+    wins its table; the second seat folds at tables 1 to 3 and keeps its chips)."""
+    play = Play("poker", teams, {"stack": 200, "ante": 10})
+    engine = play.engine
+    first = {"card": {"question": "How many steps lead to the top of the Eiffel Tower?", "answer": "1665",
+                      "hints": ["More than 1,000.", "Fewer than 2,000."]}}
+    play.start(first)
+    seated = [list(table["players"]) for table in play.view().get("tables", [{"players": teams}])]
+    for table in seated:
+        for index, team in enumerate(table):
+            play.step({"player": team, "range": ["1600", "1700"] if index == 0 else ["10", "20"]})
+    for table in seated:
+        play.step({"player": table[0], "action": "bet", "to": 40})
+        if len(table) > 2:
+            play.step({"player": table[1], "action": "call"})
+    states = {"poker-tables": envelope("poker", play.view(), teams, remaining=38.0)}
+    survivors = {table[1] for number, table in enumerate(seated, 1) if number <= 3 and len(table) > 1}
+    while True:
+        actors: dict[int, str] = engine.actors()  # type: ignore[attr-defined]
+        if not actors:
+            break
+        for actor in actors.values():
+            play.step({"player": actor, "action": "fold" if actor in survivors else "allin"})
+    play.finish(first)
+    second = {"card": {"question": "In what year did the first Glastonbury Festival take place?", "answer": "1970",
+                       "hints": ["After 1960.", "Before 1980."]}}
+    play.start(second)
+    holders = [team for team in teams if engine.public_view()["stacks"].get(team, 0) > 0]
+    for index, team in enumerate(holders):
+        play.step({"player": team, "range": ["1965", "1975"] if index % 2 else ["1950", "1990"]})
+    engine.apply(StartBetting.now())
+    play.step({"player": engine.public_view()["to_act"], "action": "bet", "to": 30})
+    states["poker-final"] = envelope("poker", play.view(), teams)
     return states
 
 
@@ -412,7 +453,7 @@ def night_views(teams: Sequence[str]) -> dict[str, JSON]:
     play_round([teams[(7 * i) % count] for i in range(count)])
     play_round([teams[(5 * i + 3) % count] for i in range(count // 2 + 1)])
     states = {"night-standing": envelope(None, None, teams, scene="night-standing", night=night.public_view())}
-    play_round([teams[(3 * i + 1) % len(seated)] for i in range(len(seated))])
+    play_round([seated[0]] * 10 + [seated[(3 * i + 1) % len(seated)] for i in range(len(seated))])
     podium = night.public_view()
     if night.phase != "finished":
         return states

@@ -70,11 +70,14 @@ def _fill(text: str, max_width: int, px: int, measure: Measure) -> list[str]:
     return lines
 
 
+_HYPHENATED = re.compile(r"[^-]+-*|-+")
+
+
 def _pieces(words: list[str]) -> list[tuple[str, str]]:
     """Words as (piece, glue before it): a hyphenated word may break after each hyphen."""
     out: list[tuple[str, str]] = []
     for word in words:
-        parts = re.findall(r"[^-]+-*|-+", word)
+        parts = _HYPHENATED.findall(word) if "-" in word else [word]
         for index, part in enumerate(parts):
             out.append((part, " " if index == 0 else ""))
     return out
@@ -103,6 +106,10 @@ def _try(text: str, width: int, height: int, px: int, measure: Measure, max_line
         return None
     if max_lines is not None:
         most = min(most, max_lines)
+    if "\n" not in text and text == " ".join(text.split()):  # one measure when the whole text fits one line
+        whole = measure(px, text)[0]
+        if whole <= width:
+            return Fit(px, (text,), whole, line_height, False)
     lines = wrap(text, width, px, measure, most)
     if len(lines) > most and "\n" not in text:
         lines = _fill(text, width, px, measure)  # last resort before shrinking: break inside words
@@ -112,6 +119,47 @@ def _try(text: str, width: int, height: int, px: int, measure: Measure, max_line
     if widest > width:
         return None
     return Fit(px, tuple(lines), widest, line_height * len(lines), False)
+
+
+def _largest(text: str, width: int, height: int, low: int, high: int, measure: Measure,
+             max_lines: int | None) -> Fit | None:
+    """The fit at the largest size in ``[low, high]`` that fits (fitting is monotone in the size). The search
+    starts where the text on one line would just fit the width, which is the answer or next to it for most
+    texts (a name in a pill, a label), so a first frame measures a few sizes rather than a binary search's."""
+    if low > high:
+        return None
+    one_line = measure(high, " ".join(text.split()))[0]
+    guess = high if one_line <= 0 else min(high, max(low, high * width // one_line))
+    found: Fit | None = None
+    attempt = _try(text, width, height, guess, measure, max_lines)
+    if attempt is not None:
+        found, low = attempt, guess + 1
+        step = 1
+        while low <= high:  # gallop up from the guess
+            probe = min(high, guess + step)
+            attempt = _try(text, width, height, probe, measure, max_lines)
+            if attempt is None:
+                high = probe - 1
+                break
+            found, low, guess, step = attempt, probe + 1, probe, step * 2
+    else:
+        high = guess - 1
+        step = 1
+        while low <= high:  # gallop down from the guess
+            probe = max(low, guess - step)
+            attempt = _try(text, width, height, probe, measure, max_lines)
+            if attempt is not None:
+                found, low = attempt, probe + 1
+                break
+            high, guess, step = probe - 1, probe, step * 2
+    while low <= high:  # what the gallop left: binary search
+        mid = (low + high) // 2
+        attempt = _try(text, width, height, mid, measure, max_lines)
+        if attempt is None:
+            high = mid - 1
+        else:
+            found, low = attempt, mid + 1
+    return found
 
 
 def fit(
@@ -128,21 +176,12 @@ def fit(
     best = _try(text, width, height, max_px, measure, max_lines)
     if best is not None:
         return best
-    low, high = min_px, max_px - 1
-    found: Fit | None = None
-    while low <= high:  # fitting is monotone in the size: binary search
-        mid = (low + high) // 2
-        attempt = _try(text, width, height, mid, measure, max_lines)
-        if attempt is None:
-            high = mid - 1
-        else:
-            found, low = attempt, mid + 1
+    found = _largest(text, width, height, min_px, max_px - 1, measure, max_lines)
     if found is not None:
         return found
-    for px in range(min_px - 1, FLOOR_PX - 1, -1):
-        attempt = _try(text, width, height, px, measure, None)
-        if attempt is not None:
-            return Fit(attempt.px, attempt.lines, attempt.width, attempt.height, True)
+    attempt = _largest(text, width, height, FLOOR_PX, min_px - 1, measure, None)  # below the minimum: a bug
+    if attempt is not None:  # the layout tests report, searched as fast (a long line of names on a first frame)
+        return Fit(attempt.px, attempt.lines, attempt.width, attempt.height, True)
     lines = tuple(wrap(text, width, FLOOR_PX, measure))
     widest = max((measure(FLOOR_PX, line)[0] for line in lines), default=0)
     return Fit(FLOOR_PX, lines, widest, measure(FLOOR_PX, "Ag")[1] * len(lines), True)

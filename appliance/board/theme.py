@@ -108,7 +108,16 @@ def font(role: str, px: int) -> pygame.font.Font:
     return _font(role, max(4, px))
 
 
-@lru_cache(maxsize=512)
+def warm(height: int) -> None:
+    """Load every font size a board of ``height`` pixels draws text at (the minimum to 200 units), so that a
+    scene's first frame does not open font files (issue 30: a first frame within 16.7 ms)."""
+    units = Theme(1, height)
+    for role in FONT_FILES:
+        for px in range(units.min_text - 2, units.u(200) + 1):
+            font(role, px)
+
+
+@lru_cache(maxsize=1024)
 def _font(role: str, px: int) -> pygame.font.Font:
     if not pygame.font.get_init():
         pygame.font.init()

@@ -145,3 +145,44 @@ def test_an_open_screen_is_drawn_on_and_its_last_frame_outlives_it() -> None:
     shown = board.snapshot_png()
     board.close()
     assert board.snapshot_png() == shown
+
+
+def _layered_states() -> list[tuple[str, dict[str, Any]]]:
+    from appliance.board.samples import room_views
+
+    room = room_views(12)
+    return [("squizz-roll", STATES["squizz-roll"]), ("squizz-question", STATES["squizz-question"]),
+            ("night-podium-12", room["night-podium"]), ("confident-winners-12", room["confident-winners"]),
+            ("allin-reveal", STATES["allin-reveal"]), ("allin-reveal-12", room["allin-reveal"]),
+            ("confident-reveal", STATES["confident-reveal"]), ("poker-winners", STATES["poker-winners"]),
+            ("confident-reveal-40", room_views(40)["confident-reveal"])]
+
+
+@pytest.mark.parametrize(("name", "state"), _layered_states(), ids=lambda v: v if isinstance(v, str) else "")
+def test_a_layered_animation_frame_is_the_frame_drawn_whole(name: str, state: dict[str, Any]) -> None:
+    """Issue 30 item 6: a layered scene's animation (the die's roll, the podium's rise, All In's split bars)
+    keeps what stands still from its first frame and draws only what moves; each later frame is that frame drawn
+    whole."""
+    from appliance.board.compose import choose
+    from appliance.board.state import Board as BoardState
+
+    choice = choose(BoardState(state))
+    assert choice.layered and choice.animation > 0.5, name
+    expected = whole(state, 0.45)
+    assert whole(state, 0.05) != expected  # it moves
+    LAYERS.clear()
+    reused(state, 0.05)  # the animation's first frame: its layer is kept
+    assert reused(state, 0.45) == expected
+    assert reused(state, 0.30) == whole(state, 0.30)
+
+
+def test_sqizz_totals_stand_still_once_counted_and_the_next_counts_over_them() -> None:
+    """sQuizz's final totals (issue 30 item 6): a layer per total counted; the one counting up drawn over it."""
+    from appliance.board.samples import room_views
+
+    for state in (STATES["squizz-final"], room_views(12)["squizz-final"]):
+        expected = {t: whole(state, t) for t in (1.6, 2.2, 3.1, 4.0)}
+        assert expected[1.6] != expected[3.1] != expected[4.0]  # a total more each 1.5 s
+        LAYERS.clear()
+        for t in (1.6, 2.2, 3.1, 4.0, 2.2):
+            assert reused(state, t) == expected[t], t

@@ -44,3 +44,24 @@ def test_the_24_seat_room_form_draws_and_names_the_box_as_reader(name: str, stat
         assert not any(t.strip() == "Reader:" for t in texts), texts
         if name != "final":
             assert "The box reads · everyone answers" in texts, texts
+
+
+@pytest.mark.parametrize("count", [2, 12, 40])
+def test_the_reveal_says_how_many_of_the_room_were_right(count: int) -> None:
+    """Issue 30 item 1: each card's reveal counts the room's right answers ("N of 40 right") and how many
+    chose each wrong proposition, at 28 px or more at 1080p."""
+    from appliance.board.compose import compose as draw
+    from appliance.board.samples import room_views
+
+    state = room_views(count)["squizz-reveal"]
+    q = state["view"]["question"]
+    right = q["correct_answer"]
+    canvas, _ = draw(state, (1920, 1080), 30.0)
+    shown = {p.text: p for p in canvas.placements}
+    said = f"{len(q['correct'])} of {count} right"
+    assert said in shown and shown[said].px >= 28, sorted(shown)
+    assert 0 < len(q["correct"]) <= count
+    for letter in "ABC":
+        if letter != right:
+            chose = sum(1 for a in q["answers"].values() if a == letter)
+            assert f"{chose} of {count} chose {letter}" in shown

@@ -72,3 +72,38 @@ def test_positions_keep_order_and_stay_on_the_line(values: list[Decimal]) -> Non
     assert positions == sorted(positions)
     if ordered[0] != ordered[-1]:
         assert positions[0] < positions[-1]
+
+
+def _binary(text: str, width: int, height: int, max_px: int, min_px: int, max_lines: int | None):  # type: ignore[no-untyped-def]
+    """The fit by the plain search the fast one replaced: every size from the top down."""
+    from appliance.board.textfit import _try
+
+    for px in range(max(max_px, min_px), min_px - 1, -1):
+        found = _try(text, width, height, px, mono, max_lines)
+        if found is not None:
+            return found
+    for px in range(min_px - 1, 5, -1):  # below the minimum (marked below_min)
+        found = _try(text, width, height, px, mono, None)
+        if found is not None:
+            return found
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "quiz", "Akabusi", "Newton-John", "x-ray", "seventeen", "of", "40"]),
+                min_size=1, max_size=8),
+       st.integers(20, 600), st.integers(10, 300), st.integers(10, 90), st.integers(6, 30),
+       st.sampled_from([None, 1, 2, 3]))
+def test_the_galloping_search_finds_the_largest_size_that_fits(words: list[str], width: int, height: int,
+                                                              max_px: int, min_px: int,
+                                                              max_lines: int | None) -> None:
+    """Issue 30 item 6 (first frames): the search that starts from the one-line guess finds the same size and
+    lines as trying every size from the top."""
+    text = " ".join(words)
+    expected = _binary(text, width, height, max_px, min_px, max_lines)
+    got = fit(text, width, height, max_px, min_px, mono, max_lines)
+    if expected is not None:
+        assert (got.px, got.lines) == (expected.px, expected.lines)
+        assert got.below_min == (expected.px < min_px)
+    else:
+        assert got.below_min and got.px == 6

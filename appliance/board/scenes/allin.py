@@ -26,7 +26,7 @@ def choose(board: Board) -> Choice:
         return Choice("allin-intro", intro.draw, ("allin", "intro"))
     number = as_int(question.get("number"), 0)
     if question.get("revealed") is True:
-        return Choice("allin-reveal", draw_reveal, ("allin", number, "reveal"), REVEAL_SECONDS)
+        return Choice("allin-reveal", draw_reveal, ("allin", number, "reveal"), REVEAL_SECONDS, layered=True)
     return Choice("allin-question", draw_question, ("allin", number, "question"))
 
 
@@ -162,12 +162,23 @@ def draw_reveal(canvas: Canvas, board: Board) -> None:
     room = len(bettors) > 8
     boxes = room_grid(canvas, bars, len(bettors), canvas.u(8), 1, min_width=440, down=True) if room else _bar_rows(
         canvas, bars, len(bettors))
+    amounts = {}
     for name, row in zip(bettors, boxes, strict=True):
         split = as_map(splits[name])
         on_true = as_int(split.get("true"), 0) or 0
         on_false = as_int(split.get("false"), 0) or 0
-        _split_bar(canvas, board, row, name, on_true, on_false, most, answer, grow,
+        amounts[name] = (on_true, on_false)
+        _split_bar(canvas, board, row, name, on_true, on_false, most, answer, 0.0 if grow < 1 else grow,
                    as_int(lost.get(name), 0) or 0, chips.get(name, 0), room)
+    if grow >= 1:
+        return
+
+    def growing(on: Canvas, _: Board) -> None:  # the bars grow over a still layer (Choice.layered)
+        now = progress(on.now, REVEAL_SECONDS)
+        for name, row in zip(bettors, boxes, strict=True):
+            _split_parts(on, _split_boxes(on, row, room)[2], *amounts[name], most, answer, now)
+
+    canvas.later(growing, board)
 
 
 def _bar_rows(canvas: Canvas, area: Rect, count: int) -> list[Rect]:
@@ -179,13 +190,35 @@ def _bar_rows(canvas: Canvas, area: Rect, count: int) -> list[Rect]:
 def _split_bar(canvas: Canvas, board: Board, row: Rect, name: str, on_true: int, on_false: int, most: int,
                answer: bool, grow: float, lost: int, chips_after: int, room: bool = False) -> None:
     """One bettor's split; in a ``room`` its seat number stands for the name and the result is short."""
-    name_box = Rect(row.left, row.top, canvas.u(80) if room else round(row.width * 0.2), row.height)
+    name_box, result, track = _split_boxes(canvas, row, room)
     seat_pill(canvas, board, name_box, name, 36, dim=chips_after == 0, text="" if room else None)
+    pygame.draw.rect(canvas.surface, theme.PANEL, track, border_radius=canvas.u(8))
+    _split_parts(canvas, track, on_true, on_false, most, answer, grow)
+    if grow < 1:
+        return
+    if chips_after == 0:
+        text, colour = "OUT" if room else f"−{lost} · OUT", theme.WARNING
+    elif lost:
+        text, colour = f"−{lost}" if room else f"−{lost} · {chips_after} left", theme.TEXT
+    else:
+        text, colour = "safe" if room else f"safe: {chips_after}", theme.TEXT
+    # a room's columns stand side by side: the result sits against its own bar, not the next column's seat
+    canvas.text(result, text, 40, colour, role="title", align="left" if room else "right", max_lines=1)
+
+
+def _split_boxes(canvas: Canvas, row: Rect, room: bool) -> tuple[Rect, Rect, Rect]:
+    """A split's name box, result box and bar track in ``row``."""
+    name_box = Rect(row.left, row.top, canvas.u(80) if room else round(row.width * 0.2), row.height)
     result = Rect(0, row.top, round(row.width * (0.26 if room else 0.22)), row.height)
     result.right = row.right - (canvas.u(24) if room else 0)
     track = Rect(name_box.right + canvas.u(20), row.top + row.height // 8,
                  result.left - name_box.right - canvas.u(40), row.height - row.height // 4)
-    pygame.draw.rect(canvas.surface, theme.PANEL, track, border_radius=canvas.u(8))
+    return name_box, result, track
+
+
+def _split_parts(canvas: Canvas, track: Rect, on_true: int, on_false: int, most: int, answer: bool,
+                 grow: float) -> None:
+    """The true and false parts of a split on its ``track``, ``grow`` (0..1) of their length."""
     scale = track.width / most
     x = track.left
     for amount, side, label in ((on_true, True, "T"), (on_false, False, "F")):
@@ -202,13 +235,3 @@ def _split_bar(canvas: Canvas, board: Board, row: Rect, name: str, on_true: int,
         if grow >= 1 and width >= canvas.u(90) and not canvas.fit(inside, words, 34, "title", 1).below_min:
             canvas.text(inside, words, 34, theme.ink_on(colour), role="title", max_lines=1)
         x = part.right
-    if grow < 1:
-        return
-    if chips_after == 0:
-        text, colour = "OUT" if room else f"−{lost} · OUT", theme.WARNING
-    elif lost:
-        text, colour = f"−{lost}" if room else f"−{lost} · {chips_after} left", theme.TEXT
-    else:
-        text, colour = "safe" if room else f"safe: {chips_after}", theme.TEXT
-    # a room's columns stand side by side: the result sits against its own bar, not the next column's seat
-    canvas.text(result, text, 40, colour, role="title", align="left" if room else "right", max_lines=1)

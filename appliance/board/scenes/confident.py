@@ -26,7 +26,7 @@ def choose(board: Board) -> Choice:
         return Choice("confident-intro", intro.draw, ("confident", "intro"))
     number = as_int(q.get("number"), 0)
     if "answer" in q:
-        return Choice("confident-reveal", draw_reveal, ("confident", number, "reveal"), REVEAL_SECONDS)
+        return Choice("confident-reveal", draw_reveal, ("confident", number, "reveal"), REVEAL_SECONDS, layered=True)
     return Choice("confident-question", draw_question, ("confident", number, "question"))
 
 
@@ -128,4 +128,4 @@ def draw_reveal(canvas: Canvas, board: Board) -> None:
         c.text(text_box, words, 40, theme.TEXT, role="title", align="left", max_lines=1)
 
     numberline.draw(canvas, board, area, rows, as_number(q.get("answer")), grow, right, right_width=0.2,
-                    seat=board.seat_number)
+                    seat=board.seat_number, grow_at=lambda now: progress(now, REVEAL_SECONDS))

@@ -15,6 +15,7 @@ import pygame
 
 from appliance.board import theme
 from appliance.board.canvas import Canvas, Rect
+from appliance.board.scenes import podium
 from appliance.board.scenes.common import (
     RING_SPANS,
     beside_badge,
@@ -51,7 +52,7 @@ def choose(board: Board) -> Choice:
         cards = len(as_list(view.get("cards")))
         return Choice("night-tiebreak", draw_tiebreak, ("night-tiebreak", cards))
     if board.scene == "night-podium":
-        return Choice("night-podium", draw_podium, ("night-podium",), PODIUM_SECONDS)
+        return Choice("night-podium", draw_podium, ("night-podium",), PODIUM_SECONDS, layered=True)
     return Choice("night-standing", draw_standing, ("night", played), COUNT_SECONDS + MOVE_SECONDS)
 
 
@@ -234,32 +235,4 @@ def draw_podium(canvas: Canvas, board: Board) -> None:
     subtitle = "won on the tie-break" if tiebroken else f"after {as_int(view.get('played'), 0)} rounds"
     area = header(canvas, f"{_title(view)} · the podium", f"{' & '.join(winners) or 'Nobody'} {subtitle}")
     area = footer(canvas, board, area)
-    podium = Rect(area.left, area.top, area.width, round(area.height * 0.72))
-    _confetti(canvas, Rect(podium.left, podium.top, podium.width, podium.height // 2), canvas.now)
-    steps = {1: 1.0, 2: 0.72, 3: 0.5}
-    slots = [(2, 0), (1, 1), (3, 2)]  # second on the left, first in the middle, third on the right
-    width = podium.width // 3
-    rise = progress(canvas.now, 1.2)
-    for place, column in slots:
-        names = [name for name, p, _ in rows if p == place]
-        if not names:
-            continue
-        total = next(t for name, p, t in rows if p == place)
-        block_height = round(podium.height * 0.55 * steps[place] * rise)
-        block = Rect(podium.left + column * width + canvas.u(16), podium.bottom - block_height,
-                     width - canvas.u(32), block_height)
-        pygame.draw.rect(canvas.surface, theme.GOLD if place == 1 else theme.PANEL_EDGE, block,
-                         border_radius=canvas.u(14))
-        if block.height > canvas.u(70):
-            canvas.text(Rect(block.left, block.top, block.width, canvas.u(110)), str(place), 90, theme.BACKGROUND,
-                        role="title", max_lines=1)
-        pill_height = canvas.u(76)
-        for index, name in enumerate(names):
-            top = block.top - (len(names) - index) * (pill_height + canvas.u(10))
-            seat_pill(canvas, board, Rect(block.left, top, block.width, pill_height), name, 40)
-        canvas.text(Rect(block.left, block.bottom - canvas.u(70), block.width, canvas.u(60)), f"{total} points", 36,
-                    theme.BACKGROUND if place == 1 else theme.TEXT, role="title", max_lines=1)
-    rest = [(n, p, t) for n, p, t in rows if p > 3]
-    if rest:
-        below = Rect(area.left, podium.bottom + canvas.u(20), area.width, area.bottom - podium.bottom - canvas.u(20))
-        canvas.text(below, "   ".join(f"{p}. {n} ({t})" for n, p, t in rest), 36, theme.MUTED, max_lines=2)
+    podium.draw(canvas, board, area, rows, "points", lambda on, box: _confetti(on, box, on.now))

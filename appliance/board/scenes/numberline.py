@@ -62,9 +62,11 @@ def draw(
     right: Callable[[Canvas, Rect, Row], None] | None = None,
     right_width: float = 0.16,
     seat: Callable[[str], int | None] | None = None,
+    grow_at: Callable[[float], float] | None = None,
 ) -> None:
     """The rows on one line. With ``seat`` (a player's seat number), a room that would squeeze the rows
-    below a readable height is drawn by :func:`draw_room` instead."""
+    below a readable height is drawn by :func:`draw_room` instead. With ``grow_at`` (the growth at an animation
+    time), the growing bars are drawn through :meth:`Canvas.later`, over a still layer (``Choice.layered``)."""
     values = [v for r in rows for v in (r.low, r.high) if v is not None]
     if answer is not None:
         values.append(answer)
@@ -72,7 +74,7 @@ def draw(
     if seat is not None:
         room = area.height - canvas.u(56) - canvas.u(60)
         if len(rows) * canvas.u(ROOM_ROW + 10) > room:
-            draw_room(canvas, board, area, rows, answer, grow, right, scale, seat)
+            draw_room(canvas, board, area, rows, answer, grow, right, scale, seat, grow_at)
             return
     name_width = round(area.width * (0.17 if len(rows) <= 5 else 0.24))
     if seat is not None:  # the seat badge takes its own room, not the name's
@@ -92,7 +94,7 @@ def draw(
     _axis(canvas, line, body.top + count * (row_height + row_gap), scale, x_of)
     for index, row in enumerate(rows):
         box = Rect(area.left, body.top + index * (row_height + row_gap), area.width, row_height)
-        _row(canvas, board, box, name_width, line, row, x_of, grow, seat)
+        _row(canvas, board, box, name_width, line, row, x_of, grow, seat, grow_at)
         if right is not None:
             right(canvas, Rect(area.right - right_px, box.top, right_px, box.height), row)
     if answer is not None and grow >= 1:
@@ -143,8 +145,18 @@ def _track(canvas: Canvas, box: Rect, line: Rect, row: Row, x_of: Callable[[Deci
     return x_of(row.low), x_of(row.high)
 
 
+def _table_bar(canvas: Canvas, y: int, row: Row, colour: theme.Colour, ends: tuple[int, int], grow: float) -> Rect:
+    """A row's bar on a table's line, ``grow`` (0..1) of its width."""
+    bar = _bar(ends, grow, y, canvas.u(40), canvas.u(20))
+    fill = theme.mix(colour, theme.BACKGROUND, 0.55) if row.dim else colour
+    pygame.draw.rect(canvas.surface, fill, bar, border_radius=canvas.u(20))
+    pygame.draw.rect(canvas.surface, theme.TEXT, bar, width=canvas.u(2), border_radius=canvas.u(20))
+    return bar
+
+
 def _row(canvas: Canvas, board: Board, box: Rect, name_width: int, line: Rect, row: Row,
-         x_of: Callable[[Decimal], int], grow: float, seat: Callable[[str], int | None] | None = None) -> None:
+         x_of: Callable[[Decimal], int], grow: float, seat: Callable[[str], int | None] | None = None,
+         grow_at: Callable[[float], float] | None = None) -> None:
     colour = board.colour(row.name)
     pill = Rect(box.left, box.top + canvas.u(4), name_width, box.height - canvas.u(8))
     canvas.pill(pill, colour, row.name, 34, dim=row.dim, seat=seat(row.name) if seat else None)
@@ -152,10 +164,16 @@ def _row(canvas: Canvas, board: Board, box: Rect, name_width: int, line: Rect, r
     found = _track(canvas, box, line, row, x_of)
     if found is None:
         return
-    bar = _bar(found, grow, track_y, canvas.u(40), canvas.u(20))
+    if grow < 1 and grow_at is not None:
+        span, growth = found, grow_at
+
+        def growing(on: Canvas, _: Board) -> None:
+            _table_bar(on, track_y, row, colour, span, growth(on.now))
+
+        canvas.later(growing, board)
+        return
+    bar = _table_bar(canvas, track_y, row, colour, found, grow)
     fill = theme.mix(colour, theme.BACKGROUND, 0.55) if row.dim else colour
-    pygame.draw.rect(canvas.surface, fill, bar, border_radius=canvas.u(20))
-    pygame.draw.rect(canvas.surface, theme.TEXT, bar, width=canvas.u(2), border_radius=canvas.u(20))
     if grow < 1:
         return
     ends = show_number(str(row.low), compact=True)
@@ -183,7 +201,7 @@ ROOM_ROW = 44
 
 def draw_room(canvas: Canvas, board: Board, area: Rect, rows: Sequence[Row], answer: Decimal | None, grow: float,
               right: Callable[[Canvas, Rect, Row], None] | None, scale: Scale,
-              seat: Callable[[str], int | None]) -> None:
+              seat: Callable[[str], int | None], grow_at: Callable[[float], float] | None = None) -> None:
     """A room's ranges: in columns read down in seat order, every column the same line (one scale), each
     range a bar with its seat number at its left, the answer a gold line through every column, the
     winning ranges outlined in gold; the range's ends are written where they fit beside the bar."""
@@ -209,7 +227,7 @@ def draw_room(canvas: Canvas, board: Board, area: Rect, rows: Sequence[Row], ans
         _axis(canvas, line, column.bottom + canvas.u(8), scale, x_of)
         for index, row in enumerate(rows[col * per:(col + 1) * per]):
             box = Rect(column.left, column.top + index * (height + gap), column.width, height)
-            _room_row(canvas, board, box, chip, line, row, x_of, grow, seat(row.name))
+            _room_row(canvas, board, box, chip, line, row, x_of, grow, seat(row.name), grow_at)
             if right is not None:
                 right(canvas, Rect(column.right - right_px, box.top, right_px, box.height), row)
         if answer is not None and grow >= 1:
@@ -223,8 +241,21 @@ def draw_room(canvas: Canvas, board: Board, area: Rect, rows: Sequence[Row], ans
                         theme.ink_on(theme.GOLD), role="title", max_lines=1)
 
 
+def _room_bar(canvas: Canvas, box: Rect, row: Row, colour: theme.Colour, ends: tuple[int, int], grow: float) -> Rect:
+    """A room row's bar, ``grow`` (0..1) of its width; outlined in gold once grown if it is a winning range."""
+    thick = box.height * 3 // 5
+    bar = _bar(ends, grow, box.centery, thick, canvas.u(16))
+    fill = theme.mix(colour, theme.BACKGROUND, 0.55) if row.dim else colour
+    pygame.draw.rect(canvas.surface, fill, bar, border_radius=thick // 2)
+    best = row.best and grow >= 1
+    pygame.draw.rect(canvas.surface, theme.GOLD if best else theme.TEXT, bar.inflate(canvas.u(6), canvas.u(6))
+                     if best else bar, width=canvas.u(5) if best else canvas.u(2), border_radius=thick // 2)
+    return bar
+
+
 def _room_row(canvas: Canvas, board: Board, box: Rect, chip: int, line: Rect, row: Row,
-              x_of: Callable[[Decimal], int], grow: float, number: int | None) -> None:
+              x_of: Callable[[Decimal], int], grow: float, number: int | None,
+              grow_at: Callable[[float], float] | None = None) -> None:
     colour = board.colour(row.name)
     pill = Rect(box.left, box.top, chip, box.height)
     if row.best and grow >= 1:
@@ -234,13 +265,15 @@ def _room_row(canvas: Canvas, board: Board, box: Rect, chip: int, line: Rect, ro
     found = _track(canvas, box, line, row, x_of)
     if found is None:
         return
-    thick = box.height * 3 // 5
-    bar = _bar(found, grow, box.centery, thick, canvas.u(16))
-    fill = theme.mix(colour, theme.BACKGROUND, 0.55) if row.dim else colour
-    pygame.draw.rect(canvas.surface, fill, bar, border_radius=thick // 2)
-    best = row.best and grow >= 1
-    pygame.draw.rect(canvas.surface, theme.GOLD if best else theme.TEXT, bar.inflate(canvas.u(6), canvas.u(6))
-                     if best else bar, width=canvas.u(5) if best else canvas.u(2), border_radius=thick // 2)
+    if grow < 1 and grow_at is not None:
+        span, growth = found, grow_at
+
+        def growing(on: Canvas, _: Board) -> None:
+            _room_bar(on, box, row, colour, span, growth(on.now))
+
+        canvas.later(growing, board)
+        return
+    bar = _room_bar(canvas, box, row, colour, found, grow)
     if grow < 1:
         return
     ends = show_number(str(row.low), compact=True)

@@ -14,8 +14,8 @@ from typing import Any
 
 from appliance.board import theme
 from appliance.board.canvas import Canvas, Rect
-from appliance.board.scenes import intro, numberline
-from appliance.board.scenes.common import footer, header, live_countdown, progress
+from appliance.board.scenes import intro, numberline, poker_room
+from appliance.board.scenes.common import beside_badge, footer, header, live_countdown, progress, seat_pill, texts_fit
 from appliance.board.scenes.select import Choice
 from appliance.board.state import Board, as_int, as_list, as_map, as_number, as_text, show_number
 
@@ -29,6 +29,9 @@ def choose(board: Board) -> Choice:
     number = as_int(q.get("number"), 0)
     if q.get("outcome"):
         return Choice("poker-showdown", draw_showdown, ("poker", number, "showdown"), REVEAL_SECONDS)
+    if poker_room.room_tables(board):  # above 8 players: the room's tables side by side (rules.md room-5)
+        phase = "ranges" if as_text(board.view.get("phase")) == "ranges" else "betting"
+        return Choice("poker-tables", poker_room.draw, ("poker", number, "tables", phase))
     if as_text(board.view.get("phase")) == "ranges":
         return Choice("poker-ranges", draw_table, ("poker", number, "ranges"))
     return Choice("poker-betting", draw_table, ("poker", number, "betting"))
@@ -98,13 +101,15 @@ def draw_table(canvas: Canvas, board: Board) -> None:
     ranges_phase = as_text(view.get("phase")) == "ranges"
     round_number = as_int(q.get("round"))
     subtitle = "Enter your secret range" if ranges_phase else f"Betting round {round_number or ''}".strip()
+    if board.view.get("final_table") is True:  # the room's last 8 or fewer, at one table on the whole screen
+        subtitle = f"Final table · {subtitle}"
     area = header(canvas, f"Estimation Poker · Question {as_int(q.get('number'), 0)}", subtitle)
     area = footer(canvas, board, area)
     hint_count = len(as_list(q.get("hints"))) + (1 if q.get("answer") is not None else 0)
     top = Rect(area.left, area.top, area.width, canvas.u(230) + canvas.u(56) * hint_count)
     _question_panel(canvas, board, q, top)
     rest = Rect(area.left, top.bottom + canvas.u(20), area.width, area.bottom - top.bottom - canvas.u(20))
-    side = Rect(0, rest.top, round(rest.width * 0.3), rest.height)
+    side = Rect(0, rest.top, round(rest.width * (0.24 if view.get("final_table") is True else 0.3)), rest.height)
     side.right = rest.right
     seats = Rect(rest.left, rest.top, side.left - rest.left - canvas.u(24), rest.height)
     _seats(canvas, board, seats, q, ranges_phase)
@@ -136,7 +141,9 @@ def _seats(canvas: Canvas, board: Board, area: Rect, q: Mapping[str, Any], range
     lines = -(-len(names) // cols)
     gap = canvas.u(16)
     width = (area.width - gap * (cols - 1)) // cols
-    height = min(canvas.u(220), (area.height - gap * (lines - 1)) // max(1, lines))
+    tallest = canvas.u(320 if board.view.get("final_table") is True else 220)  # the final table fills the screen
+    height = min(tallest, (area.height - gap * (lines - 1)) // max(1, lines))
+    badged: bool | None = None
     for index, name in enumerate(names):
         row, col = divmod(index, cols)
         cell = Rect(area.left + col * (width + gap), area.top + row * (height + gap), width, height)
@@ -145,10 +152,15 @@ def _seats(canvas: Canvas, board: Board, area: Rect, q: Mapping[str, Any], range
         canvas.panel(cell, theme.mix(theme.GOLD, theme.PANEL, 0.7) if turn else theme.PANEL,
                      theme.GOLD if turn else board.colour(name), radius=16, width=6 if turn else 3)
         inner = cell.inflate(-canvas.u(16), -canvas.u(12))
-        name_height = round(inner.height * 0.44)
+        name_height = min(round(inner.height * 0.44), canvas.u(96))  # a taller pill would only widen its badge
         third = (inner.height - name_height) // 2
-        canvas.pill(Rect(inner.left, inner.top, inner.width, name_height), board.colour(name), name, 34,
-                    dim=status in ("folded", "out"))
+        pill = Rect(inner.left, inner.top, inner.width, name_height)
+        if badged is None:  # the seat badge where every name still fits beside it (8 colours never repeat)
+            badged = texts_fit(canvas, beside_badge(canvas, pill), names, 34)
+        if badged:
+            seat_pill(canvas, board, pill, name, 34, dim=status in ("folded", "out"))
+        else:
+            canvas.pill(pill, board.colour(name), name, 34, dim=status in ("folded", "out"))
         bet = as_int(bets.get(name), 0) or 0
         stack_box = Rect(inner.left, inner.top + name_height, inner.width, third)
         canvas.text(stack_box, f"{as_int(stacks.get(name), 0)} chips", 40, theme.TEXT, role="title", max_lines=1)

@@ -13,8 +13,9 @@ import pygame
 
 from appliance.board import theme
 from appliance.board.canvas import Canvas, Rect
+from appliance.board.scenes import podium
 from appliance.board.scenes.common import footer, game_title, header, progress, seat_pill
-from appliance.board.scenes.scoreboard import draw_table, standings, unit
+from appliance.board.scenes.scoreboard import draw_table, ranks, standings, unit
 from appliance.board.scenes.select import Choice
 from appliance.board.state import Board, as_list, as_text
 
@@ -31,6 +32,9 @@ ENDINGS = {
     "target": "Target reached!",
 }
 
+ROOM_PODIUM = 8
+"""Above this many players a game's end is the room's podium (:mod:`podium`), the table's banner and bars below."""
+
 STOPPED = "Finished early by the quizmaster: scored as it stood."
 ABANDONED = "Game abandoned by the quizmaster: no winner."
 
@@ -43,8 +47,11 @@ def choose(board: Board) -> Choice:
     if board.game == "squizz" and unit(board) == "points":
         steps = len(board.in_game())
         # the totals one by one, then the winners' confetti to its end (the settled frame has none left)
-        return Choice("squizz-final", draw_squizz_final, ("results", "squizz"), STEP_SECONDS * steps + CONFETTI_SECONDS)
-    return Choice("winners", draw_winners, ("results", board.game), CONFETTI_SECONDS)
+        # layered: the totals already counted stand still; the one counting up (then the confetti) moves
+        return Choice("squizz-final", draw_squizz_final, ("results", "squizz"), STEP_SECONDS * steps + CONFETTI_SECONDS,
+                      layered=True, stage=lambda now: min(int(now // STEP_SECONDS), steps))
+    # the confetti (and a room podium's rising steps) move over a still layer: the table or the places below
+    return Choice("winners", draw_winners, ("results", board.game), CONFETTI_SECONDS, layered=True)
 
 
 def _winner_banner(canvas: Canvas, board: Board, box: Rect, names: list[str]) -> None:
@@ -73,9 +80,19 @@ def draw_winners(canvas: Canvas, board: Board) -> None:
         ending = ABANDONED
     area = header(canvas, f"{game_title(board.game)} · game over", ending)
     area = footer(canvas, board, area)
+    if len(board.in_game()) > ROOM_PODIUM:  # a room: the top three on the podium, every other place below
+        rows = standings(board)
+        places = ranks([r.value for r in rows])
+        shown = [(r.name, place, r.value) for r, place in zip(rows, places, strict=True)]
+        podium.draw(canvas, board, area, shown, unit(board), lambda on, box: _confetti(on, box, on.now))
+        return
     banner = Rect(area.left, area.top, area.width, round(area.height * (0.38 if len(board.in_game()) <= 12 else 0.3)))
-    _confetti(canvas, banner, canvas.now)
-    _winner_banner(canvas, board, banner, names)
+
+    def celebrate(on: Canvas, now: Board) -> None:  # what moves: the confetti through the winners' banner
+        _confetti(on, banner, on.now)
+        _winner_banner(on, now, banner, names)
+
+    canvas.later(celebrate, board)
     table = Rect(area.left, banner.bottom + canvas.u(24), area.width, area.bottom - banner.bottom - canvas.u(24))
     draw_table(canvas, board, table, standings(board), unit(board), winners=frozenset(names))
 
@@ -85,20 +102,32 @@ def draw_squizz_final(canvas: Canvas, board: Board) -> None:
     area = header(canvas, "sQuizz: the final scores", "Every token turned over…")
     area = footer(canvas, board, area)
     count = len(rows)
-    shown = []
-    for index in range(count):
-        order = count - 1 - index  # the lowest total (last row) is revealed first
-        shown.append(progress(canvas.now - order * STEP_SECONDS, 1.0) if canvas.now >= order * STEP_SECONDS else 0.0)
+    stage = int(canvas.now // STEP_SECONDS)  # the total counting up now: every one before it is counted
     done = canvas.now >= count * STEP_SECONDS
     banner = Rect(area.left, area.top, area.width, round(area.height * 0.3))
     names = winners(board) if done else []
-    if done:
-        _confetti(canvas, banner, canvas.now - count * STEP_SECONDS)
-        _winner_banner(canvas, board, banner, names)
-    else:
-        canvas.text(banner, "And the totals are…", 80, theme.GOLD, role="title")
     table = Rect(area.left, banner.bottom + canvas.u(24), area.width, area.bottom - banner.bottom - canvas.u(24))
-    draw_table(canvas, board, table, rows, "points", shown, frozenset(names))
+    counted = [1.0 if count - 1 - index < stage else 0.0 for index in range(count)]  # the lowest (last row) first
+    draw_table(canvas, board, table, rows, "points", counted, frozenset(names))
+    if done:
+
+        def celebrate(on: Canvas, now: Board) -> None:
+            _confetti(on, banner, on.now - count * STEP_SECONDS)
+            _winner_banner(on, now, banner, names)
+
+        canvas.later(celebrate, board)
+        return
+    canvas.text(banner, "And the totals are…", 80, theme.GOLD, role="title")
+
+    def counting(on: Canvas, now: Board) -> None:
+        order = int(on.now // STEP_SECONDS)
+        if order >= count:
+            return
+        shown = [progress(on.now - order * STEP_SECONDS, 1.0) if count - 1 - index == order else 0.0
+                 for index in range(count)]
+        draw_table(on, now, table, rows, "points", shown)
+
+    canvas.later(counting, board)
 
 
 def _confetti(canvas: Canvas, box: Rect, t: float) -> None:

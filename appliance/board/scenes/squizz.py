@@ -29,8 +29,8 @@ def choose(board: Board) -> Choice:
     if q.get("revealed") is True:
         return Choice("squizz-reveal", draw_reveal, ("squizz", number, "reveal"))
     if not as_text(q.get("prompt")):
-        return Choice("squizz-roll", draw_roll, ("squizz", number, "open"), ROLL_SECONDS)
-    return Choice("squizz-question", draw_question, ("squizz", number, "open"), ROLL_SECONDS)
+        return Choice("squizz-roll", draw_roll, ("squizz", number, "open"), ROLL_SECONDS, layered=True)
+    return Choice("squizz-question", draw_question, ("squizz", number, "open"), ROLL_SECONDS, layered=True)
 
 
 def die_face(final: int, t: float) -> int:
@@ -71,14 +71,20 @@ def draw_roll(canvas: Canvas, board: Board) -> None:
     die_box = Rect(0, 0, canvas.u(320), canvas.u(320))
     die_box.center = (area.centerx, area.top + round(area.height * 0.4))
     die = as_int(q.get("die"), 1) or 1
-    draw_die(canvas, die_box, die, canvas.now)
-    if canvas.now >= ROLL_SECONDS:
-        words = Rect(area.left, die_box.bottom + canvas.u(40), area.width, canvas.u(120))
-        canvas.text(words, _target_words(q), 96, theme.GOLD, role="title", max_lines=1)
+
+    def rolling(on: Canvas, _: Board) -> None:  # the die and, once it lands, the target: what moves
+        draw_die(on, die_box, die, on.now)
+        if on.now >= ROLL_SECONDS:
+            words = Rect(area.left, die_box.bottom + on.u(40), area.width, on.u(120))
+            on.text(words, _target_words(q), 96, theme.GOLD, role="title", max_lines=1)
+
+    canvas.later(rolling, board)
 
 
-def _proposition(canvas: Canvas, box: Rect, letter: str, label: str, value: str | None, state: str) -> None:
-    """One proposition card; ``state``: "" (open), "right", "wrong" (after the reveal)."""
+def _proposition(canvas: Canvas, box: Rect, letter: str, label: str, value: str | None, state: str,
+                 count: str = "") -> None:
+    """One proposition card; ``state``: "" (open), "right", "wrong" (after the reveal); ``count``: how many
+    chose it, beside its letter (the reveal's "29 of 40 right")."""
     fill = {"right": theme.mix(theme.RIGHT, theme.PANEL, 0.35), "wrong": theme.PANEL}.get(state, theme.PANEL)
     edge = theme.GOLD if state == "right" else theme.PANEL_EDGE
     canvas.panel(box, fill, edge, radius=20, width=6 if state == "right" else 3)
@@ -88,6 +94,9 @@ def _proposition(canvas: Canvas, box: Rect, letter: str, label: str, value: str 
     canvas.text(badge, letter, 64, theme.BACKGROUND, role="title", max_lines=1)
     if state == "right":
         canvas.tick((inner.right - canvas.u(40), inner.top + canvas.u(40)), canvas.u(40), theme.RIGHT)
+    if count:
+        words = Rect(badge.right + canvas.u(12), inner.top, inner.width - 2 * badge.width - canvas.u(24), badge.height)
+        canvas.text(words, count, 44, theme.GOLD if state == "right" else theme.MUTED, role="title", max_lines=2)
     value_height = canvas.u(90) if value is not None else 0
     label_box = Rect(inner.left, badge.bottom + canvas.u(16), inner.width,
                      inner.bottom - badge.bottom - canvas.u(16) - value_height)
@@ -145,7 +154,7 @@ def _texts(q: object) -> dict[str, str]:
 def draw_question(canvas: Canvas, board: Board) -> None:
     q = as_map(board.view.get("question"))
     prompt, cards, players = _layout(canvas, board, q)
-    _prompt_line(canvas, board, q, prompt)
+    canvas.later(lambda on, now: _prompt_line(on, now, q, prompt), board)  # the die rolls over a still layer
     labels = _texts(q)
     for letter, box in zip(LETTERS, columns(cards, 3, canvas.u(28)), strict=True):
         _proposition(canvas, box, letter, as_text(labels.get(letter)), None, "")
@@ -163,11 +172,16 @@ def draw_reveal(canvas: Canvas, board: Board) -> None:
     _prompt_line(canvas, board, q, prompt, now=ROLL_SECONDS)
     labels, values = _texts(q), as_map(q.get("values"))
     right = as_text(q.get("correct_answer"))
+    answers = as_map(q.get("answers"))
+    answering = len([n for n in board.in_game() if n != as_text(q.get("reader"))])
     for letter, box in zip(LETTERS, columns(cards, 3, canvas.u(28)), strict=True):
         value = values.get(letter)
+        if letter == right:  # the view's own list of who was right
+            count = f"{len(as_list(q.get('correct')))} of {answering} right"
+        else:
+            count = f"{sum(1 for a in answers.values() if as_text(a) == letter)} of {answering} chose {letter}"
         _proposition(canvas, box, letter, as_text(labels.get(letter)),
-                     None if value is None else _value(value, q), "right" if letter == right else "wrong")
-    answers = as_map(q.get("answers"))
+                     None if value is None else _value(value, q), "right" if letter == right else "wrong", count)
     correct = {as_text(p) for p in as_list(q.get("correct"))}
     names = [n for n in board.in_game() if n in answers]
     player_pills(canvas, board, players, names, mark=lambda n: "tick" if n in correct else "cross",

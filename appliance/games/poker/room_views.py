@@ -41,25 +41,35 @@ def public_view(engine: RoomPokerEngine) -> JSON:
         "final_table": engine.final,
         "tables": _tables(engine),
     })
+    if question is not None and isinstance(view.get("question"), dict):  # the room's count, not the final table's
+        view["question"]["number"] = question.number
     if open_question or engine.finished:
         view["next_first"] = None
     return view
 
 
 def _tables(engine: RoomPokerEngine) -> list[JSON]:
-    """One line per table: who sits there with chips, whose turn it is, and whether it plays this question."""
+    """One line per table: who sits there with chips, whose turn it is, whether it plays this question, and its
+    hand's public facts (pot, bets this round, folds, all-ins, who has a range in) while it is played."""
     question = engine.current
     lines: list[JSON] = []
     for number, table in enumerate(engine.tables, 1):
         hand = question.hands.get(number) if question is not None else None
         holders = table.holders()
+        playing = hand is not None and not hand.settled
+        betting = hand.round if hand is not None and playing else None
         lines.append({
             "number": number,
             "players": holders,
             "waiting": len(holders) == 1,
             "to_act": table.to_act if hand is not None else None,
             "hand_over": hand is not None and hand.settled,
-            "pot": sum(hand.put_in.values()) if hand is not None and not hand.settled else 0,
+            "pot": sum(hand.put_in.values()) if hand is not None and playing else 0,
+            # what the ordinary view shows of its own table, for every table (the TV's room tables)
+            "bets": {p: betting.bet(p) for p in hand.dealt} if hand is not None and betting else {},
+            "folded": [p for p in hand.dealt if p in hand.folded] if hand is not None and playing else [],
+            "all_in": table.all_in(hand) if hand is not None and playing else [],
+            "ranges_in": [p for p in hand.dealt if p in hand.ranges] if hand is not None and playing else [],
         })
     return lines
 
