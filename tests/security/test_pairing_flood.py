@@ -314,7 +314,9 @@ def test_the_quiz_program_starts_the_pairing_broker_and_closes_the_game_brokers_
             wait_until(lambda: (ask(port + 1, "fh7", secret) or True) and "fh7" in app.pairing.pending, 20,
                        "the request read through the quiz program's pairing broker", step=0.5)
         with socket.socket() as squatter:  # something else holds the pairing port: the old way, said
-            squatter.bind(("127.0.0.1", port + 1))
+            # the stopped pairing broker's connections may linger in TIME_WAIT (and it may still be exiting)
+            squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            wait_until(lambda: _bound(squatter, port + 1), 20, "the pairing port free for the squatter", step=0.2)
             squatter.listen()
             with Appliance(replace(config, box=BoxConfig(id=BOX, data_dir=str(tmp_path / "b"))),
                            pairing_bind="127.0.0.1") as app:
@@ -322,3 +324,11 @@ def test_the_quiz_program_starts_the_pairing_broker_and_closes_the_game_brokers_
                 part = app.health.parts["pairing"]
                 assert not part.ok and "did not start" in part.text, part
                 assert login_rc(port, PAIRING_USER, PAIRING_PASSWORD, "pair-00000000000000a3") == 0
+
+
+def _bound(sock: socket.socket, port: int) -> bool:
+    try:
+        sock.bind(("127.0.0.1", port))
+    except OSError:
+        return False
+    return True
