@@ -599,6 +599,12 @@ def _fits_screen(text):
     return lines <= MESSAGE_LINES
 
 
+TEAM_ACK = "team"
+"""An ack's ``re`` (revision 1.4): another device of the handset's team had its input accepted; ``seq`` is
+-1 and ``prompt`` this handset's current prompt id. A handset built before 1.4 has no input with seq -1
+and ignores it."""
+
+
 def make_ack(seq, ok, message="", prompt_id=None, code=None, about=None):
     """``ok`` True: accepted (``message`` may say what was locked in); False: refused, ``code`` (one of
     :data:`REFUSALS`) and ``message`` why. ``about`` ("hello") marks the answer to a refused hello."""
@@ -701,6 +707,9 @@ ADMIN_COMMANDS = {
     "end": {},
     "finish": {},
     "seat": {"player": ("str", True), "handset": ("id", True), "code": ("str", False)},
+    # revision 1.4 (rules.md room-6): ``handset`` plays on the seat of the team whose handset is ``team``, or
+    # whose team code is ``code``; neither: it plays on its own again
+    "team": {"handset": ("id", True), "team": ("str", False), "code": ("str", False)},
     "lobby": {},
     # the running game's own commands (the buzzer round): refused with wrong_phase in another game
     "arm": {},

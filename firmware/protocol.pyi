@@ -30,6 +30,7 @@ ACK_TIMEOUT: int
 RECENT_ACKS: int
 REFUSALS: dict[str, str]
 ADMIN_COMMANDS: dict[str, dict[str, tuple[str, bool]]]
+TEAM_ACK: str
 GAME_COMMANDS: tuple[str, ...]
 ADMIN_STATE_FIELDS: tuple[str, ...]
 ONLINE: str

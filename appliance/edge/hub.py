@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from appliance.edge import liveness
+from appliance.edge import liveness, teams
 from appliance.edge.accounts import private_client_id
 from appliance.edge.clocksync import ClockSync
 from appliance.edge.commands import AdminCommands
@@ -92,6 +92,7 @@ class Hub:
                 handset, _ = self.registry.hello(saved["id"], saved["name"], clock())
                 handset.online = False
                 handset.accepted = saved["accepted"]
+                teams.restore(self, handset, saved)  # a team's other device still plays for it (room-6)
         self.clock = clock
         self.decks = decks
         self.pairing = pairing  # None: no broker accounts to manage (the demo's private broker)
@@ -423,6 +424,7 @@ class Hub:
         ack = protocol.encode(protocol.make_ack(msg["seq"], True, message, msg["prompt"]))
         handset.remember_ack(msg["seq"], msg["prompt"], ack)
         self.outbox.post(_ack_topic(self.box, handset_id), ack)
+        teams.team_acks(self, handset, message)  # the team's other devices: its answer is in (room-6)
         if self._publisher.is_alive():  # the ack goes out now; the prompts and the board right after it
             self._rebuild_due = True  # on_message wakes the publisher once the ack is handed to MQTT
         else:
@@ -478,7 +480,8 @@ class Hub:
             return
         try:
             self.store.save_handset(handset.id, handset.name, handset.accepted,
-                                    {"firmware": handset.firmware, "layout": handset.layout})
+                                    {"firmware": handset.firmware, "layout": handset.layout,
+                                     "team": handset.team, "code": handset.code})
         except StoreError as exc:
             # a full or read-only disk must not cost a handset its prompt: it is at the table in memory,
             # and the board and admin page say why it will be forgotten after a restart

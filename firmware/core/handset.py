@@ -334,6 +334,12 @@ class Handset:
     def _on_ack(self, obj):
         ack = protocol.parse_ack(obj)
         self.last_ack = ack
+        if ack.get("re") == protocol.TEAM_ACK:
+            # another device of the team answered (protocol 1.4): its answer is in, shown here too
+            if self.pending is None and self.prompt is not None and ack.get("prompt") == self.prompt.get("id"):
+                self.message = ack["msg"]
+                self.view = VIEW_LOCKED
+            return
         if self.pending is None or ack["seq"] != self.pending["seq"]:
             return  # a late ack of an input already settled, or of none this handset sent
         answered = self.pending["prompt"]
@@ -356,7 +362,7 @@ class Handset:
                 self._not_taken(lost, lost_asked)
             return
         self.message = ack["msg"]
-        if ack["ok"]:
+        if ack["ok"] or ack.get("code") == "already_in":  # already in: the team's answer is (room-6)
             self.view = VIEW_LOCKED
         else:
             self.view = VIEW_REFUSED
