@@ -69,9 +69,19 @@ def test_a_second_handset_plays_the_teams_seat_first_input_counts(mosquitto: Mos
             flow = hub.session.flow
             assert flow is not None
             assert [e["player"] for e in flow.log() if e.get("player")] == ["Ann"]  # applied once, as Ann's
+            # each handset knows its team's seat number from the start (protocol 1.4's result ack)
+            for h, seat in ((ann, 1), (ann2, 1), (bob, 2)):
+                h.wait_for(lambda h, seat=seat: h.seat == seat)
+            assert ann.result is None  # no result before the first reveal
             bob.wait_ack(bob.submit({"bottom": "0", "top": "1"}))
-            hub.command({"cmd": "next"})
+            hub.command({"cmd": "next"})  # the reveal: Ann's range held the answer, Bob's did not
             assert hub.session.flow is not None and hub.session.flow.board()["scores"]["Ann"] == 1
+            for h in (ann, ann2):  # every device of the team gets the seat's result and place
+                assert {k: h.wait_result()[k] for k in ("seat", "result", "total", "place", "of")} == {
+                    "seat": 1, "result": 1, "total": 1, "place": 1, "of": 2}
+            assert bob.wait_result()["place"] == 2 and bob.result is not None and bob.result["result"] == 0
+            results = [a for a in ann.acks if a.get("re") == protocol.RESULT_ACK]
+            assert len(results) == 2  # the seat number at the start, the result after the reveal: once each
         finally:
             for h in (ann, bob, ann2):
                 h.stop()

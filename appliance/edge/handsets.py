@@ -45,6 +45,7 @@ class Handset:
     # rules.md room-6: the id of the team's own handset when this device plays for that team (its second
     # phone or handset), else None; the team's code lets another device join it (appliance/edge/teams.py)
     team: str | None = None
+    results: bool = False  # its hello said it takes result acks (protocol 1.4; appliance/edge/results.py)
     code: str = field(default_factory=lambda: new_team_code())
     # (seq, prompt id) -> the ack payload sent for it, so a re-delivered input is acked again, not re-applied
     acks: OrderedDict[tuple[int, str], bytes] = field(default_factory=OrderedDict)

@@ -32,6 +32,7 @@ from appliance.edge.outbox import Outbox
 from appliance.edge.pairing import Pairing, PairingDesk
 from appliance.edge.prompts import fit
 from appliance.edge.refusals import code_of, screen_text
+from appliance.edge.results import Results
 from appliance.errors import QuizboxError
 from appliance.games.dealt import DealtCard
 from appliance.infra.store import Store, StoreError
@@ -101,6 +102,7 @@ class Hub:
         self.accepted = 0
         self._board_sent: str | None = None
         self._admin_sent: str | None = None
+        self.results = Results()  # each seat's number, result and place for its handsets (results.py)
         self.admin = AdminCommands(self)  # the quizmaster's commands and their recent replies (commands.py)
         self._telemetry_due = False  # telemetry changed the admin state: the ticker publishes it
         self._players_json: tuple[Any, str] | None = None  # the board's players list and its JSON
@@ -333,6 +335,7 @@ class Hub:
         handset.firmware = hello["fw"]
         handset.layout = hello["layout"]
         handset.keepalive = hello.get("keepalive", protocol.KEEPALIVE)
+        handset.results = hello["results"]
         if new:
             self.save_handset(handset)
             state = "accepted" if handset.accepted else "pending"
@@ -506,6 +509,10 @@ class Hub:
         changed = self.session.changed_prompts(list(self.registry), narrowed=narrowed, find=self.registry.get)
         for handset, prompt in changed:
             self._publish_prompt(handset, prompt)
+        try:
+            self.results.after_change(self)
+        except Exception:  # a result the box cannot work out must never hold up the prompts or the board
+            log.exception("seat results failed")
         if state:
             self.publish_state()
 

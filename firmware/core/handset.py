@@ -135,6 +135,8 @@ class Handset:
         self.rssi = None
         self.view = VIEW_IDLE
         self.message = ""  # the ack's message (locked in / refused)
+        self.seat = None  # its team's seat number in the game, from the box's result acks (protocol 1.4)
+        self.result = None  # after a question's reveal: the seat's result and place (protocol.parse_result)
         self.status = ""  # what the link is doing while offline ("joining Wi-Fi", "box not found"), or ""
         self.render_errors = 0
         # the appliance's heartbeat (docs/protocol.md, "The box's heartbeat"): when it was last heard on
@@ -217,7 +219,8 @@ class Handset:
     def _hello(self):
         """Say hello, with the last acked input (the appliance finds what it lost from it)."""
         acked = self.acked_input if self.acked_input is not None else self.acked
-        hello = protocol.make_hello(self.id, self.name, FIRMWARE, self.layout, self.clock_ms(), acked=acked)
+        hello = protocol.make_hello(self.id, self.name, FIRMWARE, self.layout, self.clock_ms(), acked=acked,
+                                    results=True)
         self.transport.publish(protocol.hello_topic(self.box, self.id), protocol.encode(hello))
 
     def disconnected(self):
@@ -332,6 +335,11 @@ class Handset:
         self.view = VIEW_INFO if self.editor is None else VIEW_EDIT
 
     def _on_ack(self, obj):
+        if obj.get("re") == protocol.RESULT_ACK:  # the seat's number, result and place (protocol 1.4)
+            result = protocol.parse_result(obj)
+            self.seat = result["seat"]
+            self.result = result if result["result"] is not None else None
+            return None
         ack = protocol.parse_ack(obj)
         self.last_ack = ack
         if ack.get("re") == protocol.TEAM_ACK:

@@ -73,5 +73,17 @@ def test_two_phones_of_one_team_answer_at_once_one_counts_both_show_the_ack(
     assert locked in ("1 to 50", "5 to 9"), locked
     expect(ann2.locator(".prompt-text")).to_have_text(locked)
 
-    # Bob is not touched by any of it, and still answers
-    expect(bob.locator("input[name=bottom]")).to_be_visible()
+    # Bob is not touched by any of it, and still answers; so does Cat
+    for phone in (bob, phones["Cat"]):
+        phone.locator("input[name=bottom]").fill("1")
+        phone.locator("input[name=top]").fill("2")
+        phone.click("button:has-text('Lock in')")
+        expect(phone.locator(".phone-panel h1")).to_have_text("Locked in", timeout=10_000)
+
+    # the reveal: every phone shows its seat number and its seat's result and place (protocol 1.4)
+    box.hub.command({"cmd": "next"})
+    for phone, seat in ((ann, 1), (ann2, 1), (bob, 2)):
+        expect(phone.locator(".phone-head .me")).to_contain_text(f"seat {seat}", timeout=10_000)
+        expect(phone.locator(".phone-panel .result")).to_contain_text("place", timeout=10_000)
+    assert "of 3" in ann.locator(".phone-panel .result").inner_text() or "/3" in ann.locator(
+        ".phone-panel .result").inner_text()
