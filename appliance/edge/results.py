@@ -39,6 +39,8 @@ class Results:
         if flow is None or setup is None or session.state not in ("playing", "results"):
             self._game = None
             return
+        if setup is self._game and session.state == "playing" and flow.waiting_for_players():
+            return  # a question is open (the path of almost every input): no reveal to tell, nothing built
         seats = list(session.seats)
         standing = read_standing(setup.game, flow.board(session.game_time()), seats)
         totals = {p: _whole(standing.points.get(p)) for p in seats}
@@ -46,7 +48,7 @@ class Results:
             self._game, self._totals = setup, totals
             self._send(hub, totals, standing.unit, None)
             return
-        if totals == self._totals or (session.state == "playing" and flow.waiting_for_players()):
+        if totals == self._totals:
             return
         changes = {p: totals[p] - self._totals.get(p, 0) for p in seats}
         self._totals = totals
