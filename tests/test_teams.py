@@ -165,6 +165,10 @@ def test_the_link_survives_a_restart_and_bad_joins_are_refused(mosquitto: Mosqui
                 hub.command({"cmd": "start", "game": "guess", "cards": CARDS,
                              "seats": [{"player": "Ann", "handset": "ann"}, {"player": "X", "handset": "ann2"}]})
             assert hub.command({"cmd": "team", "handset": "ann2"})["msg"] == "Ann2 no longer plays for Ann"
+            hub.command({"cmd": "team", "handset": "ann2", "team": "ann"})
+            hub.command({"cmd": "remove", "handset": "ann"})  # the team's own handset goes: ann2 plays alone
+            assert hub.registry.get("ann2").team is None and hub.session.devices == {}  # type: ignore[union-attr]
+            assert next(h for h in store.handsets() if h["id"] == "ann2")["team"] is None
         finally:
             for h in (ann, bob, ann2):
                 h.stop()
