@@ -296,12 +296,16 @@ def _count(value, what):
 # -- handset -> appliance payloads --------------------------------------------------------------------------
 
 
-def make_hello(handset, name=None, firmware="", layout=LAYOUT_KEYPAD, clock=None, keepalive=None, acked=None):
+def make_hello(handset, name=None, firmware="", layout=LAYOUT_KEYPAD, clock=None, keepalive=None, acked=None,
+               results=False):
     """``acked`` (optional): ``(seq, prompt id)`` of the last input the appliance acked ok, so a box
     that lost it in a power cut can say so; or (revision 1.3) a dict with ``seq``, ``prompt`` and the
     input itself, ``kind``, ``data`` and ``mark`` (:func:`prompt_mark` of the prompt it answered), so a
-    box that lost it can apply it again."""
+    box that lost it can apply it again. ``results`` (revision 1.4): it takes result acks (its seat's number,
+    result and place, :func:`make_result`)."""
     msg = {"v": VERSION, "id": handset, "fw": firmware, "layout": layout}
+    if results:
+        msg["results"] = True
     if name:
         msg["name"] = name
     if clock is not None:
@@ -339,7 +343,8 @@ def parse_hello(handset, obj):
         raise ProtocolError("unknown layout")
     fw = _text(obj, "fw", MAX_ID, "firmware", required=False) or ""
     clock = _get(obj, "clock", "int", required=False)
-    out = {"id": handset, "name": name, "layout": layout, "fw": fw, "clock": clock}
+    out = {"id": handset, "name": name, "layout": layout, "fw": fw, "clock": clock,
+           "results": _get(obj, "results", "bool", required=False) is True}  # revision 1.4
     keepalive = _get(obj, "keepalive", "int", required=False)
     if keepalive is not None:  # optional (protocol 1.1); KEEPALIVE when absent
         if not 5 <= keepalive <= 300:
@@ -599,6 +604,12 @@ def _fits_screen(text):
     return lines <= MESSAGE_LINES
 
 
+TEAM_ACK = "team"
+"""An ack's ``re`` (revision 1.4): another device of the handset's team had its input accepted; ``seq`` is
+-1 and ``prompt`` this handset's current prompt id. A handset built before 1.4 has no input with seq -1
+and ignores it."""
+
+
 def make_ack(seq, ok, message="", prompt_id=None, code=None, about=None):
     """``ok`` True: accepted (``message`` may say what was locked in); False: refused, ``code`` (one of
     :data:`REFUSALS`) and ``message`` why. ``about`` ("hello") marks the answer to a refused hello."""
@@ -610,6 +621,42 @@ def make_ack(seq, ok, message="", prompt_id=None, code=None, about=None):
     if about is not None:
         msg["re"] = about
     return msg
+
+
+RESULT_ACK = "result"
+"""An ack's ``re`` (revision 1.4): the handset's seat number and, after a question's reveal, its seat's result
+and place, on its own ack topic (``seq`` -1: a handset built before 1.4 ignores it)."""
+MAX_UNIT = 12  # a result's unit ("points", "chips", "correct")
+
+
+def make_result(seat, total, place, of, unit="points", result=None):
+    """The seat's standing for a handset: ``seat`` its seat number; ``total`` its points (chips...) in all,
+    ``place`` among ``of`` seats (equal totals share a place); ``result`` what the last question changed,
+    None before any (a game's start: the seat number alone)."""
+    unit = str(unit)[:MAX_UNIT]
+    sign = "+" if result is not None and result >= 0 else ""
+    text = "Seat " + str(seat) if result is None else f"{sign}{result} {unit}: {total}, place {place}/{of}"
+    msg = {"v": VERSION, "seq": -1, "ok": True, "re": RESULT_ACK, "msg": screen_message(text), "seat": seat,
+           "total": total, "place": place, "of": of, "unit": unit}
+    if result is not None:
+        msg["result"] = result
+    return msg
+
+
+def parse_result(obj):
+    """A result ack's fields (:func:`make_result`), checked; ProtocolError when one is missing or wrong."""
+    _check_version(obj)
+    out = {"msg": _get(obj, "msg", "str", "msg", required=False) or ""}
+    for key in ("seat", "total", "place", "of"):
+        out[key] = _get(obj, key, "int", key)
+    if not (1 <= out["seat"] <= MAX_SEQ and 1 <= out["place"] <= out["of"]):
+        raise ProtocolError("result: seat or place out of range", "bad_input")
+    out["result"] = _get(obj, "result", "int", "result", required=False)
+    unit = _get(obj, "unit", "str", "unit", required=False) or ""
+    out["unit"] = unit[:MAX_UNIT]
+    if len(out["msg"]) > MAX_MESSAGE:
+        out["msg"] = screen_message(out["msg"])
+    return out
 
 
 def parse_ack(obj):
@@ -701,6 +748,9 @@ ADMIN_COMMANDS = {
     "end": {},
     "finish": {},
     "seat": {"player": ("str", True), "handset": ("id", True), "code": ("str", False)},
+    # revision 1.4 (rules.md room-6): ``handset`` plays on the seat of the team whose handset is ``team``, or
+    # whose team code is ``code``; neither: it plays on its own again
+    "team": {"handset": ("id", True), "team": ("str", False), "code": ("str", False)},
     "lobby": {},
     # the running game's own commands (the buzzer round): refused with wrong_phase in another game
     "arm": {},

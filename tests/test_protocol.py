@@ -93,7 +93,9 @@ def test_payload_size_limit_both_ways() -> None:
 
 def test_hello_and_telemetry() -> None:
     hello = p.parse_hello("h1", p.make_hello("h1", "Ann", "qb-1.0", "five", clock=5))
-    assert hello == {"id": "h1", "name": "Ann", "layout": "five", "fw": "qb-1.0", "clock": 5}
+    assert hello == {"id": "h1", "name": "Ann", "layout": "five", "fw": "qb-1.0", "clock": 5, "results": False}
+    said = p.make_hello("h1", "Ann", results=True)  # revision 1.4: it takes result acks
+    assert said["results"] is True and p.parse_hello("h1", said)["results"] is True
     with pytest.raises(p.ProtocolError, match="layout"):
         p.parse_hello("h1", p.make_hello("h1", layout="joystick"))
     with pytest.raises(p.ProtocolError, match="too long"):

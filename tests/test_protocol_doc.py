@@ -80,7 +80,7 @@ def test_every_prompt_kind_input_kind_command_and_code_is_in_the_doc() -> None:
 LIMITS = ("MAX_PAYLOAD", "MAX_COMMAND", "MAX_COMMAND_ID", "MAX_ID", "MAX_NAME", "MAX_NUMBER", "MAX_TEXT",
           "MAX_MESSAGE", "MESSAGE_LINES", "MESSAGE_COLS", "MAX_CODE", "MAX_CHOICES", "MAX_SIDES", "SWAP_NAMES",
           "MAX_SEQ", "MAX_CLOCK", "KEEPALIVE", "TELEMETRY_EVERY", "SILENT_AFTER", "BACKOFF_MIN", "BACKOFF_MAX",
-          "ACK_TIMEOUT", "RECENT_ACKS")
+          "ACK_TIMEOUT", "RECENT_ACKS", "MAX_UNIT")
 
 
 @pytest.mark.parametrize("name", LIMITS)

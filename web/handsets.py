@@ -14,7 +14,7 @@ from web.services import services
 
 bp = Blueprint("handsets", __name__, url_prefix="/handsets")
 
-ACTIONS = {"accept": "Accepted", "rename": "Renamed", "identify": "Flashing", "remove": "Removed"}
+ACTIONS = {"accept": "Accepted", "rename": "Renamed", "identify": "Flashing", "remove": "Removed", "team": "Done"}
 
 
 def _rows() -> list[dict[str, Any]]:
@@ -24,10 +24,14 @@ def _rows() -> list[dict[str, Any]]:
     seat_of = {p.get("handset"): p.get("name") for p in board.get("players", [])
                if isinstance(p, dict) and p.get("seated")}
     rows = []
-    for handset in admin.get("handsets", []):
-        if isinstance(handset, dict):
-            rows.append({**handset, "seat": seat_of.get(handset.get("id"), ""),
-                         "phone": services().phones.get(str(handset.get("id"))) is not None})
+    listed = [h for h in admin.get("handsets", []) if isinstance(h, dict)]
+    name_of = {h.get("id"): h.get("name") for h in listed}
+    for handset in listed:
+        # rules.md room-6: a device playing for a team is listed under it, never as a seat of its own
+        team = handset.get("team")
+        rows.append({**handset, "seat": seat_of.get(handset.get("id"), ""),
+                     "plays_for": name_of.get(team, team) if team else "",
+                     "phone": services().phones.get(str(handset.get("id"))) is not None})
     return rows
 
 
@@ -80,6 +84,8 @@ def act(handset_id: str, action: str) -> BaseResponse:
             flash(f"A name has 1 to {protocol.MAX_NAME} characters.")
             return redirect(url_for("handsets.index"))
         command["name"] = name
+    if action == "team":  # rules.md room-6: plays on that team's seat; none chosen: on its own again
+        command["team"] = request.form.get("team", "").strip()
     if action == "identify":
         phone = services().phones.get(handset_id)
         if phone is None:  # the protocol has no message that makes a handset of its own flash (protocol.md 15)

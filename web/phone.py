@@ -98,6 +98,22 @@ def _retake(board: dict[str, Any], seated_as: str | None) -> list[str]:
     return [str(name) for name in away]
 
 
+def _team(phone: PhoneHandset) -> dict[str, str]:
+    """rules.md room-6, from the admin state: the team this phone plays for (``for``: its handset's name),
+    or, when it plays on its own, its team code (``code``: a second phone joins the team with it)."""
+    admin = services().link.admin_state() or {}
+    listed = admin.get("handsets")
+    rows = {str(h.get("id")): h for h in listed if isinstance(h, dict)} if isinstance(listed, list) else {}
+    me = rows.get(phone.id)
+    if me is None:
+        return {}
+    team = me.get("team")
+    if isinstance(team, str) and team:
+        return {"for": str(rows.get(team, {}).get("name") or team)}
+    code = me.get("code")
+    return {"code": code} if isinstance(code, str) and code else {}
+
+
 def _screen(phone: PhoneHandset) -> dict[str, Any]:
     """The phone's screen with the controls its prompt offers and the player's own facts."""
     screen = phone.screen()
@@ -110,7 +126,9 @@ def _screen(phone: PhoneHandset) -> dict[str, Any]:
     version = f"{screen['version']}-{'-'.join(retake)}" if retake else str(screen["version"])
     version = version if answering else f"{version}-silent"
     version = f"{version}-seat-{seat}" if seat else version
-    return {**screen, "version": version, "retake": retake, "box_answering": answering, "seat": seat,
+    team = _team(phone)
+    version = f"{version}-team-{team.get('for') or team.get('code')}" if team else version
+    return {**screen, "version": version, "retake": retake, "box_answering": answering, "seat": seat, "team": team,
             "controls": controls(screen["prompt"]), "private": private_lines(screen["prompt"])}
 
 
@@ -232,6 +250,29 @@ def retake_seat() -> BaseResponse:
             flash(str(exc))
         else:
             flash(f"You have {player}'s seat again." if result.ok else f"Seat code: {result.msg}")
+    return redirect(url_for("phone.play"))
+
+
+@bp.post("/phone/team")
+def join_team() -> BaseResponse:
+    """This phone plays on its team's seat from now on (rules.md room-6): the team code its team's first
+    phone shows (or the quizmaster reads out) joins it; this phone can only ever ask for itself."""
+    phone = _phone()
+    if phone is None:
+        return redirect(url_for("phone.join"))
+    code = "".join(request.form.get("code", "").split())
+    if not services().joins.allow(request.remote_addr or "?"):
+        flash("Too many tries; wait a few minutes.")
+    elif not code.isdigit():
+        flash("Team code: type the digits your team's first phone shows.")
+    else:
+        try:
+            result = services().link.command({"cmd": "team", "handset": phone.id, "code": code},
+                                             timeout=float(current_app.config["COMMAND_TIMEOUT"]))
+        except LinkError as exc:
+            flash(str(exc))
+        else:
+            flash(f"{result.msg}." if result.ok else f"Team code: {result.msg}")
     return redirect(url_for("phone.play"))
 
 

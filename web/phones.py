@@ -250,6 +250,9 @@ class PhoneHandset:
                 "online": bool(self.client is not None and self.client.connected.is_set() and core.online),
                 "pending": core.pending is not None,
                 "identify": self.identify_until > self.clock(),
+                # protocol 1.4: its team's seat number, and the seat's result and place after a reveal
+                "seat_number": core.seat,
+                "result": core.result["msg"] if core.result else "",
             }
 
 

@@ -169,6 +169,24 @@ class SimHandset:
     def prompt(self) -> dict[str, Any] | None:
         return self.core.prompt
 
+    @property
+    def seat(self) -> int | None:
+        """Its team's seat number, as the box last told it (protocol 1.4's result ack)."""
+        seat: int | None = self.core.seat
+        return seat
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        """Its seat's result and place after the last reveal (firmware.protocol.parse_result), or None."""
+        result: dict[str, Any] | None = self.core.result
+        return result
+
+    def wait_result(self, timeout: float = 10.0) -> dict[str, Any]:
+        """Block until the box told this handset a result (after a question's reveal)."""
+        self.wait_for(lambda h: h.result is not None, timeout)
+        assert self.result is not None
+        return self.result
+
     def submit(self, data: dict[str, Any]) -> int:
         with self.changed:
             seq: int = self.core.submit(data)

@@ -17,6 +17,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
+from appliance.edge import teams
 from appliance.edge.memory import settle_memory
 from appliance.edge.night_commands import NIGHT_COMMANDS, night_command
 from appliance.edge.refusals import code_of
@@ -140,9 +141,10 @@ def run(hub: CommandHost, command: Mapping[str, Any]) -> dict[str, Any]:
             pass  # only asking to be paired (or two devices claiming the id): the request is gone
         elif name == "remove":
             handset = _handset(hub, command)
-            if s.player_of(handset.id) is not None and s.state == "playing":
+            if handset.id in s.seats.values() and s.state == "playing":
                 raise protocol.ProtocolError(f"{handset.name} is seated in the running game", "not_allowed")
             hub.registry.remove(handset.id)
+            teams.unlink_all(hub, handset.id)  # rules.md room-6: its team's other devices play on their own
             s.forget(handset.id)
             hub.clocks.forget(handset.id)
             if hub.pairing is not None:
@@ -183,6 +185,12 @@ def run(hub: CommandHost, command: Mapping[str, Any]) -> dict[str, Any]:
             s.finish_now()
         elif name == "seat":  # a seat moves to another handset (the quizmaster, or the player's seat code)
             message = move_seat(hub, command)
+            hub.publish_changes()
+            return {"ok": True, "msg": message}
+        elif name == "team":  # rules.md room-6: a device plays on a team's seat (the quizmaster, or the code)
+            team, code = command.get("team"), command.get("code")
+            message = teams.join(hub, str(command["handset"]), None if team is None else str(team),
+                                 None if code is None else str(code))
             hub.publish_changes()
             return {"ok": True, "msg": message}
         elif name == "lobby":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,7 +12,7 @@ from firmware import protocol
 
 RECENT_ACKS = protocol.RECENT_ACKS
 
-SHOWN = frozenset({"id", "name", "accepted", "online", "battery", "rssi", "firmware", "layout"})
+SHOWN = frozenset({"id", "name", "accepted", "online", "battery", "rssi", "firmware", "layout", "team", "code"})
 """What the board and the admin page show of a handset: a change to one of these moves :func:`revision`."""
 
 _revision = [0]
@@ -41,6 +42,11 @@ class Handset:
     layout: str = protocol.LAYOUT_KEYPAD
     identify_until: float = 0.0
     keepalive: int = protocol.KEEPALIVE  # s, from its hello: how long it may stay silent (liveness.py)
+    # rules.md room-6: the id of the team's own handset when this device plays for that team (its second
+    # phone or handset), else None; the team's code lets another device join it (appliance/edge/teams.py)
+    team: str | None = None
+    results: bool = False  # its hello said it takes result acks (protocol 1.4; appliance/edge/results.py)
+    code: str = field(default_factory=lambda: new_team_code())
     # (seq, prompt id) -> the ack payload sent for it, so a re-delivered input is acked again, not re-applied
     acks: OrderedDict[tuple[int, str], bytes] = field(default_factory=OrderedDict)
 
@@ -64,10 +70,20 @@ class Handset:
             "rssi": self.rssi,
             "firmware": self.firmware,
             "layout": self.layout,
+            "team": self.team,
+            "code": self.code,  # the admin state only (the quizmaster's): never on the public board
         }
 
 
 _UNSET = object()
+
+TEAM_CODE_DIGITS = 6
+"""A team's code (rules.md room-6): six digits; a phone's tries are rate limited per network address, and a
+stranger's guess must not put them on a team."""
+
+
+def new_team_code() -> str:
+    return f"{secrets.randbelow(10 ** TEAM_CODE_DIGITS):0{TEAM_CODE_DIGITS}d}"
 
 
 class Registry:

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from appliance.edge import liveness
+from appliance.edge import liveness, teams
 from appliance.edge.accounts import private_client_id
 from appliance.edge.clocksync import ClockSync
 from appliance.edge.commands import AdminCommands
@@ -32,6 +32,7 @@ from appliance.edge.outbox import Outbox
 from appliance.edge.pairing import Pairing, PairingDesk
 from appliance.edge.prompts import fit
 from appliance.edge.refusals import code_of, screen_text
+from appliance.edge.results import Results
 from appliance.errors import QuizboxError
 from appliance.games.dealt import DealtCard
 from appliance.infra.store import Store, StoreError
@@ -93,6 +94,7 @@ class Hub:
                 handset, _ = self.registry.hello(saved["id"], saved["name"], clock())
                 handset.online = False
                 handset.accepted = saved["accepted"]
+                teams.restore(self, handset, saved)  # a team's other device still plays for it (room-6)
         self.clock = clock
         self.decks = decks
         self.pairing = pairing  # None: no broker accounts to manage (the demo's private broker)
@@ -101,6 +103,7 @@ class Hub:
         self.accepted = 0
         self._board_sent: str | None = None
         self._admin_sent: str | None = None
+        self.results = Results()  # each seat's number, result and place for its handsets (results.py)
         self.admin = AdminCommands(self)  # the quizmaster's commands and their recent replies (commands.py)
         self._telemetry_due = False  # telemetry changed the admin state: the ticker publishes it
         self._players_json: tuple[Any, str] | None = None  # the board's players list and its JSON
@@ -335,6 +338,7 @@ class Hub:
         handset.firmware = hello["fw"]
         handset.layout = hello["layout"]
         handset.keepalive = hello.get("keepalive", protocol.KEEPALIVE)
+        handset.results = hello["results"]
         if new:
             self.save_handset(handset)
             state = "accepted" if handset.accepted else "pending"
@@ -426,6 +430,7 @@ class Hub:
         ack = protocol.encode(protocol.make_ack(msg["seq"], True, message, msg["prompt"]))
         handset.remember_ack(msg["seq"], msg["prompt"], ack)
         self.outbox.post(_ack_topic(self.box, handset_id), ack)
+        teams.team_acks(self, handset, message)  # the team's other devices: its answer is in (room-6)
         if self._publisher.is_alive():  # the ack goes out now; the prompts and the board right after it
             self._rebuild_due = True  # on_message wakes the publisher once the ack is handed to MQTT
         else:
@@ -481,7 +486,8 @@ class Hub:
             return
         try:
             self.store.save_handset(handset.id, handset.name, handset.accepted,
-                                    {"firmware": handset.firmware, "layout": handset.layout})
+                                    {"firmware": handset.firmware, "layout": handset.layout,
+                                     "team": handset.team, "code": handset.code})
         except StoreError as exc:
             # a full or read-only disk must not cost a handset its prompt: it is at the table in memory,
             # and the board and admin page say why it will be forgotten after a restart
@@ -506,6 +512,10 @@ class Hub:
         changed = self.session.changed_prompts(list(self.registry), narrowed=narrowed, find=self.registry.get)
         for handset, prompt in changed:
             self._publish_prompt(handset, prompt)
+        try:
+            self.results.after_change(self)
+        except Exception:  # a result the box cannot work out must never hold up the prompts or the board
+            log.exception("seat results failed")
         if state:
             self.publish_state()
 

@@ -47,6 +47,12 @@ class NotSeated(IllegalAction):
     code: ClassVar[str] = "not_seated"
 
 
+class AlreadyIn(IllegalAction):
+    """Another device of the team answered first (rules.md room-6)."""
+
+    code: ClassVar[str] = "already_in"
+
+
 class Paused(IllegalAction):
     """The quizmaster paused the game."""
 
@@ -108,6 +114,12 @@ class Session:
         self.seat_codes: dict[str, str] = {}  # player -> the code that retakes their seat from another handset
         # handset id -> the player whose seat was retaken from it with the seat code: it is told so
         self.retaken: dict[str, str] = {}
+        # rules.md room-6: device id -> the id of the team's own handset, for a team's second phone or
+        # handset (the hub keeps it, appliance/edge/teams.py); such a device plays as its team's handset
+        self.devices: dict[str, str] = {}
+        # player -> (the prompt counter, the device) at that player's last accepted input: a team's other
+        # device answering a screen from before it is told the team is in, not that its screen is old
+        self._answered: dict[str, tuple[int, str]] = {}
         self.night: Any = None
         """The quiz night being played, if any (an appliance.session.night.NightRunner sets itself here)."""
 
@@ -133,7 +145,19 @@ class Session:
         self._player_by_handset = {hid: player for player, hid in self._seats.items()}
 
     def player_of(self, handset_id: str) -> str | None:
-        return self._player_by_handset.get(handset_id)
+        """The player ``handset_id`` plays as: its own seat's, or its team's (a team's second device)."""
+        return self._player_by_handset.get(self.devices.get(handset_id, handset_id))
+
+    def set_devices(self, devices: Mapping[str, str]) -> None:
+        """The hub's links of a team's other devices to its handset (appliance/edge/teams.py): every
+        prompt is looked at again, and the board lists the teams anew."""
+        if dict(devices) != self.devices:
+            self.devices = dict(devices)
+            self._changed()
+
+    def team_of(self, handset_id: str) -> str:
+        """The id of the handset whose seat ``handset_id`` plays: its team's, or its own."""
+        return self.devices.get(handset_id, handset_id)
 
     def _new_seat_codes(self) -> None:
         """Fresh seat codes (4 digits, not the game's RNG: they are no part of the game)."""
@@ -189,6 +213,10 @@ class Session:
             raise MalformedInput(f"no handset seated for {', '.join(missing)}")
         if len(set(seats.values())) != len(seats):
             raise MalformedInput("one handset is seated twice")
+        for player, handset_id in seats.items():
+            if handset_id in self.devices:  # rules.md room-6: it plays on its team's seat
+                raise MalformedInput(f"{handset_id} (seated for {player}) plays for another team's seat: "
+                                     "seat that team's own handset")
         self._unpause()  # a pause left over from the last game ends here
         flow = self.flows(setup.game)(setup, self.rng, self.game_time())
         if self.store is not None and game_id is None:
@@ -422,6 +450,7 @@ class Session:
         it had acked is checked against it (appliance/box/recovery.py)."""
         sent = self._sent.get(handset_id)
         if sent is None or sent.id != prompt_id:
+            self._already_in(handset_id, prompt_id)
             raise StalePrompt("that screen is old; look again")
         if sent.kind != kind:
             if sent.kind == "info":
@@ -429,7 +458,7 @@ class Session:
             raise MalformedInput(f"this screen takes a {sent.kind}, not a {kind}")
         if kind == protocol.NUMBER and self.night is not None and self.state != PLAYING:
             # a quiz night's tie-break, between rounds: the night's own input (durable before the ack)
-            return str(self.night.number_from(handset_id, data, origin))
+            return str(self.night.number_from(self.team_of(handset_id), data, origin))
         player = self.player_of(handset_id)
         if player is None or self.flow is None or self.state != PLAYING:
             raise NotSeated("you are not in this game")
@@ -438,8 +467,10 @@ class Session:
         if (self.pending is EVERYONE or player in self.pending) and encode_body(self.flow.prompt(player)) != sent.body:
             # an earlier input changed this player's prompt and the new one is not out yet (the hub
             # publishes after acking): the input answers a screen that is already old
+            self._already_in(handset_id, prompt_id)
             raise StalePrompt("that screen is old; look again")
         message = self.flow.handle(player, kind, data, self.game_time())
+        self._answered[player] = (self._counter, handset_id)
         # whose prompt the input may have changed, as the flow says (a flow that does not say: everyone)
         touched: set[str] | None = getattr(self.flow, "touched", EVERYONE)
         ended = self.flow.finished
@@ -451,6 +482,16 @@ class Session:
         else:  # an input changes only the game: the prompt of a handset with no seat in it stays as it was
             self._changed(set(self.seats) if touched is EVERYONE else touched)
         return message
+
+    def _already_in(self, handset_id: str, prompt_id: str) -> None:
+        """Raise AlreadyIn when another device of ``handset_id``'s team had an input accepted since the
+        prompt ``prompt_id`` was built for it (rules.md room-6: a later input is refused as already in)."""
+        player = self.player_of(handset_id)
+        answered = self._answered.get(player) if player is not None else None
+        if answered is None or answered[1] == handset_id or not prompt_id[1:].isdigit():
+            return
+        if answered[0] >= int(prompt_id[1:]):
+            raise AlreadyIn("your team is in already")
 
     def tick(self) -> bool:
         """Run due deadlines and the autopilot; True when something changed."""
@@ -499,7 +540,7 @@ class Session:
         if not handset.accepted:
             return info("Hello!", f"Ask the quizmaster to accept {handset.id}", wait=True)
         player = self.player_of(handset.id)
-        if self.night is not None and (between := self.night.prompt(handset.id)) is not None:
+        if self.night is not None and (between := self.night.prompt(self.team_of(handset.id))) is not None:
             return dict(between)
         if self.flow is None or player is None:
             # the game's state only as far as running or over (an input that ends the game rebuilds every
@@ -549,12 +590,14 @@ class Session:
         room's: with 256 handsets that filter was a tenth of the rebuild after a bet (issue 22)."""
         pending, self.pending = self.pending, set()
         if narrowed and pending is not EVERYONE:
-            if find is not None:  # in seat order
-                found = (find(hid) for player, hid in self.seats.items() if player in pending)
+            if find is not None:  # in seat order, each seat's own handset, then its team's other devices
+                ids = [hid for player, hid in self.seats.items() if player in pending]
+                if self.devices:
+                    ids += [d for d, team in self.devices.items() if self._player_by_handset.get(team) in pending]
+                found = (find(hid) for hid in ids)
                 handsets = [h for h in found if h is not None]
             else:
-                seated = self._player_by_handset
-                handsets = [h for h in handsets if seated.get(h.id) in pending]
+                handsets = [h for h in handsets if self.player_of(h.id) in pending]
         out = []
         for handset in handsets:
             sent, body, changed = self._rebuild_prompt(handset)
@@ -574,6 +617,11 @@ class Session:
     def forget(self, handset_id: str) -> None:
         self._sent.pop(handset_id, None)
 
+    def sent_id(self, handset_id: str) -> str | None:
+        """The id of the last prompt built for ``handset_id`` (local to this run), or None."""
+        sent = self._sent.get(handset_id)
+        return None if sent is None else sent.id
+
     def board_players(self, handsets: Iterable[Handset], colour: Callable[[str], str]) -> list[JSON]:
         """The board's list of the handsets at the table. It changes only when a handset or a seat does,
         not on an input: the list last built is kept and given again (the same object: the hub keeps its
@@ -583,7 +631,8 @@ class Session:
     def _room(self, handsets: list[Handset], colour: Callable[[str], str]) -> tuple[list[JSON], frozenset[str]]:
         """board_players' list, and the ids of the accepted handsets online; both kept while nothing they
         show changes (built after every input, each was a walk through the room's 256 handsets)."""
-        key = (handsets_revision(), tuple(map(id, handsets)), tuple(self.seats.items()), colour)
+        key = (handsets_revision(), tuple(map(id, handsets)), tuple(self.seats.items()), colour,
+               tuple(self.devices.items()))
         if self._players is not None and self._players[0] == key:
             return self._players[1], self._players[2]
         players = []
@@ -592,6 +641,10 @@ class Session:
         holders = set(seated.values())
         for handset in handsets:
             if not handset.accepted:
+                continue
+            if handset.id in self.devices:  # a team's second device: the team is listed once, by its own
+                if handset.online:  # handset; the seat is not away while any device of it is online
+                    online.add(self.devices[handset.id])
                 continue
             if handset.online:
                 online.add(handset.id)

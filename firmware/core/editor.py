@@ -135,6 +135,13 @@ class RangeForm(Form):
             self.notice = ""
             self._move("next")  # five buttons: OK on From goes on to To
             return None
+        if (self.layout == protocol.LAYOUT_FIVE and key == "ok" and not self.review and self.field is self.top
+                and self.top.empty() and self.bottom.empty() and len(self.fields()) > 2):
+            # nothing typed: OK on To goes on to the boosts (a Copy of seat 37 in 6 presses, issue 30)
+            # where a review could only say "enter From"
+            self.notice = ""
+            self._move("next")
+            return None
         return Form.press(self, key)
 
     def _move(self, where):

@@ -135,6 +135,8 @@ class Handset:
         self.rssi = None
         self.view = VIEW_IDLE
         self.message = ""  # the ack's message (locked in / refused)
+        self.seat = None  # its team's seat number in the game, from the box's result acks (protocol 1.4)
+        self.result = None  # after a question's reveal: the seat's result and place (protocol.parse_result)
         self.status = ""  # what the link is doing while offline ("joining Wi-Fi", "box not found"), or ""
         self.render_errors = 0
         # the appliance's heartbeat (docs/protocol.md, "The box's heartbeat"): when it was last heard on
@@ -217,7 +219,8 @@ class Handset:
     def _hello(self):
         """Say hello, with the last acked input (the appliance finds what it lost from it)."""
         acked = self.acked_input if self.acked_input is not None else self.acked
-        hello = protocol.make_hello(self.id, self.name, FIRMWARE, self.layout, self.clock_ms(), acked=acked)
+        hello = protocol.make_hello(self.id, self.name, FIRMWARE, self.layout, self.clock_ms(), acked=acked,
+                                    results=True)
         self.transport.publish(protocol.hello_topic(self.box, self.id), protocol.encode(hello))
 
     def disconnected(self):
@@ -332,8 +335,19 @@ class Handset:
         self.view = VIEW_INFO if self.editor is None else VIEW_EDIT
 
     def _on_ack(self, obj):
+        if obj.get("re") == protocol.RESULT_ACK:  # the seat's number, result and place (protocol 1.4)
+            result = protocol.parse_result(obj)
+            self.seat = result["seat"]
+            self.result = result if result["result"] is not None else None
+            return None
         ack = protocol.parse_ack(obj)
         self.last_ack = ack
+        if ack.get("re") == protocol.TEAM_ACK:
+            # another device of the team answered (protocol 1.4): its answer is in, shown here too
+            if self.pending is None and self.prompt is not None and ack.get("prompt") == self.prompt.get("id"):
+                self.message = ack["msg"]
+                self.view = VIEW_LOCKED
+            return
         if self.pending is None or ack["seq"] != self.pending["seq"]:
             return  # a late ack of an input already settled, or of none this handset sent
         answered = self.pending["prompt"]
@@ -356,7 +370,7 @@ class Handset:
                 self._not_taken(lost, lost_asked)
             return
         self.message = ack["msg"]
-        if ack["ok"]:
+        if ack["ok"] or ack.get("code") == "already_in":  # already in: the team's answer is (room-6)
             self.view = VIEW_LOCKED
         else:
             self.view = VIEW_REFUSED

@@ -78,10 +78,36 @@ def centered(fb, y, text, c=1):
     fb.text(text, (COLS * 8 - len(text) * 8) // 2, y, c)
 
 
+SHORT_UNITS = {"points": "pts", "correct": "ok"}
+
+
+def ordinal(n):
+    if 10 <= n % 100 <= 20:
+        return str(n) + "th"
+    return str(n) + {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+
+
+def result_line(result):
+    """A seat's result and place in one row: "+3 pts 2nd/40" (the unit left out where it would not fit)."""
+    change = result["result"]
+    head = ("+" if change >= 0 else "") + str(change)
+    place = ordinal(result["place"]) + "/" + str(result["of"])
+    unit = SHORT_UNITS.get(result["unit"], result["unit"])
+    line = head + " " + unit + " " + place
+    return line if len(line) <= COLS else head + " " + place
+
+
 # -- status bar ------------------------------------------------------------------------------------------
 def status_bar(fb, handset, title):
     fb.fill_rect(0, 0, 128, 8, 1)
-    fb.text(clean(title)[:11], 0, 0, 0)
+    seat = getattr(handset, "seat", None)
+    if seat:  # its team's seat number, right of the title: "Q3      #37"
+        tag = "#" + str(seat)
+        x = 102 - 8 * len(tag)
+        fb.text(tag, x, 0, 0)
+        fb.text(clean(title)[: (x - 2) // 8], 0, 0, 0)
+    else:
+        fb.text(clean(title)[:11], 0, 0, 0)
     link(fb, 104, 0, handset.online, handset.box_silent)
     battery(fb, 114, 0, handset.battery)
 
@@ -139,6 +165,8 @@ def draw(fb, handset):
         why = BOX_SILENT
     if why and not editing:
         text_row(fb, 7, ("  " + why) if len(why) <= 14 else why, True)
+    elif view in ("info", "locked", "idle") and getattr(handset, "result", None):
+        text_row(fb, 7, result_line(handset.result))  # the seat's last result and place, under the screen
 
 
 def error_screen(fb, handset):

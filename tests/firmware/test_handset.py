@@ -57,7 +57,8 @@ def test_connected_subscribes_and_says_hello() -> None:
         [P.prompt_topic(BOX, HID), P.ack_topic(BOX, HID), P.time_topic(BOX, HID), P.appliance_heartbeat_topic(BOX)]
     )
     [hello] = transport.on("hello")
-    assert P.parse_hello(HID, hello) == {"id": HID, "name": "Ann", "layout": "five", "fw": FIRMWARE, "clock": 1000}
+    assert P.parse_hello(HID, hello) == {"id": HID, "name": "Ann", "layout": "five", "fw": FIRMWARE, "clock": 1000,
+                                         "results": True}  # protocol 1.4: it takes result acks
     assert handset.online
 
 
@@ -574,3 +575,51 @@ def test_a_stale_refusal_after_the_box_restarted_offers_the_answer_again() -> No
     assert handset.view == "refused" and handset.message == core.NOT_TAKEN
     press(handset, ["1"])
     assert handset.view == "info"
+
+
+# -- protocol 1.4 (issue 30): a team on several devices, and the seat's result and place ---------------------
+
+
+def _deliver_ack(handset: Handset, payload: dict[str, Any]) -> bool:
+    return handset.on_message(P.ack_topic(BOX, HID), P.encode(payload))
+
+
+def test_a_team_ack_locks_in_the_screen_it_names_and_nothing_else() -> None:
+    handset, transport, _ = make()
+    handset.connected()
+    prompt = samples.by_id("r1")
+    show(handset, prompt)
+    other = P.make_ack(-1, True, "8 to 9.5", "some-other-prompt", about=P.TEAM_ACK)
+    assert _deliver_ack(handset, other) and handset.view == "edit"  # not the screen on show: nothing changes
+    assert _deliver_ack(handset, P.make_ack(-1, True, "8 to 9.5", prompt["id"], about=P.TEAM_ACK))
+    assert handset.view == "locked" and handset.message == "8 to 9.5"  # the team's answer is in
+    assert transport.inputs() == [] and handset.acked is None  # nothing of its own was sent or acked
+
+
+def test_a_team_ack_does_not_settle_an_input_in_flight_and_already_in_shows_locked() -> None:
+    handset, _, _ = make()
+    handset.connected()
+    show(handset, samples.by_id("r1"))
+    [seq] = press(handset, ["1", "next", "9", "ok", "ok"])
+    assert _deliver_ack(handset, P.make_ack(-1, True, "2 to 3", samples.by_id("r1")["id"], about=P.TEAM_ACK))
+    assert handset.view == "sent" and handset.pending is not None  # its own input still waits for its ack
+    assert _deliver_ack(handset, P.make_ack(seq, False, "your team is in already", samples.by_id("r1")["id"],
+                                            code="already_in"))
+    assert handset.view == "locked" and handset.pending is None
+
+
+def test_the_seat_number_and_a_result_line_are_shown() -> None:
+    handset, transport, fb = make()
+    handset.connected()
+    show(handset, samples.by_id("i1"))
+    assert _deliver_ack(handset, P.make_result(37, 0, 1, 40, "points"))  # a game's start: the seat alone
+    assert handset.seat == 37 and handset.result is None
+    assert shows(fb, "#37")
+    assert _deliver_ack(handset, P.make_result(37, 7, 2, 40, "points", result=3))
+    assert handset.result is not None and handset.result["place"] == 2
+    assert shows(fb, "+3 pts 2nd/40")
+    assert len(P.encode(P.make_result(40, -123456, 40, 40, "chips", result=-99999))) < 200  # well within limits
+    with pytest.raises(P.ProtocolError):
+        P.parse_result({**P.make_result(3, 0, 1, 40), "place": 41})
+    assert _deliver_ack(handset, {"v": 1, "seq": -1, "ok": True, "re": "result", "seat": "x"}) is False
+    assert handset.seat == 37 and transport.inputs() == []

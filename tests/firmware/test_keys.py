@@ -348,11 +348,21 @@ def test_copying_seat_37_takes_4_keypad_presses() -> None:  # issue 30: a room's
     assert _count_to_copy("keypad", picking) == [{"copy": "37"}] and len(picking) == 4
 
 
-def test_copying_seat_37_on_five_buttons() -> None:
-    # OK on From goes on to To, three rights reach Copy (4); down from none scrolls 40, 39, 38, 37 (4): 8, over
-    # issue 30's goal of 6, which the field order (From, To, Copy...) does not leave room for
-    picking = ["ok", "right", "right", "right", "down", "down", "down", "down"]
-    assert _count_to_copy("five", picking) == [{"copy": "37"}] and len(picking) == 8
+def test_copying_seat_37_takes_6_five_button_presses() -> None:  # issue 30: at most 6 on five buttons
+    # OK on an empty From goes on to To, OK on an empty To goes on to Copy (2); down from none scrolls 40,
+    # 39, 38, 37 (4): 6 (8 before: three rights through To's digit, magnitude and out)
+    picking = ["ok", "ok", "down", "down", "down", "down"]
+    assert _count_to_copy("five", picking) == [{"copy": "37"}] and len(picking) == 6
+
+
+def test_ok_on_a_typed_to_still_reviews_on_five_buttons() -> None:
+    handset, transport, _ = make("five")
+    handset.connected()
+    show(handset, _room_range_prompt())
+    press(handset, ["up", "ok", "ok"])  # From 1, on to To (suggested above From), OK: the review page
+    assert handset.editor.review and transport.inputs() == []
+    press(handset, ["ok"])
+    assert [set(i["data"]) for i in transport.inputs()] == [{"bottom", "top"}]
 
 
 def test_typed_seat_digits_restart_when_no_seat_starts_so() -> None:

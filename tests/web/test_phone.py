@@ -40,7 +40,7 @@ def test_join_says_hello_with_the_touch_layout(app: Flask, phone_clients: Client
     assert mqtt.availability.topic == protocol.status_topic("webtest", handset_id)
     hello = next(json.loads(p) for t, p, _ in mqtt.published if t.endswith("/hello"))
     assert hello == {"v": 1, "id": handset_id, "fw": "qb-1.0", "layout": "touch", "name": "Ann",
-                     "clock": hello["clock"]}
+                     "clock": hello["clock"], "results": True}
     assert protocol.prompt_topic("webtest", handset_id) in mqtt.topics
 
 

@@ -41,7 +41,7 @@ def test_every_admin_route_needs_the_login(setup_done: Flask) -> None:
 def test_public_routes_are_only_login_setup_static_and_the_phone_pages(app: Flask) -> None:
     public = sorted({endpoint for endpoint, _, _ in routes(app) if is_public(endpoint)})
     assert public == ["auth.login", "auth.setup", "phone.answer", "phone.confirm_leave", "phone.join",
-                      "phone.leave", "phone.panel", "phone.play", "phone.retake_seat", "static",
+                      "phone.join_team", "phone.leave", "phone.panel", "phone.play", "phone.retake_seat", "static",
                       "tv.board", "tv.page", "tv.version"]  # tv: the public board (web/tv.py)
 
 
