@@ -12,7 +12,8 @@ from werkzeug.wrappers import Response as BaseResponse
 from appliance.decks.model import CATEGORIES, DIFFICULTIES
 from firmware import protocol
 from web import results
-from web.catalogue import OptionProblem, games, options_from_form
+from web.boxsettings import answer_seconds
+from web.catalogue import GAMES, OptionProblem, games, options_from_form
 from web.link import LinkError
 from web.phones import PHONE_FIRMWARE
 from web.services import services
@@ -107,6 +108,9 @@ def start_command(form: Any) -> dict[str, Any]:
         options = options_from_form(game, form, [s["player"] for s in seats])
     except OptionProblem as exc:
         raise SetupProblem(str(exc)) from None
+    seconds = answer_seconds()  # the Settings page's answer time (rounds that judge by the clock only)
+    if seconds and game.id in GAMES and game.id != "buzzer":
+        options.setdefault("answer_seconds", seconds)
     command: dict[str, Any] = {"cmd": "start", "game": game.id, "options": options, "seats": seats, "deck": deck_id}
     filters = _filters(form)
     if filters:
