@@ -98,11 +98,13 @@ def start_command(form: Any) -> dict[str, Any]:
                            f"you set up {len(seats)}.")
     deck_id = form.get("deck", "")
     deck = next((d for d in services().store.decks() if d["id"] == deck_id), None)
-    if deck is None:
-        raise SetupProblem("Choose a deck.")
-    if deck["type"] != game.deck_type:
+    if deck is None and not (game.id == "buzzer" and not deck_id):
+        # the buzzer round needs no deck (docs/night.md): without one the box deals from its buzzer decks,
+        # and the quizmaster may read their own questions
+        raise SetupProblem("Choose a deck." if not deck_id else "That deck is gone: choose another.")
+    if deck is not None and deck["type"] != game.deck_type:
         raise SetupProblem(f"{game.name} plays {game.deck_type} cards; {deck['name']!r} is an {deck['type']} deck.")
-    if not deck["cards"]:
+    if deck is not None and not deck["cards"]:
         raise SetupProblem(f"The deck {deck['name']!r} has no cards yet.")
     try:
         options = options_from_form(game, form, [s["player"] for s in seats])
@@ -111,7 +113,9 @@ def start_command(form: Any) -> dict[str, Any]:
     seconds = answer_seconds()  # the Settings page's answer time (rounds that judge by the clock only)
     if seconds and game.id in GAMES and game.id != "buzzer":
         options.setdefault("answer_seconds", seconds)
-    command: dict[str, Any] = {"cmd": "start", "game": game.id, "options": options, "seats": seats, "deck": deck_id}
+    command: dict[str, Any] = {"cmd": "start", "game": game.id, "options": options, "seats": seats}
+    if deck is not None:
+        command["deck"] = deck_id
     filters = _filters(form)
     if filters:
         command["filters"] = filters
