@@ -164,7 +164,7 @@ def result(game_id: int) -> str:
 
 
 def _csv(text: str, name: str) -> Response:
-    return Response(text.encode("utf-8"), mimetype="text/csv",  # werkzeug adds the charset itself
+    return Response(results.csv_bytes(text), mimetype="text/csv",  # werkzeug adds the charset itself
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 

@@ -25,7 +25,7 @@ from appliance.games.night import KINDS, NightEngine, RoundPlan
 from appliance.games.registry import GAMES as SPECS
 from web.games import SetupProblem, _handsets, _seats, seat_rows
 from web.link import LinkError
-from web.results import safe_cell
+from web.results import csv_bytes, safe_cell
 from web.services import services
 
 bp = Blueprint("night", __name__, url_prefix="/night")
@@ -324,5 +324,5 @@ def result_csv(night_id: int) -> Response:
         writer.writerow([safe_cell(c) for c in (
             places[player], player, *(r["points"].get(player, 0) for r in table["rounds"]), standing[player])])
     # mimetype text/csv: werkzeug adds the charset itself (a "; charset=utf-8" here was sent twice)
-    return Response(out.getvalue().encode("utf-8"), mimetype="text/csv",
+    return Response(csv_bytes(out.getvalue()), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="quizbox-night-{night_id}.csv"'})

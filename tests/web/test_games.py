@@ -138,7 +138,7 @@ def test_results_history_and_csv_export(admin: FlaskClient, store: Store) -> Non
     assert f'href="/games/{game_id}"' in history and "Bob" in history
     page = admin.get(f"/games/{game_id}").get_data(as_text=True)
     assert "Winner: <strong>Bob</strong>" in page and ">16<" in page
-    rows = list(csv.reader(io.StringIO(admin.get("/games/history.csv").get_data(as_text=True))))
+    rows = list(csv.reader(io.StringIO(admin.get("/games/history.csv").get_data().decode("utf-8-sig"))))
     assert rows[0] == ["game_id", "game", "status", "started", "ended", "seat", "player", "handset", "points",
                        "winner"]
     assert [r[6] for r in rows[1:]] == ["'=Ann", "Bob"]  # formula injection neutralised
