@@ -183,7 +183,7 @@ def retake_seat() -> BaseResponse:
         except LinkError as exc:
             flash(str(exc))
         else:
-            flash(f"You have {player}'s seat again." if result.ok else f"Seat code: {result.msg}")
+            flash(f"You are back in the seat of {player}." if result.ok else f"Seat code: {result.msg}")
     return redirect(url_for("phone.play"))
 
 

@@ -8,6 +8,7 @@ anything is sent (``allowed.check``), and the appliance's ack may still refuse i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -51,7 +52,9 @@ def controls(prompt: Mapping[str, Any] | None) -> JSON:
     if kind == protocol.SPLIT:
         return {**base, "total": allowed.split_total(dict(prompt)), "sides": allowed.split_sides(dict(prompt))}
     if kind == protocol.TOKEN:
-        return {**base, "answers": allowed.token_answers(dict(prompt)), "tokens": allowed.token_numbers(dict(prompt))}
+        answers = allowed.token_answers(dict(prompt))
+        return {**base, "answers": answers, "tokens": allowed.token_numbers(dict(prompt)),
+                "propositions": propositions(_text(prompt.get("text")), answers)}
     if kind == protocol.BUZZ:
         return {**base, "armed": prompt.get("armed") is True}
     if kind == protocol.NUMBER:
@@ -81,3 +84,13 @@ def private_lines(prompt: Mapping[str, Any] | None) -> list[tuple[str, str]]:
             text = str(value)
         out.append((str(key).replace("_", " "), text))
     return out
+
+
+def propositions(text: str, letters: list[str]) -> dict[str, str]:
+    """sQuizz's propositions as its prompt's text lists them ("Capital? A) Paris B) Rome C) Oslo"), by letter,
+    so each answer button carries its proposition, not the letter alone (issue 31)."""
+    if not letters:
+        return {}
+    marks = "|".join(re.escape(letter) for letter in letters)
+    found = re.findall(rf"(?:^|\s)({marks})\) (.*?)(?=\s(?:{marks})\) |$)", text)
+    return {letter: words.strip() for letter, words in found if words.strip()}
