@@ -42,3 +42,23 @@ def test_the_handsets_page_gives_the_address_the_tv_shows(admin: FlaskClient) ->
     page = admin.get("/handsets/").get_data(as_text=True)
     assert "http://webtest.local:8080/join" in page and "localhost" not in page
 
+
+
+def test_the_all_in_readers_phone_shows_the_statements_once() -> None:
+    """The reader's phone showed the statements twice: a line cut short (for a handset's screen) above them."""
+    statements = ["1. Paris is the capital of France", "2. The Seine flows into the Atlantic Ocean at Le Havre",
+                  "3. Notre-Dame is on an island"]
+    reader = {"v": 1, "id": "p3", "kind": protocol.CHOICE, "title": "You read",
+              "text": " / ".join(statements)[:80],  # cut short, as the protocol's text limit does
+              "fields": [{"name": "pick", "label": "Read which?", "required": True,
+                          "options": [{"id": str(i), "label": s} for i, s in enumerate(statements)]},
+                         {"name": "answer", "label": "Your true answer", "required": True,
+                          "options": [{"id": "T", "label": "True"}, {"id": "F", "label": "False"}]}]}
+    shown = controls(reader)
+    assert shown["text"] == "" and [label for _, label in shown["fields"][0]["options"]] == statements
+    other = {**reader, "text": "Pick the statement you will read aloud"}  # a line of its own stays
+    assert controls(other)["text"] == "Pick the statement you will read aloud"
+
+
+def test_squizz_text_keeps_the_question_once_the_buttons_carry_the_propositions() -> None:
+    assert controls(TOKEN)["text"] == "Capital of France?"
