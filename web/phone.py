@@ -90,9 +90,10 @@ def _clean_name(text: str, taken: Iterable[str] = ()) -> str:
 
 
 def _names_at_table() -> list[str]:
-    """The names of the handsets and phones at the table (the appliance's list)."""
+    """The names of the handsets and phones online at the table (the appliance's list): an offline one's
+    team may come back under its name on a new phone, to take its seat back with the seat code."""
     handsets = (services().link.admin_state() or {}).get("handsets") or []
-    return [str(h.get("name")) for h in handsets if isinstance(h, dict) and h.get("name")]
+    return [str(h.get("name")) for h in handsets if isinstance(h, dict) and h.get("name") and h.get("online")]
 
 
 @bp.route("/join", methods=["GET", "POST"])

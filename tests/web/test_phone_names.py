@@ -41,6 +41,8 @@ def test_a_name_at_the_table_is_refused_not_renamed(app: Flask, link: FakeLink) 
     status, page = _join(app, "dave")
     assert status == 400 and "dave is already at the table: add your team's initial or a number" in page
     assert _join(app, "Dave 2")[0] == 302
+    link.add_handset("hs-9", "Cat", online=False)  # Cat's phone went offline: she may come back as Cat
+    assert _join(app, "Cat")[0] == 302
 
 
 def test_a_phone_without_a_seat_is_not_told_to_take_one_back(app: Flask, link: FakeLink) -> None:
