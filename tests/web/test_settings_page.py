@@ -128,3 +128,20 @@ def test_phone_places_fit_the_room_and_the_web_process_files() -> None:
     assert Config().web.phones >= 40 * 3
     assert box_settings.MAX_PHONE_PLACES * 3 + int(DEFAULTS["CONNECTION_LIMIT"]) + 64 <= 1024
     assert int(DEFAULTS["CONNECTION_LIMIT"]) >= Config().web.phones * 2 + 2 * 6  # each phone's steady one or two
+
+
+def test_the_live_page_says_when_phones_are_turned_away_and_refreshes(app: Flask, admin: FlaskClient) -> None:
+    """Issue 30, 5: the 17th phone was told "every place is taken" and the quizmaster was told nothing."""
+    import re
+
+    before = admin.get("/live/panel").get_data(as_text=True)
+    version = re.search(r'data-version="([^"]+)"', before)
+    assert version and "turned away" not in before
+    phones = services(app).phones
+    phones.max_phones = 1
+    phones.join("Ann", "10.0.0.1")
+    with pytest.raises(PhonesFull):
+        phones.join("Bob", "10.0.0.2")
+    after = admin.get("/live/panel").get_data(as_text=True)
+    assert "1 phone was turned away: all 1 phone places were taken" in after and "Phone places: Settings" in after
+    assert f'data-version="{version.group(1)}"' not in after  # a polling Live page redraws with it
