@@ -20,7 +20,7 @@ from flask_wtf.csrf import CSRFProtect  # type: ignore[import-untyped]
 
 from appliance.edge.mqtt import Connection
 from appliance.infra.config import Config, load_config
-from web import restore
+from web import boxsettings, restore
 from web.account import Account
 from web.link import ApplianceLink, MqttLink
 from web.phones import Phones, mqtt_factory
@@ -49,9 +49,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__, instance_path=str(instance), instance_relative_config=True)
     app.config.update(DEFAULTS)
     app.config.from_pyfile("web.cfg", silent=True)
+    boxsettings.use(app, config)  # the Settings page's values (phone places, answer time, the box's name)
     app.config["SECRET_KEY"] = secret_key(instance)
     app.config["QUIZBOX_BOX"] = config.box.id
-    app.config["QUIZBOX_NAME"] = config.box.name
     app.config["WEB_HOST"], app.config["WEB_PORT"] = config.web.host, config.web.port
     link = overrides.pop("LINK", None)
     factory = overrides.pop("PHONE_FACTORY", None)
@@ -89,7 +89,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
 
     from web import auth, decks, games, handsets, league_join, league_plans, live, night, pages, phone, tv
 
-    for module in (auth, decks, games, handsets, league_join, league_plans, live, night, phone, restore, tv):
+    for module in (auth, boxsettings, decks, games, handsets, league_join, league_plans, live, night, phone,
+                   restore, tv):
         app.register_blueprint(module.bp)
     pages.install(app)
     restore.install(app)

@@ -12,7 +12,8 @@ from werkzeug.wrappers import Response as BaseResponse
 from appliance.decks.model import CATEGORIES, DIFFICULTIES
 from firmware import protocol
 from web import results
-from web.catalogue import OptionProblem, games, options_from_form
+from web.boxsettings import answer_seconds
+from web.catalogue import GAMES, OptionProblem, games, options_from_form
 from web.link import LinkError
 from web.phones import PHONE_FIRMWARE
 from web.services import services
@@ -97,17 +98,24 @@ def start_command(form: Any) -> dict[str, Any]:
                            f"you set up {len(seats)}.")
     deck_id = form.get("deck", "")
     deck = next((d for d in services().store.decks() if d["id"] == deck_id), None)
-    if deck is None:
-        raise SetupProblem("Choose a deck.")
-    if deck["type"] != game.deck_type:
+    if deck is None and not (game.id == "buzzer" and not deck_id):
+        # the buzzer round needs no deck (docs/night.md): without one the box deals from its buzzer decks,
+        # and the quizmaster may read their own questions
+        raise SetupProblem("Choose a deck." if not deck_id else "That deck is gone: choose another.")
+    if deck is not None and deck["type"] != game.deck_type:
         raise SetupProblem(f"{game.name} plays {game.deck_type} cards; {deck['name']!r} is an {deck['type']} deck.")
-    if not deck["cards"]:
+    if deck is not None and not deck["cards"]:
         raise SetupProblem(f"The deck {deck['name']!r} has no cards yet.")
     try:
         options = options_from_form(game, form, [s["player"] for s in seats])
     except OptionProblem as exc:
         raise SetupProblem(str(exc)) from None
-    command: dict[str, Any] = {"cmd": "start", "game": game.id, "options": options, "seats": seats, "deck": deck_id}
+    seconds = answer_seconds()  # the Settings page's answer time (rounds that judge by the clock only)
+    if seconds and game.id in GAMES and game.id != "buzzer":
+        options.setdefault("answer_seconds", seconds)
+    command: dict[str, Any] = {"cmd": "start", "game": game.id, "options": options, "seats": seats}
+    if deck is not None:
+        command["deck"] = deck_id
     filters = _filters(form)
     if filters:
         command["filters"] = filters
@@ -156,7 +164,7 @@ def result(game_id: int) -> str:
 
 
 def _csv(text: str, name: str) -> Response:
-    return Response(text.encode("utf-8"), mimetype="text/csv",  # werkzeug adds the charset itself
+    return Response(results.csv_bytes(text), mimetype="text/csv",  # werkzeug adds the charset itself
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 

@@ -10,6 +10,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from firmware import protocol
 from web.link import LinkError
+from web.live import join_info
 from web.services import services
 
 bp = Blueprint("handsets", __name__, url_prefix="/handsets")
@@ -55,8 +56,9 @@ def _pairing_warnings() -> list[str]:
 
 @bp.get("/")
 def index() -> str:
+    # how phones join as the TV shows it (quizbox.local), not the address this browser used
     return render_template("handsets/index.html", handsets=_rows(), pairing=_pairing(),
-                           pairing_warnings=_pairing_warnings())
+                           pairing_warnings=_pairing_warnings(), join=join_info())
 
 
 @bp.route("/<handset_id>/remove", methods=["GET"])

@@ -75,9 +75,11 @@ def state() -> dict[str, Any]:
     scene = board.get("scene", "lobby")
     playing = scene == "playing"
     step = controls.next_step(board.get("game"), view, standing.step or "Next", bool(board.get("waiting")))
+    phone_warnings = services().phones.warnings()
     return {
         # the box's parts and recovery report change the panel too (web/restore.py reads them)
-        "version": _version(link.version(), health),
+        "version": _version(link.version(), health, phone_warnings),
+        "phone_warnings": phone_warnings,  # phones turned away, and why (issue 30, 5)
         "online": link.appliance_online(),
         "health": health["problems"],
         "recovery": health["recovery"],
@@ -112,11 +114,11 @@ def _state() -> dict[str, Any]:
     return s
 
 
-def _version(link_version: int, health: dict[str, Any]) -> str:
-    """The panel's version: the link's, plus the box's health when it has something to say."""
-    if not health["problems"] and not health["recovery"]:
+def _version(link_version: int, health: dict[str, Any], phone_warnings: list[str] | None = None) -> str:
+    """The panel's version: the link's, plus the box's health and phones turned away when they say something."""
+    if not health["problems"] and not health["recovery"] and not phone_warnings:
         return str(link_version)
-    return f"{link_version}-{zlib.crc32(repr(health).encode())}"
+    return f"{link_version}-{zlib.crc32(repr((health, phone_warnings)).encode())}"
 
 
 @bp.get("/")

@@ -15,6 +15,7 @@ import io
 import json
 import zlib
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
@@ -24,9 +25,11 @@ from appliance.errors import QuizboxError
 from appliance.games.night import KINDS, NightEngine, RoundPlan
 from appliance.games.registry import GAMES as SPECS
 from web import league_plans
+from web.boxsettings import answer_seconds
+from web.catalogue import GAMES, Option, OptionProblem, options_from_form
 from web.games import SetupProblem, _handsets, _seats, seat_rows
 from web.link import LinkError
-from web.results import safe_cell
+from web.results import csv_bytes, safe_cell
 from web.services import services
 
 bp = Blueprint("night", __name__, url_prefix="/night")
@@ -54,8 +57,45 @@ def _int(raw: str, what: str, low: int, high: int) -> int | None:
     return int(raw)
 
 
-def rounds_from_form(form: Mapping[str, str]) -> list[dict[str, Any]]:
+def plan_options(game: str) -> tuple[Option, ...]:
+    """The options a night's round of ``game`` offers as fields (the set-up page's, but for a player named
+    in advance: who sits each round is chosen while the night runs)."""
+    known = GAMES.get(game)
+    return tuple(o for o in known.options if o.kind != "player") if known is not None else ()
+
+
+def _field_options(form: Mapping[str, str], i: int, game: str, where: str, players: list[str]) -> dict[str, Any]:
+    """A round's options from its fields (``round-<i>-<game>.<option>``), each within its limits."""
+    known = GAMES.get(game)
+    if known is None:
+        return {}
+    prefix = f"round-{i}-"
+    fields = {key[len(prefix):]: str(value) for key, value in form.items()
+              if key.startswith(f"{prefix}{game}.")}
+    try:
+        options = options_from_form(replace(known, options=plan_options(game)), fields, players)
+    except OptionProblem as exc:
+        raise PlanProblem(f"{where} ({KINDS[game].title}): {exc}") from None
+    if not options.get("variants", True):
+        del options["variants"]  # none ticked: the game's own (and JSON's, if typed there)
+    return options
+
+
+def check_seat_limits(rounds: list[dict[str, Any]], seats: int) -> None:
+    """Every round seats the night's players within its game's limits (a round naming its own seats counts
+    those): refused when the plan is saved or started, not when the round starts (issue 31, 11)."""
+    for number, plan in enumerate(rounds, start=1):
+        spec = SPECS[plan["game"]]
+        count = len(plan["seats"]) if plan.get("seats") else seats
+        if not spec.min_players <= count <= spec.max_players:
+            raise PlanProblem(f"Round {number} ({spec.title}) seats {spec.min_players} to {spec.max_players} "
+                              f"players; the night has {count}. Choose another game for round {number}, or "
+                              f"seat fewer players.")
+
+
+def rounds_from_form(form: Mapping[str, str], players: list[str] | None = None) -> list[dict[str, Any]]:
     """The run-sheet's rounds from the planning form's rows (a row without a game is left out)."""
+    players = players or []
     decks = {d["id"]: d for d in services().store.decks()}
     rounds: list[dict[str, Any]] = []
     for i in range(MAX_ROUNDS):
@@ -85,14 +125,20 @@ def rounds_from_form(form: Mapping[str, str]) -> list[dict[str, Any]]:
             plan["unseen"] = True  # only cards this box has never dealt (docs/decks.md)
         multiplier = _int(form.get(f"round-{i}-multiplier", ""), f"{where}: the multiplier", 0, 100)
         plan["multiplier"] = 1 if multiplier is None else multiplier
+        options: dict[str, Any] = {}
         raw = form.get(f"round-{i}-options", "").strip()
         if raw:
             try:
                 options = json.loads(raw)
             except ValueError:
-                raise PlanProblem(f"{where}: options are JSON, e.g. {{\"target\": 10}}") from None
+                raise PlanProblem(f"{where}: more options are JSON, e.g. {{\"answer_seconds\": 45}}") from None
             if not isinstance(options, dict):
-                raise PlanProblem(f"{where}: options are a JSON object")
+                raise PlanProblem(f"{where}: more options are a JSON object")
+        options |= _field_options(form, i, game, where, players)
+        seconds = answer_seconds()  # the Settings page's answer time, for a round that leaves its own blank
+        if seconds and game != "buzzer":
+            options.setdefault("answer_seconds", seconds)
+        if options:
             plan["options"] = options
         try:
             RoundPlan.from_json(plan)
@@ -145,8 +191,16 @@ def plan() -> str | BaseResponse | tuple[str, int]:
     store = services().store
     if request.method == "POST":
         try:
-            rounds = rounds_from_form(request.form)
+            try:
+                seats = _seats(request.form)
+            except SetupProblem:
+                if request.form.get("action") != "save":
+                    raise
+                seats = []  # a run-sheet is saved without its players
+            rounds = rounds_from_form(request.form, [s["player"] for s in seats])
             title = request.form.get("title", "").strip()[:80]
+            if len(seats) >= 2:  # players filled in: every round must seat them (also when only saving)
+                check_seat_limits(rounds, len(seats))
             if request.form.get("action") == "save":
                 name = request.form.get("name", "").strip()[:80] or title
                 if not name:
@@ -154,7 +208,6 @@ def plan() -> str | BaseResponse | tuple[str, int]:
                 store.save_runsheet(name, {"title": title, "rounds": rounds})
                 flash(f"Run-sheet {name!r} saved.")
                 return redirect(url_for("night.sheets"))
-            seats = _seats(request.form)
             if len(seats) < 2:
                 raise PlanProblem("A night needs at least two players (or teams).")
             ok, message = _command({"cmd": "night_start", "title": title, "rounds": rounds, "seats": seats})
@@ -174,7 +227,9 @@ def plan() -> str | BaseResponse | tuple[str, int]:
     decks = [d for d in store.decks() if d["cards"]]
     kinds = [(k.game, k.title, SPECS[k.game].deck) for k in KINDS.values()]
     handsets = _handsets()
+    options = {k.game: plan_options(k.game) for k in KINDS.values()}
     return render_template("night/plan.html", form=form, error=error, kinds=kinds, decks=decks, rounds=MAX_ROUNDS,
+                           options=options,
                            seats=seat_rows(form, handsets), handsets=handsets,
                            limits=NIGHT_LIMITS), (400 if error else 200)
 
@@ -326,5 +381,5 @@ def result_csv(night_id: int) -> Response:
         writer.writerow([safe_cell(c) for c in (
             places[player], player, *(r["points"].get(player, 0) for r in table["rounds"]), standing[player])])
     # mimetype text/csv: werkzeug adds the charset itself (a "; charset=utf-8" here was sent twice)
-    return Response(out.getvalue().encode("utf-8"), mimetype="text/csv",
+    return Response(csv_bytes(out.getvalue()), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="quizbox-night-{night_id}.csv"'})

@@ -28,6 +28,7 @@ as a handset's does and the hub orders it by when it was pressed, not when it ar
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from flask import (
@@ -46,6 +47,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from firmware import protocol
 from web.link import LinkError
+from web.names import clean_name
 from web.phoneforms import data_from_form, player_words
 from web.phones import AddressFull, PhoneHandset, PhoneRefused, PhoneRemoved, PhonesFull
 from web.phoneview import controls, private_lines
@@ -132,15 +134,15 @@ def _screen(phone: PhoneHandset) -> dict[str, Any]:
             "controls": controls(screen["prompt"]), "private": private_lines(screen["prompt"])}
 
 
-def _clean_name(text: str) -> str:
-    name = " ".join(text.split())
-    if not name:
-        raise ValueError("Type your name (or your team's).")
-    if len(name) > protocol.MAX_NAME:
-        raise ValueError(f"At most {protocol.MAX_NAME} characters, please.")
-    if any(not ch.isprintable() for ch in name):
-        raise ValueError("Letters, digits and spaces only, please.")
-    return name
+def _clean_name(text: str, taken: Iterable[str] = ()) -> str:
+    return clean_name(text, taken)  # web/names.py: what the TV can draw, not a name at the table
+
+
+def _names_at_table() -> list[str]:
+    """The names of the handsets and phones online at the table (the appliance's list): an offline one's
+    team may come back under its name on a new phone, to take its seat back with the seat code."""
+    handsets = (services().link.admin_state() or {}).get("handsets") or []
+    return [str(h.get("name")) for h in handsets if isinstance(h, dict) and h.get("name") and h.get("online")]
 
 
 @bp.route("/join", methods=["GET", "POST"])
@@ -150,7 +152,7 @@ def join() -> str | BaseResponse | tuple[str, int]:
     error = None
     if request.method == "POST":
         try:
-            name = _clean_name(request.form.get("name", ""))
+            name = _clean_name(request.form.get("name", ""), _names_at_table())
             if not services().joins.allow(request.remote_addr or "?"):
                 raise ValueError("Too many phones joined from this network address lately; wait a few "
                                  "minutes, or ask the quizmaster for a handset.")
@@ -249,7 +251,7 @@ def retake_seat() -> BaseResponse:
         except LinkError as exc:
             flash(str(exc))
         else:
-            flash(f"You have {player}'s seat again." if result.ok else f"Seat code: {result.msg}")
+            flash(f"You are back in the seat of {player}." if result.ok else f"Seat code: {result.msg}")
     return redirect(url_for("phone.play"))
 
 

@@ -8,6 +8,7 @@ anything is sent (``allowed.check``), and the appliance's ack may still refuse i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -47,11 +48,19 @@ def controls(prompt: Mapping[str, Any] | None) -> JSON:
         return {**base, "actions": actions, "stack": _count(prompt.get("stack")),
                 "to_call": _count(prompt.get("to_call")), "pot": _count(prompt.get("pot"))}
     if kind == protocol.CHOICE:
-        return {**base, "fields": allowed.choice_fields(dict(prompt))}
+        fields = allowed.choice_fields(dict(prompt))
+        labels = [str(label) for field in fields for _, label in field["options"]]
+        if repeats_options(base["text"], labels):  # the All In reader's statements, cut short above them
+            base["text"] = ""
+        return {**base, "fields": fields}
     if kind == protocol.SPLIT:
         return {**base, "total": allowed.split_total(dict(prompt)), "sides": allowed.split_sides(dict(prompt))}
     if kind == protocol.TOKEN:
-        return {**base, "answers": allowed.token_answers(dict(prompt)), "tokens": allowed.token_numbers(dict(prompt))}
+        answers = allowed.token_answers(dict(prompt))
+        said = propositions(base["text"], answers)
+        if said:  # the buttons carry them: the text keeps the question
+            base["text"] = base["text"].split(f" {answers[0]}) ", 1)[0]
+        return {**base, "answers": answers, "tokens": allowed.token_numbers(dict(prompt)), "propositions": said}
     if kind == protocol.BUZZ:
         return {**base, "armed": prompt.get("armed") is True}
     if kind == protocol.NUMBER:
@@ -81,3 +90,25 @@ def private_lines(prompt: Mapping[str, Any] | None) -> list[tuple[str, str]]:
             text = str(value)
         out.append((str(key).replace("_", " "), text))
     return out
+
+
+def propositions(text: str, letters: list[str]) -> dict[str, str]:
+    """sQuizz's propositions as its prompt's text lists them ("Capital? A) Paris B) Rome C) Oslo"), by letter,
+    so each answer button carries its proposition, not the letter alone (issue 31)."""
+    if not letters:
+        return {}
+    marks = "|".join(re.escape(letter) for letter in letters)
+    found = re.findall(rf"(?:^|\s)({marks})\) (.*?)(?=\s(?:{marks})\) |$)", text)
+    return {letter: words.strip() for letter, words in found if words.strip()}
+
+
+def repeats_options(text: str, labels: list[str]) -> bool:
+    """Whether ``text`` only lists the options the fields show (" / " between them, the last perhaps cut
+    short): a handset's screen needs that line, a phone shows the options themselves."""
+    parts = [part.strip() for part in text.split(" / ")] if text else []
+
+    def listed(part: str) -> bool:
+        bare = re.sub(r"^\d+\.\s*", "", part)  # "2. I sing" lists the option "I sing" as well
+        return any(label.startswith(part) or (bare and label.startswith(bare)) for label in labels)
+
+    return bool(parts) and all(part and listed(part) for part in parts)

@@ -73,6 +73,15 @@ def summary(game: StoredGame) -> dict[str, Any]:
     }
 
 
+BOM = "\ufeff"
+"""Leads every CSV export: Excel reads a file without it as the PC's own code page ("QuizÃ©rables")."""
+
+
+def csv_bytes(text: str) -> bytes:
+    """A CSV export's bytes: UTF-8 with its byte-order mark, which Excel needs and other programs skip."""
+    return (BOM + text).encode("utf-8")
+
+
 def safe_cell(value: object) -> str:
     text = "" if value is None else str(value)
     if text.startswith(RISKY) and not _plain_number(text):

@@ -6,7 +6,8 @@ Pi). It holds what the web process keeps for itself and never ships in the code:
 * ``secret_key``: signs the session cookies (admin login, a phone's handset id); made on first run, mode 0600;
 * ``admin.json``: the one admin account's password hash (see :mod:`web.account`);
 * ``setup-code``: the one-time code the first-run page asks for, while no password is set;
-* ``web.cfg`` (optional): Python-syntax overrides of the upper-case settings below.
+* ``web.cfg`` (optional): Python-syntax overrides of the upper-case settings below (not ``MAX_PHONES``:
+  the phone places are the Settings page's, appliance/infra/settings.py).
 """
 
 from __future__ import annotations
@@ -21,16 +22,19 @@ DEFAULTS: dict[str, Any] = {
     # waitress: no phone holds a thread (a push stream lives in waitress's loop, web/push.py; a poll is a
     # short request), so a few threads serve many phones
     "THREADS": 8,
-    # connections (web/connections.py, docs/security.md): a browser opens at most 6 to one site, so 16
-    # phones and the admin page and TV pages take about 16 x 6 + 2 x 6 = 108 at the very most; the total
-    # has room for twice that and stays far below the 1024 files select() and systemd's default allow
-    "CONNECTION_LIMIT": 250,
+    # connections (web/connections.py, docs/security.md): a phone keeps one or two open while it plays (a
+    # browser opens at most 6 to one site, for a moment), so the default 120 phone places and the admin
+    # and TV pages take about 120 x 2 + 2 x 6 = 252, with room for bursts; with each phone's MQTT link (3
+    # files: appliance.infra.settings.MAX_PHONE_PLACES) the most phone places the Settings page offers,
+    # 160 x 3 + 400 + 64 spare, stays below the 1024 files select() and systemd's default allow
+    "CONNECTION_LIMIT": 400,
     "CONNECTIONS_PER_ADDRESS": 16,  # more from one address are closed at once (2 phones behind one NAT: 12)
     "HEADER_TIMEOUT": 10.0,  # seconds a request may take to send all its headers, from its first byte
     "CHANNEL_TIMEOUT": 60,  # waitress: seconds a connection may stay silent (phones poll every second)
     "CLEANUP_INTERVAL": 10,  # waitress: seconds between its sweeps for silent connections
-    # phones: how many may be handsets at once, and when an unseen phone counts as gone
-    "MAX_PHONES": 16,
+    # phones: how many may be handsets at once (the Settings page's phone places, config web.phones, set
+    # over this by create_app), and when an unseen phone counts as gone
+    "MAX_PHONES": 120,
     "PHONES_PER_ADDRESS": 2,  # phone places one network address may hold
     "PHONE_IDLE_SECONDS": 20.0,  # no poll for this long: the phone's MQTT link closes (it shows offline)
     "PHONE_FORGET_SECONDS": 600.0,  # unseen this long: its slot is free again

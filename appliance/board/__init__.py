@@ -11,5 +11,6 @@ from __future__ import annotations
 
 from appliance.board.compose import compose, moment, render, render_png
 from appliance.board.display import Board
+from appliance.board.glyphs import undrawable
 
-__all__ = ["Board", "compose", "moment", "render", "render_png"]
+__all__ = ["Board", "compose", "moment", "render", "render_png", "undrawable"]

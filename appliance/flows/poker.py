@@ -255,7 +255,7 @@ class PokerFlow(EngineFlow):
                            "until the final table.", wait=True), "private": private}
         if mine["may_enter_range"]:  # again once entered: the last counts (rules.md poker-4)
             title = f"Q{question.number} ante {question.ante}" if mine["range"] is None else \
-                f"Q{question.number}: range in, change it?"
+                f"Q{question.number}: your range is in"
             return {"kind": protocol.RANGE, "title": title, "text": question.text[: protocol.MAX_TEXT], "unit": "",
                     "private": private}
         if mine["your_turn"]:

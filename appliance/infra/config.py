@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from appliance.errors import ConfigError
+from appliance.infra.settings import with_stored
 from firmware import protocol
 
 DEFAULT_PATH = Path("/etc/quizbox/quizbox.toml")
@@ -50,6 +51,7 @@ class BoardConfig:
 class WebConfig:
     host: str = "0.0.0.0"
     port: int = 8080
+    phones: int = 120  # phone places: 40 teams with 3 phones each (the Settings page; docs/security.md)
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,7 @@ class GpioConfig:
 
 @dataclass(frozen=True)
 class GameConfig:
-    answer_seconds: int = 60  # time limit for entries where a game uses one; 0 = none
+    answer_seconds: int = 0  # time limit for entries where a round leaves its own blank; 0 = none
     fast_play_seconds: int = 10
 
 
@@ -148,7 +150,8 @@ def _check_box_id(source: str, box_id: str) -> None:
 
 
 def load_config(path: str | os.PathLike[str] | None = None) -> Config:
-    """Load the config from ``path``, ``$QUIZBOX_CONFIG`` or the default path; defaults if absent.
+    """Load the config from ``path``, ``$QUIZBOX_CONFIG`` or the default path; defaults if absent; then the
+    values set on the admin page's Settings page (:mod:`appliance.infra.settings`) over it.
 
     A path given explicitly (argument or environment) must exist.
     """
@@ -157,9 +160,9 @@ def load_config(path: str | os.PathLike[str] | None = None) -> Config:
     if not target.exists():
         if explicit:
             raise ConfigError(f"config file {target} does not exist")
-        return Config()
+        return with_stored(Config())
     try:
         text = target.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read config file {target}: {exc}") from exc
-    return parse_config(text, str(target))
+    return with_stored(parse_config(text, str(target)))

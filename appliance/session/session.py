@@ -549,9 +549,9 @@ class Session:
                 return info("Seat taken", f"{self.retaken[handset.id]}'s seat was taken on another handset with "
                             "its seat code. If that was not your team, tell the quizmaster now.", wait=True)
             if self.flow is not None and self.seats and self.state == PLAYING:  # over: no seat to take back
-                return info(self.box_name, f"You are {handset.name}, not seated in this game. To take back "
-                            "your seat, ask the quizmaster (who can give you its seat code once your old "
-                            "handset is offline).", wait=True)
+                # never "take back your seat" to a handset that never had one (issue 31, 8)
+                return info(self.box_name, f"You are {handset.name}, not seated in this game: the quizmaster "
+                            "seats you. Played on a handset that went offline? Ask for its seat code.", wait=True)
             return info(self.box_name, f"You are {handset.name}. Waiting for the next game.", wait=True)
         if self.paused_at is not None:
             return info("Paused", "The quizmaster paused the game.", wait=True)

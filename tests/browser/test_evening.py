@@ -112,7 +112,7 @@ def test_leave_and_retake_a_seat_mid_question_then_finish_and_score(box: Box, br
     cat.fill("form.retake input[name=code]", f"{code[:2]} {code[2:]}")  # spaces are fine
     cat.click("button:has-text('Take my seat')")
     # the wrong code's notice may still be on the page beside this one: look for this one among them
-    expect(cat.locator(".flash", has_text="You have Cat's seat again")).to_be_visible(timeout=10_000)
+    expect(cat.locator(".flash", has_text="You are back in the seat of Cat")).to_be_visible(timeout=10_000)
     expect(cat.locator(".phone-panel")).to_contain_text("Locked in", timeout=10_000)  # no input lost
     expect(cat.locator(".phone-panel")).to_contain_text(f"{answer - 1} to {answer + 1}")
     box.shot(cat, "phone-seat-retaken")
@@ -162,7 +162,7 @@ def test_a_seat_moved_to_another_phone_mid_poker_hand(box: Box, browser: Any, tm
     _start(box, "poker", ["Ann", "Bob", "Cat"], {"stack": 100, "ante": 10})
     ranges = {"Ann": (1, 500), "Bob": (100, 300), "Cat": (5, 50)}
     for name, (bottom, top) in ranges.items():
-        _range(phones[name], bottom, top, locked="range in, change it?" if name != "Cat" else "")
+        _range(phones[name], bottom, top, locked="your range is in" if name != "Cat" else "")
     board = _board(box, lambda b: (b.get("view") or {}).get("phase") == "betting")
     first = board["view"]["to_act"]
     admin.goto(box.url + "/live/")

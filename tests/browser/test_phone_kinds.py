@@ -195,6 +195,7 @@ def test_choice_with_several_fields(phone: Phone, phone_box: PhoneBox) -> None:
          "options": [{"id": "true", "label": "True"}, {"id": "false", "label": "False"}]},
         {"name": "exclude", "label": "Exclude (once a game)", "required": False,
          "options": [{"id": "Bob", "label": "Bob"}, {"id": "Cat", "label": "Cat"}]}]})
+    _expect()(page.locator(".prompt-text")).to_have_count(0)  # the statements once, not cut short above
     page.get_by_label("I knit").check()
     page.click("button:has-text('Send')")
     phone.says("choose Your true answer")
@@ -238,7 +239,7 @@ def test_token_and_answer(phone: Phone, phone_box: PhoneBox) -> None:
                   "text": "Tallest? A) Eiffel Tower B) Big Ben C) Burj Khalifa", "answers": ["A", "B", "C"],
                   "tokens": [1, 3], "private": {"tokens": [1, 3]}})
     _expect()(page.locator("input[name=token]")).to_have_count(2)  # token 2 is used: not offered
-    page.get_by_label("B", exact=True).check()
+    page.get_by_label("B · Big Ben", exact=True).check()  # each button carries its proposition (issue 31)
     page.click("button:has-text('Send')")
     phone.says("choose a bet token")
     page.get_by_label("3", exact=True).check()

@@ -169,7 +169,7 @@ def test_a_range_can_be_changed_on_the_handset_until_betting_starts(tmp_path: Pa
     session, hs, _ = _table(tmp_path, {"stack": 100, "ante": 10})
     _send(session, hs["Ann"], "range", {"bottom": "1", "top": "2"})
     again = session.prompt_for(hs["Ann"])[0]
-    assert again["kind"] == "range" and "change" in again["title"].lower(), again
+    assert again["kind"] == "range" and again["title"].endswith("your range is in"), again
     assert again["private"]["range"] is not None  # the range in is on the handset's screen
     _send(session, hs["Ann"], "range", {"bottom": "200", "top": "210"})
     _send(session, hs["Bob"], "range", {"bottom": "1", "top": "10"})
@@ -189,3 +189,11 @@ def test_the_show_your_range_screen_says_that_not_sending_keeps_it_hidden(tmp_pa
     _send(session, hs["Cat"], "bet", {"action": "fold"})
     show = session.prompt_for(hs["Bob"])[0]
     assert show["title"] == "Show your range?" and "not sending keeps it hidden" in show["text"]
+
+
+def test_a_range_sent_reads_as_sent_not_as_a_question(tmp_path: Path) -> None:
+    """Issue 31 (cosmetic): the phone said "range in, change it?" beside its "Lock in" button."""
+    session, hs, _ = _table(tmp_path, {"stack": 100, "ante": 10})
+    _send(session, hs["Ann"], "range", {"bottom": "150", "top": "250"})
+    again = session.prompt_for(hs["Ann"])[0]
+    assert again["kind"] == "range" and again["title"] == "Q1: your range is in"

@@ -216,7 +216,8 @@ def test_an_unseated_handset_is_not_told_to_take_a_seat_back_once_the_game_is_ov
     session, hs, _ = _table(tmp_path, "confident", [DealtCard("c/1", {"question": "Legs of a spider?", "answer": "8"})])
     spare = Handset(id="spare", name="Dee", accepted=True, online=True)
     playing, _ = session.prompt_for(spare)
-    assert "take back your seat" in playing["text"]
+    # issue 31, 8: never "take back your seat" to a handset that never had one
+    assert "take back your seat" not in playing["text"] and "the quizmaster seats you" in playing["text"]
     getattr(session, ending)()
     over, _ = session.prompt_for(spare)
     assert "seat" not in over["text"] and "Waiting for the next game" in over["text"], over

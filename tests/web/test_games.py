@@ -138,7 +138,7 @@ def test_results_history_and_csv_export(admin: FlaskClient, store: Store) -> Non
     assert f'href="/games/{game_id}"' in history and "Bob" in history
     page = admin.get(f"/games/{game_id}").get_data(as_text=True)
     assert "Winner: <strong>Bob</strong>" in page and ">16<" in page
-    rows = list(csv.reader(io.StringIO(admin.get("/games/history.csv").get_data(as_text=True))))
+    rows = list(csv.reader(io.StringIO(admin.get("/games/history.csv").get_data().decode("utf-8-sig"))))
     assert rows[0] == ["game_id", "game", "status", "started", "ended", "seat", "player", "handset", "points",
                        "winner"]
     assert [r[6] for r in rows[1:]] == ["'=Ann", "Bob"]  # formula injection neutralised
@@ -149,3 +149,17 @@ def test_results_history_and_csv_export(admin: FlaskClient, store: Store) -> Non
     assert one.headers["Content-Type"] == "text/csv; charset=utf-8"  # once (it was sent twice)
     assert admin.get("/games/999").status_code == 404
     assert admin.get("/games/999.csv").status_code == 404
+
+
+def test_the_buzzer_round_needs_no_deck_and_other_games_still_do(admin: FlaskClient, link: FakeLink,
+                                                               store: Store) -> None:
+    """Issue 31, 12: New game demanded a deck for the buzzer round, which night.md says needs none."""
+    _table(link)
+    seats = {"player-0": "Ann", "handset-0": "hs-1", "player-1": "Bob", "handset-1": "hs-2"}
+    response = post(admin, "/games/new", {"game": "buzzer", **seats})
+    assert response.status_code == 302, response.get_data(as_text=True)
+    assert link.commands[-1]["game"] == "buzzer" and "deck" not in link.commands[-1]
+    refused = post(admin, "/games/new", {"game": "confident", **seats})
+    assert refused.status_code == 400 and "Choose a deck." in refused.get_data(as_text=True)
+    gone = post(admin, "/games/new", {"game": "buzzer", "deck": "no-such-deck", **seats})
+    assert gone.status_code == 400 and "That deck is gone" in gone.get_data(as_text=True)

@@ -159,7 +159,7 @@ def test_a_phone_asks_for_a_seat_only_for_itself_and_hears_why_not(app: Flask, l
         "seats_away": ["Cat"]})
     link.changed()
     page = client.get("/phone").get_data(as_text=True)
-    assert "Take back your seat" in page and "<option selected>Cat</option>" in page
+    assert "Playing already, on a phone that went offline?" in page and "<option selected>Cat</option>" in page
     link.answers["seat"] = Result(False, "wrong seat code for Cat")
     done = post(client, "/phone/seat", {"player": "Cat", "code": "12 35", "handset": "someone-else"}, page="/phone")
     assert done.location == "/phone"

@@ -119,7 +119,7 @@ def test_results_per_round_and_total_as_page_csv_and_print(admin: FlaskClient, s
     night_id = _stored_night(store)
     page = admin.get(f"/night/{night_id}").get_data(as_text=True)
     assert "Friday night: results" in page and "1. Warm-up" in page and "2. Final (x2)*" in page
-    rows = list(csv.reader(io.StringIO(admin.get(f"/night/{night_id}.csv").get_data(as_text=True))))
+    rows = list(csv.reader(io.StringIO(admin.get(f"/night/{night_id}.csv").get_data().decode("utf-8-sig"))))
     assert rows == [
         ["place", "player", "round 1: Warm-up", "round 2: Final", "total"],
         ["1", "Ann", "1", "4", "5"],

@@ -201,7 +201,7 @@ def test_a_phone_given_another_players_seat_says_whose_seat_it_plays(app: Flask,
         {"name": "Chloe", "handset": handset_id, "seated": True, "online": True}]})
     link.changed()
     panel = client.get("/phone/panel").get_data(as_text=True)
-    assert "Chloe's seat" in panel and "Dan" in panel
+    assert "in the seat of Chloe" in panel and "Dan" in panel
     link.board_state["players"] = [{"name": "Dan", "handset": handset_id, "seated": True, "online": True}]
     link.changed()
     assert "seat" not in client.get("/phone/panel").get_data(as_text=True).split("</header>")[0]  # own seat
