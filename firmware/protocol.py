@@ -721,6 +721,8 @@ ADMIN_COMMANDS = {
     "night_number": {"player": ("str", True), "number": ("str", True)},
     "night_close_card": {},
     "night_end": {},
+    "night_next": {},
+    "night_hold": {"seconds": ("int", False)},
 }
 GAME_COMMANDS = ("arm", "right", "wrong", "close")
 ADMIN_STATE_FIELDS = ("v", "handsets", "scene", "game", "paused", "can_advance", "message", "pairing",

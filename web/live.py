@@ -88,6 +88,8 @@ def state() -> dict[str, Any]:
         "game_name": _game_name(board.get("game")),
         "paused": bool(board.get("paused")),
         "can_advance": bool(board.get("can_advance")),
+        # a quiz night's round (or deciding tie-break card) held on its final screen until *next*
+        "held": bool(board.get("held")),
         "remaining": link.remaining(),
         "view": view,
         "winners": results.winners(view),

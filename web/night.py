@@ -205,6 +205,8 @@ COMMANDS = {
     "night_number": "Enter a number",
     "night_close_card": "Close the card",
     "night_end": "End the night",
+    "night_next": "Next: the night's standing",
+    "night_hold": "Hold time",
 }
 
 
@@ -267,6 +269,13 @@ def command() -> BaseResponse:
             flash(str(exc))
             return redirect(url_for("night.index"))
         cmd["plan"] = plan
+    if name == "night_hold":
+        seconds = form.get("seconds", "").strip()
+        if seconds:
+            if not seconds.isdigit():
+                flash(f"Hold time: refused: {seconds!r} is not a whole number of seconds.")
+                return redirect(url_for("night.index"))
+            cmd["seconds"] = int(seconds)
     if name == "night_card":
         cmd["question"], cmd["answer"] = form.get("question", ""), form.get("answer", "")
     if name == "night_number":

@@ -13,6 +13,7 @@ from appliance.session.night import NightRunner
 NIGHT_COMMANDS = (
     "night_start", "night_round", "night_finish", "night_abandon", "night_add", "night_skip", "night_move",
     "night_seat", "night_interval", "night_card", "night_number", "night_close_card", "night_end",
+    "night_next", "night_hold",
 )
 
 
@@ -95,6 +96,13 @@ def night_command(runner: NightRunner, command: Mapping[str, Any], accepted: Cal
     if name == "night_close_card":
         runner.close_card()
         return "card closed"
+    if name == "night_next":
+        runner.release()
+        return "the night's standing"
+    if name == "night_hold":
+        seconds = _number(command, "seconds", optional=True)
+        runner.hold_for(seconds)
+        return f"final screens stay {seconds} s" if seconds else "final screens stay until next"
     if name == "night_end":
         runner.end()
         return "night ended"

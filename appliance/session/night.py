@@ -17,6 +17,7 @@ quizmaster on the admin page's night page.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -61,6 +62,11 @@ NEXT_GRACE_SECONDS = 4.0
 animation plays, and a *next* pressed twice for the round's last question cannot skip into the next
 round (the night page's "Start the next round" is not held back)."""
 
+MAX_HOLD_SECONDS = 600
+
+ROUND, TIEBREAK = "round", "tiebreak"
+"""What the board holds (:attr:`NightRunner.held`): a round's own final screen, the last tie-break card."""
+
 
 class NightRunner:
     def __init__(self, session: Session, store: Store | None = None, cards: CardSource | None = None) -> None:
@@ -76,6 +82,14 @@ class NightRunner:
         self.round_started: float | None = None
         self.round_ended: float | None = None
         self.interval_until: float | None = None
+        self.held: str | None = None
+        """The final screen the board holds (rules.md Quiz night 6): ROUND, TIEBREAK or None. A screen, not
+        a night action: the night's log (replay, persistence, undo) is the same with or without it."""
+        self.held_at: float | None = None
+        self.due_at: float | None = None
+        """When the round in play became due (its last card revealed): a hold time counts from there."""
+        self.hold_seconds: int | None = None
+        """The quizmaster's hold time for final screens (None: held until *next*)."""
         self._syncing = False
         self.box = ""
         """This box's id: a night started from a league plan needs it for its result (rules.md The league 5)."""
@@ -118,6 +132,7 @@ class NightRunner:
         self.engine, self.night_id, self.seats, self.games = engine, night_id, dict(seats), {}
         self.league_plan = league_plan
         self.interval_until = None
+        self.held = self.held_at = self.due_at = None
         self.session.to_lobby()
 
     def end(self) -> None:
@@ -129,6 +144,7 @@ class NightRunner:
         if self.store is not None and self.night_id is not None and not engine.finished:
             self.store.finish_night(self.night_id, engine.public_view(), status="abandoned")
         self.engine, self.night_id, self.seats, self.games = None, None, {}, {}
+        self.held = self.held_at = self.due_at = None
         self.session.to_lobby()
 
     def _apply(self, action: Action, origin: Origin | None = None) -> None:
@@ -222,6 +238,7 @@ class NightRunner:
             self.games[round_.number] = game_id
         engine.apply(action)
         self.interval_until = None
+        self.held, self.held_at, self.due_at = None, None, None
         self.round_started = self.session.clock()
         self.session.start_game(setup, seats, game_id=game_id)
 
@@ -261,7 +278,39 @@ class NightRunner:
         self.round_ended = self.session.clock()
         self._finish_if_over()
         self.session.state = "results"  # the game's status is stored above: the lobby must not abandon it
-        self.session.to_lobby()
+        if isinstance(action, AbandonRound):
+            self.session.to_lobby()
+            return
+        flow = self.session.flow
+        if action.stopped and isinstance(flow, EngineFlow) and not flow.finished:
+            # the board's final screen is the game's own end by its stopped rule (sQuizz's totals revealed):
+            # shown, not stored; the night's log holds the round's log as it stood
+            with contextlib.suppress(QuizboxError):
+                flow.finish_now(self.session.game_time())
+        self._hold(ROUND)
+        self.session._changed()
+
+    def _hold(self, what: str) -> None:
+        self.held, self.held_at, self.due_at = what, self.session.clock(), None
+
+    def release(self) -> None:
+        """The held final screen makes way: for the night's standing (or podium)."""
+        if self.held is None:
+            raise IllegalAction("no final screen is held")
+        held, self.held, self.held_at = self.held, None, None
+        self.round_ended = self.session.clock()
+        if held == ROUND and self.session.state != "playing":
+            self.session.to_lobby()
+        else:
+            self.session._changed()
+
+    def hold_for(self, seconds: int | None) -> None:
+        """How long a final screen stays (None: until the quizmaster's *next*)."""
+        if seconds is not None and (not isinstance(seconds, int) or isinstance(seconds, bool)
+                                    or not 1 <= seconds <= MAX_HOLD_SECONDS):
+            raise MalformedInput(f"a hold time is 1 to {MAX_HOLD_SECONDS} seconds (or none), got {seconds!r}")
+        self.hold_seconds = seconds
+        self.session._changed()
 
     def sync(self) -> bool:
         """After every session change: a round whose game ended by itself is scored from its log; a
@@ -279,6 +328,7 @@ class NightRunner:
             if flow is not None and ours and flow.finished:
                 self._apply(FinishRound(HOST, tuple(self._game_log())))
                 self.round_ended = self.session.clock()
+                self._hold(ROUND)  # the game's own last screen stays until the quizmaster moves on
             elif flow is None or not ours or self.session.state != "playing":
                 self._apply(AbandonRound(HOST))
                 self.round_ended = self.session.clock()
@@ -308,15 +358,31 @@ class NightRunner:
         return plan.minutes is not None and started is not None and self.session.clock() - started >= plan.minutes * 60
 
     def tick(self) -> bool:
-        """A round whose card count or time box is up is finished now (:meth:`due`)."""
-        if not self.due():
+        """With a hold time set: a final screen held that long makes way, a round due that long (its
+        last reveal on the board, :meth:`due`) is finished. Without one both wait for *next*
+        (rules.md Quiz night 6). True when something changed."""
+        now, hold = self.session.clock(), self.hold_seconds
+        if self.held is not None:
+            if hold is not None and self.held_at is not None and now - self.held_at >= hold:
+                self.release()
+                return True
             return False
-        self.finish_round(stopped=True)
-        return True
+        if not self.due():
+            self.due_at = None
+            return False
+        if self.due_at is None:
+            self.due_at = now
+        if hold is not None and now - self.due_at >= hold:
+            self.finish_round(stopped=True)
+            return True
+        return False
 
     def next(self) -> str:
-        """The host's *next* when it belongs to the night: start the next round, or finish the round
-        in play that is due."""
+        """The host's *next* when it belongs to the night: the held final screen makes way, the round
+        in play that is due is finished (its final screen held), or the next round starts."""
+        if self.held is not None:
+            self.release()
+            return "the final screen made way for the night's standing"
         if self.due():
             self.finish_round(stopped=True)
             return "round finished: its card count or time box is up"
@@ -327,12 +393,21 @@ class NightRunner:
 
     def tiebreak_card(self, question: str, answer: str) -> None:
         self._apply(TiebreakCard.deal(question, parse_number(answer)))
+        if self.held is not None:
+            self.release()  # the card replaces the last round's final screen
         self.session._changed()
 
     def enter_number(self, player: str, number: str, origin: Origin | None = None) -> None:
         """A tied player's number (typed by the quizmaster, or from their handset with ``origin``)."""
         self._apply(EnterNumber(player, parse_number(number)), origin)
+        self._hold_last_card()
         self.session._changed()
+
+    def _hold_last_card(self) -> None:
+        """The tie-break card that decided the night stays up with its answer and numbers."""
+        engine = self._engine()
+        if engine.finished and engine.cards:
+            self._hold(TIEBREAK)
 
     def move_seat(self, player: str, handset_id: str) -> tuple[int, dict[str, str]] | None:
         """``player``'s seat moves to ``handset_id`` in the round being played: the night's seat moves too
@@ -366,6 +441,7 @@ class NightRunner:
 
     def close_card(self) -> None:
         self._apply(CloseCard(HOST))
+        self._hold_last_card()
         self.session._changed()
 
     # -- the host's *next* -------------------------------------------------------------------------
@@ -376,8 +452,10 @@ class NightRunner:
         (:meth:`due`)."""
         engine = self.engine
         between = engine is not None and engine.phase == Phase.BETWEEN.value and self.session.state != "playing"
-        ended = self.round_ended
-        settled = ended is None or self.session.clock() - ended >= NEXT_GRACE_SECONDS
+        now, ended = self.session.clock(), self.round_ended
+        if self.held is not None:
+            return True  # a final screen: *next* moves on to the standing (which then waits its grace)
+        settled = ended is None or now - ended >= NEXT_GRACE_SECONDS
         return (between and settled) or self.due()
 
     # -- after a power cut -----------------------------------------------------------------------------
@@ -439,6 +517,7 @@ class NightRunner:
             return state
         view = engine.public_view()
         view["id"] = self.night_id
+        view["hold"] = self.hold_seconds
         state["night"] = view
         names = {hid: player for player, hid in self.seats.items()}
         # the board colours the night's players by their handsets (copies: the session keeps its list)
@@ -447,6 +526,16 @@ class NightRunner:
             else entry
             for entry in state.get("players", [])
         ]
+        if self.held == ROUND and self.session.flow is None:
+            self.held = None  # the quizmaster went back to the lobby from a stale page: nothing to hold
+        if self.held == ROUND:  # the round's own final screen (rules.md Quiz night 6)
+            state["held"] = True
+            state["can_advance"] = self.wants_next()
+            return state
+        if self.held == TIEBREAK:  # the deciding card's answer and numbers, before the podium
+            state["scene"], state["held"] = "night-tiebreak", True
+            state["can_advance"] = self.wants_next()
+            return state
         if self.session.state == "playing":
             if self.due():
                 state["can_advance"] = True
@@ -467,8 +556,8 @@ class NightRunner:
         """Between rounds, every player's handset shows their night place (None while a round plays)."""
         engine = self.engine
         player = self.player_at(handset_id)
-        if engine is None or self.session.state == "playing" or player is None:
-            return None
+        if engine is None or self.session.state == "playing" or player is None or self.held == ROUND:
+            return None  # a round's final screen: the game's own last word
         standing, places = engine.standing(), engine.places()
         card = engine.card
         if card is not None and player in card.waiting_for:  # one exact number (or the quizmaster types it)

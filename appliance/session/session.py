@@ -469,6 +469,7 @@ class Session:
             and flow.can_advance()
             and not flow.waiting_for_players()  # the autopilot never closes players' entries
             and self.clock() - self._idle_since >= self.auto_advance
+            and not (self.night is not None and self.night.due())  # a night round's last reveal stays
         ):
             flow.advance(self.game_time())
             changed = True

@@ -38,7 +38,7 @@ def _range(phone: Any, bottom: int, top: int) -> None:
 
 def _night_command(admin: Any, box: Box, label: str) -> None:
     admin.goto(box.url + "/night/")
-    admin.click(f"button:has-text('{label}')")
+    admin.click(f'button:has-text("{label}")')
     _expect()(admin.locator(".flash")).to_contain_text(": done")
 
 
@@ -89,7 +89,13 @@ def test_a_three_round_night_with_three_phones_to_the_podium(box: Box, browser: 
     admin.goto(box.url + "/live/")
     expect(admin.locator("button[name=cmd][value=next]")).to_have_text("Reveal", timeout=10_000)
     admin.locator("button[name=cmd][value=next]").click()
-    expect(admin.locator(".state h1")).to_contain_text("Quiz night", timeout=10_000)
+    # issue 31.1: the round ends on its own final screen (winners, totals), held until the quizmaster's Next
+    expect(admin.locator(".state h1")).to_contain_text("Quiz night · final screen", timeout=10_000)
+    expect(ann.locator(".phone-panel")).not_to_contain_text("Place", timeout=10_000)  # the game's last word
+    box.shot(admin, "night-round-final")
+    admin.locator("button[name=cmd][value=next]").click()
+    expect(admin.locator(".state h1")).to_have_text("Quiz night", timeout=10_000)
+    expect(ann.locator(".phone-panel")).to_contain_text("Place 1", timeout=10_000)
 
     # round 2: the buzzer round by its keyboard shortcuts: A arm, Bob buzzes, R right, N next question
     _night_command(admin, box, "Start the next round")
@@ -102,10 +108,14 @@ def test_a_three_round_night_with_three_phones_to_the_podium(box: Box, browser: 
     expect(admin.locator("button[data-key=r]")).to_be_enabled(timeout=10_000)  # the settle window passed
     admin.keyboard.press("r")
     expect(admin.locator(".flash")).to_contain_text("Right: done")
-    # the round's one question is over: the round ends by itself at this break (its card count), or on N
-    if admin.locator("button[data-key=n]:enabled").count():
-        admin.keyboard.press("n")
-    expect(admin.locator(".state h1")).to_contain_text("Quiz night", timeout=10_000)
+    # the round's one question is over (its card count): the judged question stays up until N (issue 31.1)
+    expect(admin.locator("button[data-key=n]")).to_be_enabled(timeout=10_000)
+    admin.wait_for_timeout(1500)  # several of the box's 0.1 s ticks: the round used to end on the first
+    expect(admin.locator(".state h1")).to_contain_text("Playing", timeout=10_000)
+    box.shot(admin, "night-buzzer-last-question")
+    admin.keyboard.press("n")
+    expect(admin.locator(".state h1")).to_contain_text("Quiz night · final screen", timeout=10_000)
+    _night_command(admin, box, "Next: the night's standing")
 
     # round 3: All In: Ann reads True; Bob bets his chip on True, Cat on False; then the quizmaster
     # finishes the round now (the stopped rule: Ann and Bob share first with one chip each)
@@ -138,6 +148,12 @@ def test_a_three_round_night_with_three_phones_to_the_podium(box: Box, browser: 
     admin.locator("form:has(input[value=Bob]) button:has-text('Enter')").click()
     expect(admin.locator(".winner")).to_contain_text("Winner of the night: Ann")
     box.shot(admin, "night-done")
+    # the deciding card's answer and numbers stay on the TV until Next, then the podium (issue 31.1)
+    expect(admin.locator(".held")).to_contain_text("the deciding tie-break card")
+    admin.goto(box.url + "/live/")
+    expect(admin.locator(".tv img")).to_be_visible()
+    box.shot(admin, "night-tiebreak-decided")
+    _night_command(admin, box, "Next: the night's standing")
     admin.goto(box.url + "/live/")
     expect(admin.locator(".tv img")).to_be_visible()
     box.shot(admin, "night-podium-live")
