@@ -723,6 +723,7 @@ ADMIN_COMMANDS = {
     "night_end": {},
     "night_next": {},
     "night_hold": {"seconds": ("int", False)},
+    "night_correct": {"team": ("str", True), "points": ("int", True), "reason": ("str", True)},
 }
 GAME_COMMANDS = ("arm", "right", "wrong", "close")
 ADMIN_STATE_FIELDS = ("v", "handsets", "scene", "game", "paused", "can_advance", "message", "pairing",

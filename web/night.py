@@ -23,6 +23,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from appliance.errors import QuizboxError
 from appliance.games.night import KINDS, NightEngine, RoundPlan
 from appliance.games.registry import GAMES as SPECS
+from web import results
 from web.games import SetupProblem, _handsets, _seats, seat_rows
 from web.link import LinkError
 from web.results import safe_cell
@@ -207,6 +208,7 @@ COMMANDS = {
     "night_end": "End the night",
     "night_next": "Next: the night's standing",
     "night_hold": "Hold time",
+    "night_correct": "Score correction",
 }
 
 
@@ -269,6 +271,14 @@ def command() -> BaseResponse:
             flash(str(exc))
             return redirect(url_for("night.index"))
         cmd["plan"] = plan
+    if name == "night_correct":
+        raw = form.get("points", "").strip()
+        try:
+            cmd["points"] = int(raw)
+        except ValueError:
+            flash(f"Score correction: refused: {raw!r} is not a whole number of points (e.g. 2 or -3).")
+            return redirect(url_for("night.index"))
+        cmd["team"], cmd["reason"] = form.get("team", ""), form.get("reason", "")
     if name == "night_hold":
         seconds = form.get("seconds", "").strip()
         if seconds:
@@ -299,22 +309,35 @@ def rebuilt(night_id: int) -> tuple[Any, NightEngine]:
 
 
 def _table(engine: NightEngine) -> dict[str, Any]:
-    """Per round and in total, the night's players in the order of the night's places."""
+    """Per round and in total, the night's players in the order of the night's places; ``corrected``: each
+    player's score corrections summed (rules.md Quiz night 7), empty when the night has none."""
     view = engine.public_view()
     played = [r for r in view["rounds"] if r["status"] in ("finished", "stopped")]
-    return {"view": view, "rounds": played, "order": [row["player"] for row in view["table"]]}
+    corrected: dict[str, int] = {}
+    for correction in view["corrections"]:
+        corrected[correction["team"]] = corrected.get(correction["team"], 0) + correction["points"]
+    if corrected:
+        corrected = {p: corrected.get(p, 0) for p in engine.players}
+    return {"view": view, "rounds": played, "order": [row["player"] for row in view["table"]],
+            "corrected": corrected}
+
+
+def rounds_text(count: int) -> str:
+    """"1 round", "5 rounds" (an audit read "5 round(s)")."""
+    return f"{count} round{'' if count == 1 else 's'}"
 
 
 @bp.get("/<int:night_id>")
 def result(night_id: int) -> str:
     stored, engine = rebuilt(night_id)
-    return render_template("night/result.html", stored=stored, t=_table(engine))
+    return render_template("night/result.html", stored=stored, t=_table(engine), rounds_text=rounds_text)
 
 
 @bp.get("/<int:night_id>/print")
 def print_view(night_id: int) -> str:
     stored, engine = rebuilt(night_id)
-    return render_template("night/print.html", stored=stored, t=_table(engine))
+    return render_template("night/print.html", stored=stored, t=_table(engine), rounds_text=rounds_text,
+                           date=results.when(stored.ended or stored.started))
 
 
 @bp.get("/<int:night_id>.csv")
@@ -326,12 +349,14 @@ def result_csv(night_id: int) -> Response:
     # every cell as the games' CSV writes it: a name like =HYPERLINK(...) (a phone's name is the guest's own
     # text) or a round title starting with = is shown by a spreadsheet as text, never run as a formula
     writer.writerow([safe_cell(c) for c in (
-        "place", "player", *(f"round {r['number']}: {r['title']}" for r in table["rounds"]), "total")])
+        "place", "player", *(f"round {r['number']}: {r['title']}" for r in table["rounds"]),
+        *(["corrections"] if table["corrected"] else []), "total")])
     places = table["view"]["places"]
     standing = table["view"]["standing"]
     for player in table["order"]:
         writer.writerow([safe_cell(c) for c in (
-            places[player], player, *(r["points"].get(player, 0) for r in table["rounds"]), standing[player])])
+            places[player], player, *(r["points"].get(player, 0) for r in table["rounds"]),
+            *([table["corrected"][player]] if table["corrected"] else []), standing[player])])
     # mimetype text/csv: werkzeug adds the charset itself (a "; charset=utf-8" here was sent twice)
     return Response(out.getvalue().encode("utf-8"), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="quizbox-night-{night_id}.csv"'})

@@ -13,7 +13,7 @@ from appliance.session.night import NightRunner
 NIGHT_COMMANDS = (
     "night_start", "night_round", "night_finish", "night_abandon", "night_add", "night_skip", "night_move",
     "night_seat", "night_interval", "night_card", "night_number", "night_close_card", "night_end",
-    "night_next", "night_hold",
+    "night_next", "night_hold", "night_correct",
 )
 
 
@@ -103,6 +103,10 @@ def night_command(runner: NightRunner, command: Mapping[str, Any], accepted: Cal
         seconds = _number(command, "seconds", optional=True)
         runner.hold_for(seconds)
         return f"final screens stay {seconds} s" if seconds else "final screens stay until next"
+    if name == "night_correct":
+        points = _number(command, "points") or 0
+        runner.correct_score(_text(command, "team"), points, _text(command, "reason"))
+        return f"{points:+d} point{'' if abs(points) == 1 else 's'} for {command.get('team')}"
     if name == "night_end":
         runner.end()
         return "night ended"

@@ -29,6 +29,7 @@ from appliance.games.night import (
     AbandonRound,
     AddRound,
     CloseCard,
+    CorrectScore,
     EnterNumber,
     FinishRound,
     MoveRound,
@@ -197,6 +198,12 @@ class NightRunner:
         if not isinstance(seconds, int) or isinstance(seconds, bool) or not 0 <= seconds <= MAX_INTERVAL_SECONDS:
             raise MalformedInput(f"an interval is 0 to {MAX_INTERVAL_SECONDS} seconds, got {seconds!r}")
         self.interval_until = self.session.clock() + seconds if seconds else None
+        self.session._changed()
+
+    def correct_score(self, team: str, points: int, reason: str) -> None:
+        """The quizmaster adds (or takes) ``points`` to ``team``'s standing with a reason: a night action,
+        stored and replayed like any (rules.md Quiz night 7)."""
+        self._apply(CorrectScore.of(team, points, reason))
         self.session._changed()
 
     # -- playing a round ---------------------------------------------------------------------------

@@ -97,6 +97,23 @@ def test_a_three_round_night_with_three_phones_to_the_podium(box: Box, browser: 
     expect(admin.locator(".state h1")).to_have_text("Quiz night", timeout=10_000)
     expect(ann.locator(".phone-panel")).to_contain_text("Place 1", timeout=10_000)
 
+    # issue 31.16: a score correction with its reason, from the night page's form
+    admin.goto(box.url + "/night/")
+    admin.click("summary:has-text('Score correction')")
+    admin.select_option("select[name=team]", "Cat")
+    admin.fill("input[name=points]", "1")
+    admin.fill("input[name=reason]", "Bonus: best team name")
+    admin.click("button:has-text('Correct the score')")
+    expect(admin.locator(".flash")).to_contain_text("Score correction: done")
+    expect(admin.locator(".correction")).to_have_text("Cat +1: Bonus: best team name")
+    expect(admin.locator("table.night-standing tr:has-text('Cat')")).to_contain_text("+1")
+    box.shot(admin, "night-correction")
+    admin.click("summary:has-text('Score correction')")
+    admin.fill("input[name=points]", "0")
+    admin.fill("input[name=reason]", "nothing")
+    admin.click("button:has-text('Correct the score')")
+    expect(admin.locator(".flash")).to_contain_text("refused")
+
     # round 2: the buzzer round by its keyboard shortcuts: A arm, Bob buzzes, R right, N next question
     _night_command(admin, box, "Start the next round")
     admin.goto(box.url + "/live/")
@@ -167,6 +184,9 @@ def test_a_three_round_night_with_three_phones_to_the_podium(box: Box, browser: 
     rows = admin.locator("table.night-results tbody tr")
     expect(rows).to_have_text([re.compile(r"^\s*1\s*Ann\s*3\s*1\s*2\s*6\s*$"),
                                re.compile(r"^\s*2\s*Bob\s*1\s*3\s*2\s*6\s*$"),
-                               re.compile(r"^\s*3\s*Cat\s*1\s*1\s*1\s*3\s*$")])
+                               re.compile(r"^\s*3\s*Cat\s*1\s*1\s*1\s*\+1\s*4\s*$")])
     expect(admin.locator("body")).to_contain_text("Tie-break card 1")
+    expect(admin.locator("body")).to_contain_text("Score corrections: Cat +1 (Bonus: best team name)")
+    # the print view is dated, and counts its rounds in words (an audit read "5 round(s)")
+    expect(admin.locator("p").first).to_have_text(re.compile(r"· \d{4}-\d\d-\d\d \d\d:\d\d · 3 rounds$"))
     box.shot(admin, "night-print")

@@ -24,6 +24,7 @@ from appliance.games.night.actions import (
     AbandonRound,
     AddRound,
     CloseCard,
+    CorrectScore,
     EnterNumber,
     FinishRound,
     MoveRound,
@@ -80,6 +81,8 @@ class NightEngine(Engine):
             Round(number, plan, plan.seated(self.players)) for number, plan in enumerate(plans, 1)
         ]
         self.cards: list[Tiebreak] = []
+        self.corrections: list[CorrectScore] = []
+        """The quizmaster's score corrections, in order (rules.md Quiz night 7)."""
         self._winners: list[str] = []
         self._phase = Phase.BETWEEN
         self._advance()
@@ -158,6 +161,8 @@ class NightEngine(Engine):
         for round_ in self.scored():
             for player, points in round_.points.items():
                 totals[player] += points
+        for correction in self.corrections:
+            totals[correction.team] += correction.points
         return totals
 
     def places(self) -> dict[str, int]:
@@ -355,6 +360,21 @@ class NightEngine(Engine):
         round_.points = dict.fromkeys(self.players, 0)
         self._advance()
 
+    # -- score corrections (rules.md Quiz night 7) -------------------------------------------------------
+
+    def verify_correct_score(self, action: CorrectScore) -> None:
+        self._require_host(action)
+        self._check_player(action.team)
+        if self._phase is Phase.FINISHED or self.cards:
+            raise WrongPhase(f"a score correction for {action.team} refused: the standing is settled once the "
+                             f"tie-break starts or the night is over; {self.status()}")
+
+    def correct_score(self, action: CorrectScore) -> None:
+        self.verify_correct_score(action)
+        self._record(action)
+        self.corrections.append(action)
+        self._advance()
+
     # -- the tie-break (rules.md Quiz night 4) ----------------------------------------------------------
 
     def verify_tiebreak_card(self, action: TiebreakCard) -> None:
@@ -444,4 +464,5 @@ class NightEngine(Engine):
         return {
             "rounds": [r.snapshot() for r in self.rounds],
             "cards": [c.snapshot() for c in self.cards],
+            "corrections": [c.to_json() for c in self.corrections],
         }
