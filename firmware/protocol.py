@@ -724,6 +724,8 @@ ADMIN_COMMANDS = {
     "night_next": {},
     "night_hold": {"seconds": ("int", False)},
     "night_correct": {"team": ("str", True), "points": ("int", True), "reason": ("str", True)},
+    "night_join": {"player": ("str", True), "handset": ("id", True)},
+    "night_qr": {"show": ("bool", True)},
 }
 GAME_COMMANDS = ("arm", "right", "wrong", "close")
 ADMIN_STATE_FIELDS = ("v", "handsets", "scene", "game", "paused", "can_advance", "message", "pairing",

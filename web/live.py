@@ -90,6 +90,8 @@ def state() -> dict[str, Any]:
         "can_advance": bool(board.get("can_advance")),
         # a quiz night's round (or deciding tie-break card) held on its final screen until *next*
         "held": bool(board.get("held")),
+        # a night in progress whose TV shows the lobby's join QR code (its controls are still the night's)
+        "in_night": isinstance(board.get("night"), dict),
         "remaining": link.remaining(),
         "view": view,
         "winners": results.winners(view),

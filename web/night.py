@@ -209,6 +209,8 @@ COMMANDS = {
     "night_next": "Next: the night's standing",
     "night_hold": "Hold time",
     "night_correct": "Score correction",
+    "night_join": "A latecomer joins",
+    "night_qr": "Join QR code",
 }
 
 
@@ -227,8 +229,10 @@ def index() -> str | BaseResponse:
         return render_template("night/none.html", nights=services().store.nights(limit=20), version=night_version())
     decks = [d for d in services().store.decks() if d["cards"]]
     kinds = [(k.game, k.title, SPECS[k.game].deck) for k in KINDS.values()]
+    seated = set(view.get("seated") or [])
+    free = [h for h in _handsets() if h.get("id") not in seated]  # a latecomer's handset or phone
     return render_template("night/index.html", n=view, board=services().link.board() or {}, kinds=kinds,
-                           decks=decks, version=night_version())
+                           decks=decks, version=night_version(), free=free)
 
 
 @bp.get("/version")
@@ -271,6 +275,10 @@ def command() -> BaseResponse:
             flash(str(exc))
             return redirect(url_for("night.index"))
         cmd["plan"] = plan
+    if name == "night_join":
+        cmd["player"], cmd["handset"] = form.get("player", "").strip(), form.get("handset", "")
+    if name == "night_qr":
+        cmd["show"] = form.get("show") == "yes"
     if name == "night_correct":
         raw = form.get("points", "").strip()
         try:

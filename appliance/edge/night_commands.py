@@ -13,7 +13,7 @@ from appliance.session.night import NightRunner
 NIGHT_COMMANDS = (
     "night_start", "night_round", "night_finish", "night_abandon", "night_add", "night_skip", "night_move",
     "night_seat", "night_interval", "night_card", "night_number", "night_close_card", "night_end",
-    "night_next", "night_hold", "night_correct",
+    "night_next", "night_hold", "night_correct", "night_join", "night_qr",
 )
 
 
@@ -107,6 +107,19 @@ def night_command(runner: NightRunner, command: Mapping[str, Any], accepted: Cal
         points = _number(command, "points") or 0
         runner.correct_score(_text(command, "team"), points, _text(command, "reason"))
         return f"{points:+d} point{'' if abs(points) == 1 else 's'} for {command.get('team')}"
+    if name == "night_join":
+        handset = command.get("handset")
+        if not isinstance(handset, str) or not accepted(handset):
+            raise MalformedInput(f"handset {handset!r} is not at the table")
+        team = _text(command, "player").strip()
+        runner.join(team, handset)
+        return f"{team} joins the night with 0 points"
+    if name == "night_qr":
+        show = command.get("show")
+        if not isinstance(show, bool):
+            raise MalformedInput(f"night_qr needs show: true or false, got {show!r}")
+        runner.show_join(show)
+        return "the join QR code is on the TV" if show else "the night's standing is back on the TV"
     if name == "night_end":
         runner.end()
         return "night ended"

@@ -32,6 +32,7 @@ from appliance.games.night import (
     CorrectScore,
     EnterNumber,
     FinishRound,
+    JoinNight,
     MoveRound,
     NightEngine,
     RoundPlan,
@@ -89,6 +90,8 @@ class NightRunner:
         self.held_at: float | None = None
         self.due_at: float | None = None
         """When the round in play became due (its last card revealed): a hold time counts from there."""
+        self.joining = False
+        """Between rounds the TV shows the lobby's join QR code instead of the standing (latecomers)."""
         self.hold_seconds: int | None = None
         """The quizmaster's hold time for final screens (None: held until *next*)."""
         self._syncing = False
@@ -200,6 +203,30 @@ class NightRunner:
         self.interval_until = self.session.clock() + seconds if seconds else None
         self.session._changed()
 
+    def join(self, team: str, handset_id: str) -> None:
+        """A latecomer joins the night in progress on ``handset_id`` with 0 points so far (rules.md Quiz
+        night 1); refused, changing nothing, when that handset already seats a player of the night."""
+        engine = self._engine()
+        holder = self.player_at(handset_id)
+        if holder is not None:
+            raise IllegalAction(f"that handset is {holder}'s in this quiz night")
+        action = JoinNight.of(team)
+        engine.verify(action)
+        seats = {**self.seats, team: handset_id}
+        if self.store is not None and self.night_id is not None:
+            self.store.join_night(self.night_id, len(engine.log), action.to_json(), seats)
+        engine.apply(action)
+        self.seats = seats
+        self.session._changed()
+
+    def show_join(self, show: bool) -> None:
+        """The join QR code (the lobby screen) on the TV between rounds, or the standing again."""
+        engine = self._engine()
+        if show and (self.session.state == "playing" or engine.phase == Phase.PLAYING.value):
+            raise IllegalAction("the join QR code shows between rounds; a round is in play")
+        self.joining = show
+        self.session._changed()
+
     def correct_score(self, team: str, points: int, reason: str) -> None:
         """The quizmaster adds (or takes) ``points`` to ``team``'s standing with a reason: a night action,
         stored and replayed like any (rules.md Quiz night 7)."""
@@ -245,7 +272,7 @@ class NightRunner:
             self.games[round_.number] = game_id
         engine.apply(action)
         self.interval_until = None
-        self.held, self.held_at, self.due_at = None, None, None
+        self.held, self.held_at, self.due_at, self.joining = None, None, None, False
         self.round_started = self.session.clock()
         self.session.start_game(setup, seats, game_id=game_id)
 
@@ -525,6 +552,8 @@ class NightRunner:
         view = engine.public_view()
         view["id"] = self.night_id
         view["hold"] = self.hold_seconds
+        view["joining"] = self.joining
+        view["seated"] = sorted(self.seats.values())  # the handsets the night seats (a latecomer takes another)
         state["night"] = view
         names = {hid: player for player, hid in self.seats.items()}
         # the board colours the night's players by their handsets (copies: the session keeps its list)
@@ -549,6 +578,8 @@ class NightRunner:
             return state
         if engine.finished or engine.phase in (Phase.TIEBREAK.value, Phase.CARD.value):
             state["scene"] = "night-podium" if engine.finished else "night-tiebreak"
+        elif self.joining and engine.phase == Phase.BETWEEN.value:
+            state["scene"] = "lobby"  # the join QR code for latecomers (the TV adds how to join)
         elif self.interval_until is not None and self.session.clock() < self.interval_until:
             state["scene"] = "night-interval"
             state["remaining"] = max(0, int(self.interval_until - self.session.clock() + 0.999))

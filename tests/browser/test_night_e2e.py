@@ -97,6 +97,14 @@ def test_a_three_round_night_with_three_phones_to_the_podium(box: Box, browser: 
     expect(admin.locator(".state h1")).to_have_text("Quiz night", timeout=10_000)
     expect(ann.locator(".phone-panel")).to_contain_text("Place 1", timeout=10_000)
 
+    # issue 31.10: the join QR code on demand between rounds, for latecomers
+    _night_command(admin, box, "Show the join QR code")
+    admin.goto(box.url + "/live/")
+    expect(admin.locator(".state h1")).to_have_text("Quiz night")  # the night's controls, not a lobby's
+    expect(admin.locator(".tv img")).to_be_visible()
+    box.shot(admin, "night-join-qr")
+    _night_command(admin, box, "Back to the standing")
+
     # issue 31.16: a score correction with its reason, from the night page's form
     admin.goto(box.url + "/night/")
     admin.click("summary:has-text('Score correction')")
@@ -190,3 +198,9 @@ def test_a_three_round_night_with_three_phones_to_the_podium(box: Box, browser: 
     # the print view is dated, and counts its rounds in words (an audit read "5 round(s)")
     expect(admin.locator("p").first).to_have_text(re.compile(r"· \d{4}-\d\d-\d\d \d\d:\d\d · 3 rounds$"))
     box.shot(admin, "night-print")
+
+    # issue 31.10: after the podium, back to the lobby (its join QR code) for the next game
+    _night_command(admin, box, "Back to the lobby")
+    admin.goto(box.url + "/live/")
+    expect(admin.locator(".state h1")).to_contain_text("Lobby", timeout=10_000)
+    box.shot(admin, "night-back-to-lobby")

@@ -196,6 +196,8 @@ class CloseCard(Action):
 MAX_CORRECTION = 100
 """The most points one score correction adds or takes (rules.md Quiz night 7)."""
 MAX_REASON = 120
+MAX_TEAM_NAME = 24
+"""A player's name (firmware/protocol.py MAX_NAME)."""
 
 
 @dataclass(frozen=True)
@@ -226,6 +228,23 @@ class CorrectScore(Action):
         return cls(HOST, team, points, reason)
 
 
+@dataclass(frozen=True)
+class JoinNight(Action):
+    """The host adds a latecomer ``team`` to the night in progress: 0 points so far, seated in every round
+    still to come that seats everyone (rules.md Quiz night 1)."""
+
+    kind: ClassVar[str] = "join_night"
+    team: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.team, str) or not self.team.strip() or len(self.team) > MAX_TEAM_NAME:
+            raise MalformedInput(f"a latecomer is a name of 1 to {MAX_TEAM_NAME} characters, got {self.team!r}")
+
+    @classmethod
+    def of(cls, team: str) -> Self:
+        return cls(HOST, team)
+
+
 NIGHT_ACTIONS: tuple[type[Action], ...] = (
     AddRound,
     SkipRound,
@@ -238,4 +257,5 @@ NIGHT_ACTIONS: tuple[type[Action], ...] = (
     EnterNumber,
     CloseCard,
     CorrectScore,
+    JoinNight,
 )

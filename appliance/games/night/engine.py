@@ -27,6 +27,7 @@ from appliance.games.night.actions import (
     CorrectScore,
     EnterNumber,
     FinishRound,
+    JoinNight,
     MoveRound,
     SeatRound,
     SkipRound,
@@ -373,6 +374,33 @@ class NightEngine(Engine):
         self.verify_correct_score(action)
         self._record(action)
         self.corrections.append(action)
+        self._advance()
+
+    # -- a latecomer (rules.md Quiz night 1) ----------------------------------------------------------
+
+    def verify_join_night(self, action: JoinNight) -> None:
+        self._require_changes(action)
+        team = action.team
+        if team in self.players:
+            raise IllegalAction(f"{team} is already a player of this night")
+        if len(self.players) >= self.max_players:
+            raise IllegalAction(f"a night has at most {self.max_players} players")
+        players = [*self.players, team]
+        for round_ in self.to_come():
+            if round_.plan.seats is None:
+                kind = self.kind(round_)
+                try:
+                    kind.engine(players, kind.engine_options(round_.plan.options))
+                except ConfigError as exc:
+                    raise IllegalAction(f"{team} cannot join: round {round_.number} ({kind.title}) seats everyone "
+                                        f"and {exc}; change its seats first") from exc
+
+    def join_night(self, action: JoinNight) -> None:
+        self.verify_join_night(action)
+        self._record(action)
+        self.players = (*self.players, action.team)
+        for round_ in self.to_come():
+            round_.seats = round_.plan.seated(self.players)
         self._advance()
 
     # -- the tie-break (rules.md Quiz night 4) ----------------------------------------------------------
