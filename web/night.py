@@ -316,11 +316,32 @@ def rebuilt(night_id: int) -> tuple[Any, NightEngine]:
     return stored, engine
 
 
-def _table(engine: NightEngine) -> dict[str, Any]:
+ENDINGS = {"cards": "stopped at its card count", "time": "stopped at its time box",
+           "host": "finished early by the quizmaster and scored as it stood"}
+
+
+def _ending(round_: Mapping[str, Any], games: Mapping[int, int]) -> str:
+    """How a scored round ended, from its game's stored result: "" when it was played to the end, else why
+    it stopped (its card count, its time box, the quizmaster's finish now: the night page's or the Live page's)."""
+    game_id = games.get(round_["number"])
+    stored = services().store.game(game_id) if game_id is not None else None
+    result: dict[str, Any] = stored.result if stored is not None and isinstance(stored.result, dict) else {}
+    night = result.get("night")
+    why = night.get("why") if isinstance(night, dict) else None
+    stopped = round_["status"] == "stopped" or result.get("stopped") is True
+    if not stopped:
+        return ""
+    return ENDINGS.get(str(why), ENDINGS["host"])
+
+
+def _table(engine: NightEngine, games: Mapping[int, int] | None = None) -> dict[str, Any]:
     """Per round and in total, the night's players in the order of the night's places; ``corrected``: each
-    player's score corrections summed (rules.md Quiz night 7), empty when the night has none."""
+    player's score corrections summed (rules.md Quiz night 7), empty when the night has none; each round's
+    ``ending`` (:func:`_ending`) when ``games`` (round number -> stored game id) is given."""
     view = engine.public_view()
     played = [r for r in view["rounds"] if r["status"] in ("finished", "stopped")]
+    for round_ in played:
+        round_["ending"] = _ending(round_, games) if games is not None else ""
     corrected: dict[str, int] = {}
     for correction in view["corrections"]:
         corrected[correction["team"]] = corrected.get(correction["team"], 0) + correction["points"]
@@ -338,13 +359,14 @@ def rounds_text(count: int) -> str:
 @bp.get("/<int:night_id>")
 def result(night_id: int) -> str:
     stored, engine = rebuilt(night_id)
-    return render_template("night/result.html", stored=stored, t=_table(engine), rounds_text=rounds_text)
+    return render_template("night/result.html", stored=stored, t=_table(engine, stored.rounds),
+                           rounds_text=rounds_text)
 
 
 @bp.get("/<int:night_id>/print")
 def print_view(night_id: int) -> str:
     stored, engine = rebuilt(night_id)
-    return render_template("night/print.html", stored=stored, t=_table(engine), rounds_text=rounds_text,
+    return render_template("night/print.html", stored=stored, t=_table(engine, stored.rounds), rounds_text=rounds_text,
                            date=results.when(stored.ended or stored.started))
 
 

@@ -66,6 +66,10 @@ round (the night page's "Start the next round" is not held back)."""
 
 MAX_HOLD_SECONDS = 600
 
+CARDS, TIME, HOST_STOP = "cards", "time", "host"
+"""Why a round stopped early (its stored game result's ``night.why``): its card count, its time box, the
+quizmaster's finish now."""
+
 ROUND, TIEBREAK = "round", "tiebreak"
 """What the board holds (:attr:`NightRunner.held`): a round's own final screen, the last tie-break card."""
 
@@ -282,7 +286,7 @@ class NightRunner:
             raise IllegalAction("the round in play has no game engine to score")
         return [action.to_json() for action in flow.engine.log]
 
-    def finish_round(self, stopped: bool = True) -> None:
+    def finish_round(self, stopped: bool = True, why: str = HOST_STOP) -> None:
         """"Finish now and score": the round in play is placed by its game's stopped rule (not abandoned)."""
         engine = self._engine()
         round_ = engine.playing
@@ -290,7 +294,7 @@ class NightRunner:
             raise IllegalAction(f"no round is in play: {engine.status()}")
         action = FinishRound(HOST, tuple(self._game_log()), stopped)
         engine.verify(action)
-        self._end_round(action, "finished")
+        self._end_round(action, "finished", why)
 
     def abandon_round(self) -> None:
         """The round in play ends without counting (distinct from finishing it now)."""
@@ -299,14 +303,22 @@ class NightRunner:
         engine.verify(action)
         self._end_round(action, "abandoned")
 
-    def _end_round(self, action: FinishRound | AbandonRound, status: str) -> None:
+    def _end_round(self, action: FinishRound | AbandonRound, status: str, why: str = HOST_STOP) -> None:
         engine = self._engine()
         round_ = engine.playing
         assert round_ is not None
         game_id = self.games.get(round_.number)
+        flow = self.session.flow
+        if isinstance(action, FinishRound) and action.stopped and isinstance(flow, EngineFlow) and not flow.finished:
+            # the round's end by its game's stopped rule, on the board (sQuizz's totals revealed) and in the
+            # game's stored result (its winners, "stopped"); the night's log holds the round's log as it stood
+            with contextlib.suppress(QuizboxError):
+                flow.finish_now(self.session.game_time())
         if self.store is not None and self.night_id is not None and game_id is not None:
-            result = dict(self.session.flow.board()) if self.session.flow is not None else {}
+            result = dict(flow.board()) if flow is not None else {}
             result["night"] = {"round": round_.number, "end": action.kind}
+            if isinstance(action, FinishRound) and action.stopped:
+                result["night"]["why"] = why
             self.store.end_night_round(self.night_id, len(engine.log), action.to_json(), game_id, result, status)
         engine.apply(action)
         self.round_ended = self.session.clock()
@@ -315,12 +327,6 @@ class NightRunner:
         if isinstance(action, AbandonRound):
             self.session.to_lobby()
             return
-        flow = self.session.flow
-        if action.stopped and isinstance(flow, EngineFlow) and not flow.finished:
-            # the board's final screen is the game's own end by its stopped rule (sQuizz's totals revealed):
-            # shown, not stored; the night's log holds the round's log as it stood
-            with contextlib.suppress(QuizboxError):
-                flow.finish_now(self.session.game_time())
         self._hold(ROUND)
         self.session._changed()
 
@@ -375,21 +381,27 @@ class NightRunner:
 
     def due(self) -> bool:
         """Whether the round in play has reached its card count or its time box and is between
-        questions: it is then finished now (rules.md Quiz night 2: the round's card count or time box
-        ran out, it is placed by its game's stopped rule)."""
+        questions: its last reveal is on the board, and *next* finishes it (rules.md Quiz night 2: the
+        round's card count or time box ran out, it is placed by its game's stopped rule; night-6)."""
+        return self.due_reason() is not None
+
+    def due_reason(self) -> str | None:
+        """Why the round in play is due: CARDS (its card count) or TIME (its time box); None if it is not."""
         engine = self.engine
         flow = self.session.flow
         if engine is None or engine.phase != Phase.PLAYING.value or self.session.state != "playing":
-            return False
+            return None
         if not isinstance(flow, EngineFlow) or flow.finished or not flow.ready_for_card():
-            return False
+            return None
         round_ = engine.playing
         assert round_ is not None
         plan = round_.plan
         if plan.cards is not None and flow.cards_dealt >= plan.cards:
-            return True
+            return CARDS
         started = self.round_started
-        return plan.minutes is not None and started is not None and self.session.clock() - started >= plan.minutes * 60
+        if plan.minutes is not None and started is not None and self.session.clock() - started >= plan.minutes * 60:
+            return TIME
+        return None
 
     def tick(self) -> bool:
         """With a hold time set: a final screen held that long makes way, a round due that long (its
@@ -407,7 +419,7 @@ class NightRunner:
         if self.due_at is None:
             self.due_at = now
         if hold is not None and now - self.due_at >= hold:
-            self.finish_round(stopped=True)
+            self.finish_round(stopped=True, why=self.due_reason() or HOST_STOP)
             return True
         return False
 
@@ -417,8 +429,9 @@ class NightRunner:
         if self.held is not None:
             self.release()
             return "the final screen made way for the night's standing"
-        if self.due():
-            self.finish_round(stopped=True)
+        why = self.due_reason()
+        if why is not None:
+            self.finish_round(stopped=True, why=why)
             return "round finished: its card count or time box is up"
         self.start_round()
         return "round started"
