@@ -214,6 +214,17 @@ COMMANDS = {
 }
 
 
+CONFIRM = {
+    "night_end": "The night ends now: a round in play is abandoned (it does not count) and no round still to come "
+                 "is played. This cannot be undone.",
+    "night_abandon": "The round in play ends and does not count: nobody scores for it. This cannot be undone.",
+    "night_finish": "The round in play ends now and is scored as it stands, by its game's stopped rule (a question "
+                    "still open does not count).",
+    "night_skip": "This round will not be played tonight; it scores nobody anything.",
+}
+"""The night page's controls that cannot be taken back: asked first, as the Live page asks (issue 31.3)."""
+
+
 def night_version() -> str:
     """What the night page shows, as one short string: it changes when the night, the board's scene or
     the tie-break's numbers do (night.js polls it and reloads the page, or offers to)."""
@@ -255,6 +266,14 @@ def command() -> BaseResponse:
     if name not in COMMANDS:
         flash(f"Unknown night control {name!r}.")
         return redirect(url_for("night.index"))
+    over = name == "night_end" and (_night_view() or {}).get("phase") == "finished"  # back to the lobby: nothing lost
+    if name in CONFIRM and form.get("confirmed") != "yes" and not over:
+        label = COMMANDS[name]
+        if name == "night_skip":
+            label = f"Skip round {_round_number(form)}"
+        fields = [(k, v) for k, values in form.lists() if k not in ("csrf_token", "confirmed") for v in values]
+        return Response(render_template("night/confirm.html", label=label, question=CONFIRM[name], fields=fields,
+                                        danger=name != "night_finish"), mimetype="text/html")
     cmd: dict[str, Any] = {"cmd": name}
     if name in ("night_skip", "night_move", "night_seat"):
         cmd["round"] = _round_number(form)

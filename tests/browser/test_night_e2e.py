@@ -151,7 +151,12 @@ def test_a_three_round_night_with_three_phones_to_the_podium(box: Box, browser: 
     ann.click("button:has-text('Send')")
     _split(bob, 1, 0)
     _split(cat, 0, 1)
-    _night_command(admin, box, "Finish this round now and score it")
+    admin.goto(box.url + "/night/")
+    admin.click("button:has-text('Finish this round now and score it')")
+    expect(admin.locator("h1")).to_have_text("Finish this round now and score it?")  # issue 31.3: it asks first
+    box.shot(admin, "night-confirm-finish")
+    admin.click("button:has-text('Yes: Finish this round now')")
+    expect(admin.locator(".flash")).to_contain_text(": done")
 
     # Ann 3+1+2 = 6 and Bob 1+3+2 = 6 are tied for first: a tie-break card, Ann is closer
     admin.goto(box.url + "/night/")
@@ -200,7 +205,7 @@ def test_a_three_round_night_with_three_phones_to_the_podium(box: Box, browser: 
     box.shot(admin, "night-print")
 
     # issue 31.10: after the podium, back to the lobby (its join QR code) for the next game
-    _night_command(admin, box, "Back to the lobby")
+    _night_command(admin, box, "Back to the lobby")  # the night is over: nothing to lose, not asked
     admin.goto(box.url + "/live/")
     expect(admin.locator(".state h1")).to_contain_text("Lobby", timeout=10_000)
     box.shot(admin, "night-back-to-lobby")

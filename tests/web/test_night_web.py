@@ -8,6 +8,7 @@ import csv
 import io
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from appliance.edge.handsets import Handset
@@ -140,7 +141,9 @@ def test_the_night_page_sends_the_night_controls(admin: FlaskClient, link: FakeL
     page = admin.get("/night/").get_data(as_text=True)
     assert "Start the next round" in page and "Live night" in page and "Change seats" in page
     post(admin, "/night/command", {"cmd": "night_round"}, page="/night/")
-    post(admin, "/night/command", {"cmd": "night_skip", "round": "2"}, page="/night/")
+    asked = post(admin, "/night/command", {"cmd": "night_skip", "round": "2"}, page="/night/").get_data(as_text=True)
+    assert "Skip round 2?" in asked and 'name="round" value="2"' in asked and link.commands == [{"cmd": "night_round"}]
+    post(admin, "/night/command", {"cmd": "night_skip", "round": "2", "confirmed": "yes"}, page="/night/")
     post(admin, "/night/command", {"cmd": "night_move", "round": "3", "before": "2"}, page="/night/")
     post(admin, "/night/command", {"cmd": "night_seat", "round": "3", "seat": ["Ann", "Cat"]}, page="/night/")
     post(admin, "/night/command", {"cmd": "night_interval", "minutes": "10"}, page="/night/")
@@ -236,3 +239,21 @@ def test_results_say_how_each_round_ended(admin: FlaskClient, store: Store) -> N
     history = admin.get(f"/games/{counted.id}").get_data(as_text=True)
     assert "Finished early by the quizmaster" in history or "stopped" in history.lower()
     assert "Winner: <strong>Ann</strong>" in history and "a deck of" in history
+
+
+@pytest.mark.parametrize(("name", "label"), [
+    ("night_end", "End the night?"), ("night_abandon", "Abandon this round (it does not count)?"),
+    ("night_finish", "Finish this round now and score it?"), ("night_skip", "Skip round 3?"),
+])
+def test_the_night_page_asks_before_what_cannot_be_taken_back(admin: FlaskClient, link: FakeLink, name: str,
+                                                              label: str) -> None:
+    """Issue 31.3: End the night, Abandon, Finish now and Skip acted on one click; they ask first, as the
+    Live page does, and nothing is sent until the quizmaster says yes."""
+    form = {"cmd": name, "round": "3"}
+    asked = post(admin, "/night/command", form, page="/night/")
+    page = asked.get_data(as_text=True)
+    assert asked.status_code == 200 and f"<h1>{label}</h1>" in page and "No, go back" in page
+    assert link.commands == []
+    post(admin, "/night/command", {**form, "confirmed": "yes"}, page="/night/")
+    assert [c["cmd"] for c in link.commands] == [name]
+
