@@ -729,7 +729,7 @@ ADMIN_COMMANDS = {
 }
 GAME_COMMANDS = ("arm", "right", "wrong", "close")
 ADMIN_STATE_FIELDS = ("v", "handsets", "scene", "game", "paused", "can_advance", "message", "pairing",
-                      "pairing_warnings", "last", "card", "seat_codes")
+                      "pairing_warnings", "last", "card", "seat_codes", "undo")
 
 
 def make_command(command_id, cmd, **args):

@@ -106,6 +106,7 @@ def state() -> dict[str, Any]:
         # the codes of seats whose handset is offline: in the admin state, never on the public board
         "seat_codes": admin.get("seat_codes") if isinstance(admin.get("seat_codes"), dict) else {},
         "last": admin.get("last") if isinstance(admin.get("last"), dict) else None,
+        "undo": admin.get("undo") if isinstance(admin.get("undo"), dict) else None,
         "message": board.get("message", ""),
     }
 
@@ -150,6 +151,11 @@ def _confirm_question(name: str) -> str:
         return controls.ENDINGS[name][1]
     if name == "next":
         return str(state()["confirm_next"])
+    if name == "undo":
+        last = (services().link.admin_state() or {}).get("undo")
+        if isinstance(last, dict) and last.get("player"):
+            return (f"{last['player']}'s last input ({last.get('kind')}) is taken back: {last['player']} answers "
+                    "again, and the TV asks them to.")
     return ""
 
 
@@ -162,6 +168,8 @@ def command() -> BaseResponse:
     question = _confirm_question(name)
     if question and request.form.get("confirmed") != "yes":
         label = controls.ENDINGS[name][0] if name in controls.ENDINGS else state()["step"]
+        if name == "undo":
+            label = f"Take back {(services().link.admin_state() or {}).get('undo', {}).get('player')}'s last input"
         return Response(render_template("live/confirm.html", cmd=name, label=label, question=question),
                         mimetype="text/html")
     try:
