@@ -94,6 +94,9 @@ class NightRunner:
         self.held_at: float | None = None
         self.due_at: float | None = None
         """When the round in play became due (its last card revealed): a hold time counts from there."""
+        self.colours: dict[str, str] = {}
+        """Player -> their colour for the whole night: the colour of the handset they first sat at (a team's
+        colour is the team's: a seat moved to another handset keeps it, issue 31.7)."""
         self.joining = False
         """Between rounds the TV shows the lobby's join QR code instead of the standing (latecomers)."""
         self.hold_seconds: int | None = None
@@ -141,6 +144,7 @@ class NightRunner:
         self.league_plan = league_plan
         self.interval_until = None
         self.held = self.held_at = self.due_at = None
+        self.colours = {}
         self.session.to_lobby()
 
     def end(self) -> None:
@@ -153,6 +157,7 @@ class NightRunner:
             self.store.finish_night(self.night_id, engine.public_view(), status="abandoned")
         self.engine, self.night_id, self.seats, self.games = None, None, {}, {}
         self.held = self.held_at = self.due_at = None
+        self.colours = {}
         self.session.to_lobby()
 
     def _apply(self, action: Action, origin: Origin | None = None) -> None:
@@ -569,12 +574,16 @@ class NightRunner:
         view["seated"] = sorted(self.seats.values())  # the handsets the night seats (a latecomer takes another)
         state["night"] = view
         names = {hid: player for player, hid in self.seats.items()}
-        # the board colours the night's players by their handsets (copies: the session keeps its list)
-        state["players"] = [
-            {**entry, "name": names[entry["handset"]]} if isinstance(entry, dict) and entry.get("handset") in names
-            else entry
-            for entry in state.get("players", [])
-        ]
+        # the night's players by name, each in the colour they had when they first sat (copies: the session
+        # keeps its list); a moved seat keeps its team's colour
+        players = []
+        for entry in state.get("players", []):
+            if isinstance(entry, dict) and entry.get("handset") in names:
+                player = names[entry["handset"]]
+                colour = self.colours.setdefault(player, str(entry.get("colour", "")))
+                entry = {**entry, "name": player, "colour": colour}
+            players.append(entry)
+        state["players"] = players
         if self.held == ROUND and self.session.flow is None:
             self.held = None  # the quizmaster went back to the lobby from a stale page: nothing to hold
         if self.held == ROUND:  # the round's own final screen (rules.md Quiz night 6)

@@ -461,3 +461,27 @@ def test_a_seat_cannot_move_to_the_handset_of_a_night_player_sitting_a_round_out
         session.move_seat("Cat", hs["Ann"], hs["Cat"])
     assert session.seats == {"Bob": "bob", "Cat": "cat"} and runner.seats == SEATS
     assert store.nights()[0].seats == SEATS
+
+
+def test_a_teams_colour_stays_the_teams_when_its_seat_moves(tmp_path: Path) -> None:
+    """Issue 31.7: a team's colour belonged to its handset, so moving a seat changed the team's colour
+    mid-night; it belongs to the team (the night's player)."""
+    session, runner = table(Store(tmp_path / "q.db"))
+    hs = handsets()
+    colours = {"ann": "#E69F00", "bob": "#56B4E9", "cat": "#009E73", "cat2": "#CC79A7"}
+    runner.start(SEATS, [{"game": "buzzer", "cards": 1}] * 2)
+
+    def colour_of(player: str, room: list[Handset]) -> str:
+        board = session.board_state(room, colours.__getitem__)
+        return next(p["colour"] for p in board["players"] if p["name"] == player)
+
+    assert colour_of("Cat", list(hs.values())) == "#009E73"
+    runner.start_round()
+    hs["Cat"].online = False
+    new = Handset(id="cat2", name="Cat-2", accepted=True, online=True)
+    session.move_seat("Cat", new, hs["Cat"])
+    room = [hs["Ann"], hs["Bob"], new]
+    assert colour_of("Cat", room) == "#009E73"  # Cat's colour, on the new handset
+    buzz_right(session, {**hs, "Cat": new}, "Cat")
+    runner.release()
+    assert colour_of("Cat", room) == "#009E73"  # between rounds too
