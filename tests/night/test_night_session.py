@@ -485,3 +485,23 @@ def test_a_teams_colour_stays_the_teams_when_its_seat_moves(tmp_path: Path) -> N
     buzz_right(session, {**hs, "Cat": new}, "Cat")
     runner.release()
     assert colour_of("Cat", room) == "#009E73"  # between rounds too
+
+
+def test_a_capped_rounds_header_says_the_most_points_win_when_it_runs_out(tmp_path: Path) -> None:
+    """Issue 31.14: a night round with a card count said only "First to 30 points wins" on the TV."""
+    from appliance.board.compose import compose
+
+    session, runner = table(Store(tmp_path / "q.db"))
+    hs = handsets()
+    runner.start(SEATS, [{"game": "confident", "cards": 4, "options": {"target": 30}},
+                         {"game": "confident", "options": {"target": 30}}])
+    runner.start_round()
+    canvas, _ = compose(session.board_state(hs.values(), lambda _: "#fff"), (1920, 1080), 0.0)
+    texts = [p.text for p in canvas.placements]
+    assert "First to 30 points, or the most after 4 questions" in texts, texts
+    runner.finish_round()
+    runner.release()
+    session.clock.now += 10  # type: ignore[attr-defined]
+    runner.start_round()
+    canvas, _ = compose(session.board_state(hs.values(), lambda _: "#fff"), (1920, 1080), 0.0)
+    assert "First to 30 points wins" in [p.text for p in canvas.placements]

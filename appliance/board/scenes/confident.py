@@ -30,6 +30,20 @@ def choose(board: Board) -> Choice:
     return Choice("confident-question", draw_question, ("confident", number, "question"))
 
 
+def goal(board: Board, target: int | None) -> str:
+    """What wins: the target, and in a quiz night's round with a card count or a time box, the most points
+    when it runs out (a capped round's header said only "First to 30 points wins", issue 31.14)."""
+    if not target:
+        return ""
+    playing = as_map(as_map(board.raw.get("night")).get("playing"))
+    cards, minutes = as_int(playing.get("cards")), as_int(playing.get("minutes"))
+    if cards:
+        return f"First to {target} points, or the most after {cards} question{'' if cards == 1 else 's'}"
+    if minutes:
+        return f"First to {target} points, or the most after {minutes} minute{'' if minutes == 1 else 's'}"
+    return f"First to {target} points wins"
+
+
 def draw_question(canvas: Canvas, board: Board) -> None:
     q = as_map(board.view.get("question"))
     target = as_int(board.view.get("target"))
@@ -38,7 +52,7 @@ def draw_question(canvas: Canvas, board: Board) -> None:
         canvas,
         board,
         title=f"Confident? · Question {as_int(q.get('number'), 0)}",
-        subtitle=f"First to {target} points wins" if target else "",
+        subtitle=goal(board, target),
         text=as_text(q.get("question")),
         unit=as_text(q.get("unit")),
         clues=[],
