@@ -14,6 +14,7 @@ from appliance.board import theme
 from appliance.board.canvas import Canvas, Rect
 from appliance.board.scenes import intro, numberline, question
 from appliance.board.scenes.common import footer, header, progress
+from appliance.board.scenes.scoreboard import short_points
 from appliance.board.scenes.select import Choice
 from appliance.board.state import Board, as_int, as_list, as_map, as_number, as_text
 
@@ -138,7 +139,8 @@ def draw_reveal(canvas: Canvas, board: Board) -> None:
         gained = as_int(points.get(row.name), 0) or 0
         total = as_int(scores.get(row.name), 0) or 0
         text_box = Rect(box.left + 2 * mark + c.u(12), box.top, box.width - 2 * mark - c.u(12), box.height)
-        words = f"{gained:+d} · {total} pts" if box.width >= c.u(300) else f"{gained:+d}"  # a room: this question's
+        wide = box.width >= c.u(300)
+        words = f"{gained:+d} · {short_points(total)}" if wide else f"{gained:+d}"  # a room: this question's
         c.text(text_box, words, 40, theme.TEXT, role="title", align="left", max_lines=1)
 
     numberline.draw(canvas, board, area, rows, as_number(q.get("answer")), grow, right, right_width=0.2,
