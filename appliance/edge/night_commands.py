@@ -56,7 +56,7 @@ def night_command(runner: NightRunner, command: Mapping[str, Any], accepted: Cal
         if plan is not None and not isinstance(plan, str):
             raise MalformedInput("night_start's league_plan is a plan id (text)")
         runner.start(mapping, rounds, _text(command, "title"), league_plan=plan)
-        return f"the night starts with {len(rounds)} round(s)"
+        return f"the night starts with {len(rounds)} round{'' if len(rounds) == 1 else 's'}"
     if name == "night_round":
         runner.start_round()
         return "round started"

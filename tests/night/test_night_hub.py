@@ -36,7 +36,7 @@ def test_night_commands_reach_the_night(hub: Hub) -> None:
     hub.registry.hello("h2", "Bob", 0.0)[0].accepted = True
     seats = [{"player": "Ann", "handset": "h1"}, {"player": "Bob", "handset": "h2"}]
     answer = hub.command({"cmd": "night_start", "seats": seats, "rounds": [{"game": "buzzer"}], "title": "Hub night"})
-    assert answer == {"ok": True, "msg": "the night starts with 1 round(s)"}
+    assert answer == {"ok": True, "msg": "the night starts with 1 round"}
     assert hub.session.night is not None and hub.session.night.engine is not None
     hub.command({"cmd": "next"})  # between rounds the host's next starts the round
     assert hub.session.state == "playing" and hub.session.setup is not None and hub.session.setup.game == "buzzer"
