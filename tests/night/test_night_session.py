@@ -505,3 +505,25 @@ def test_a_capped_rounds_header_says_the_most_points_win_when_it_runs_out(tmp_pa
     runner.start_round()
     canvas, _ = compose(session.board_state(hs.values(), lambda _: "#fff"), (1920, 1080), 0.0)
     assert "First to 30 points wins" in [p.text for p in canvas.placements]
+
+
+def test_a_stopped_squizz_round_reveals_its_hidden_totals_before_the_standing(tmp_path: Path) -> None:
+    """Issue 31.1: sQuizz hides its totals until the end; a night round of it stopped by the quizmaster went
+    straight to the standing, so the totals were never shown. Its final screen (the totals revealed) is held."""
+    from appliance.board.compose import choose
+    from appliance.board.state import Board
+
+    squizz = [DealtCard(f"s/{i}", {"prompt": f"Q{i}", "propositions": [{"text": t, "value": v} for t, v in
+                                                                     (("x", 1), ("y", 2), ("z", 3))]})
+              for i in range(12)]
+    session = Session(Clock(), store=Store(tmp_path / "q.db"), flows=flow_factory)
+    runner = NightRunner(session, session.store, lambda game, how: squizz)
+    hs = handsets()
+    runner.start(SEATS, [{"game": "squizz"}, {"game": "buzzer"}])
+    runner.start_round()
+    runner.finish_round()  # the night page's "Finish this round now"
+    board = session.board_state(hs.values(), lambda _: "#fff")
+    assert board["scene"] == "results" and board["held"] is True and board["view"]["stopped"] is True
+    assert choose(Board(board)).name == "squizz-final"  # the totals revealed one by one
+    runner.next()
+    assert session.board_state(hs.values(), lambda _: "#fff")["scene"] == "night"
