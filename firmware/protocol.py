@@ -771,10 +771,15 @@ ADMIN_COMMANDS = {
     "night_number": {"player": ("str", True), "number": ("str", True)},
     "night_close_card": {},
     "night_end": {},
+    "night_next": {},
+    "night_hold": {"seconds": ("int", False)},
+    "night_correct": {"team": ("str", True), "points": ("int", True), "reason": ("str", True)},
+    "night_join": {"player": ("str", True), "handset": ("id", True)},
+    "night_qr": {"show": ("bool", True)},
 }
 GAME_COMMANDS = ("arm", "right", "wrong", "close")
 ADMIN_STATE_FIELDS = ("v", "handsets", "scene", "game", "paused", "can_advance", "message", "pairing",
-                      "pairing_warnings", "last", "card", "seat_codes")
+                      "pairing_warnings", "last", "card", "seat_codes", "undo")
 
 
 def make_command(command_id, cmd, **args):

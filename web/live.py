@@ -90,6 +90,10 @@ def state() -> dict[str, Any]:
         "game_name": _game_name(board.get("game")),
         "paused": bool(board.get("paused")),
         "can_advance": bool(board.get("can_advance")),
+        # a quiz night's round (or deciding tie-break card) held on its final screen until *next*
+        "held": bool(board.get("held")),
+        # a night in progress whose TV shows the lobby's join QR code (its controls are still the night's)
+        "in_night": isinstance(board.get("night"), dict),
         "remaining": link.remaining(),
         "view": view,
         "winners": results.winners(view),
@@ -104,6 +108,7 @@ def state() -> dict[str, Any]:
         # the codes of seats whose handset is offline: in the admin state, never on the public board
         "seat_codes": admin.get("seat_codes") if isinstance(admin.get("seat_codes"), dict) else {},
         "last": admin.get("last") if isinstance(admin.get("last"), dict) else None,
+        "undo": admin.get("undo") if isinstance(admin.get("undo"), dict) else None,
         "message": board.get("message", ""),
     }
 
@@ -148,6 +153,11 @@ def _confirm_question(name: str) -> str:
         return controls.ENDINGS[name][1]
     if name == "next":
         return str(state()["confirm_next"])
+    if name == "undo":
+        last = (services().link.admin_state() or {}).get("undo")
+        if isinstance(last, dict) and last.get("player"):
+            return (f"{last['player']}'s last input ({last.get('kind')}) is taken back: {last['player']} answers "
+                    "again, and the TV asks them to.")
     return ""
 
 
@@ -160,6 +170,8 @@ def command() -> BaseResponse:
     question = _confirm_question(name)
     if question and request.form.get("confirmed") != "yes":
         label = controls.ENDINGS[name][0] if name in controls.ENDINGS else state()["step"]
+        if name == "undo":
+            label = f"Take back {(services().link.admin_state() or {}).get('undo', {}).get('player')}'s last input"
         return Response(render_template("live/confirm.html", cmd=name, label=label, question=question),
                         mimetype="text/html")
     try:

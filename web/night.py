@@ -24,7 +24,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from appliance.errors import QuizboxError
 from appliance.games.night import KINDS, NightEngine, RoundPlan
 from appliance.games.registry import GAMES as SPECS
-from web import league_plans
+from web import league_plans, results
 from web.boxsettings import answer_seconds
 from web.catalogue import GAMES, Option, OptionProblem, options_from_form
 from web.games import SetupProblem, _handsets, _seats, seat_rows
@@ -261,7 +261,23 @@ COMMANDS = {
     "night_number": "Enter a number",
     "night_close_card": "Close the card",
     "night_end": "End the night",
+    "night_next": "Next: the night's standing",
+    "night_hold": "Hold time",
+    "night_correct": "Score correction",
+    "night_join": "A latecomer joins",
+    "night_qr": "Join QR code",
 }
+
+
+CONFIRM = {
+    "night_end": "The night ends now: a round in play is abandoned (it does not count) and no round still to come "
+                 "is played. This cannot be undone.",
+    "night_abandon": "The round in play ends and does not count: nobody scores for it. This cannot be undone.",
+    "night_finish": "The round in play ends now and is scored as it stands, by its game's stopped rule (a question "
+                    "still open does not count).",
+    "night_skip": "This round will not be played tonight; it scores nobody anything.",
+}
+"""The night page's controls that cannot be taken back: asked first, as the Live page asks (issue 31.3)."""
 
 
 def night_version() -> str:
@@ -280,8 +296,10 @@ def index() -> str | BaseResponse:
                                league_plans=league_plans.plans())
     decks = [d for d in services().store.decks() if d["cards"]]
     kinds = [(k.game, k.title, SPECS[k.game].deck) for k in KINDS.values()]
+    seated = set(view.get("seated") or [])
+    free = [h for h in _handsets() if h.get("id") not in seated]  # a latecomer's handset or phone
     return render_template("night/index.html", n=view, board=services().link.board() or {}, kinds=kinds,
-                           decks=decks, version=night_version())
+                           decks=decks, version=night_version(), free=free)
 
 
 @bp.get("/version")
@@ -304,6 +322,14 @@ def command() -> BaseResponse:
     if name not in COMMANDS:
         flash(f"Unknown night control {name!r}.")
         return redirect(url_for("night.index"))
+    over = name == "night_end" and (_night_view() or {}).get("phase") == "finished"  # back to the lobby: nothing lost
+    if name in CONFIRM and form.get("confirmed") != "yes" and not over:
+        label = COMMANDS[name]
+        if name == "night_skip":
+            label = f"Skip round {_round_number(form)}"
+        fields = [(k, v) for k, values in form.lists() if k not in ("csrf_token", "confirmed") for v in values]
+        return Response(render_template("night/confirm.html", label=label, question=CONFIRM[name], fields=fields,
+                                        danger=name != "night_finish"), mimetype="text/html")
     cmd: dict[str, Any] = {"cmd": name}
     if name in ("night_skip", "night_move", "night_seat"):
         cmd["round"] = _round_number(form)
@@ -324,6 +350,25 @@ def command() -> BaseResponse:
             flash(str(exc))
             return redirect(url_for("night.index"))
         cmd["plan"] = plan
+    if name == "night_join":
+        cmd["player"], cmd["handset"] = form.get("player", "").strip(), form.get("handset", "")
+    if name == "night_qr":
+        cmd["show"] = form.get("show") == "yes"
+    if name == "night_correct":
+        raw = form.get("points", "").strip()
+        try:
+            cmd["points"] = int(raw)
+        except ValueError:
+            flash(f"Score correction: refused: {raw!r} is not a whole number of points (e.g. 2 or -3).")
+            return redirect(url_for("night.index"))
+        cmd["team"], cmd["reason"] = form.get("team", ""), form.get("reason", "")
+    if name == "night_hold":
+        seconds = form.get("seconds", "").strip()
+        if seconds:
+            if not seconds.isdigit():
+                flash(f"Hold time: refused: {seconds!r} is not a whole number of seconds.")
+                return redirect(url_for("night.index"))
+            cmd["seconds"] = int(seconds)
     if name == "night_card":
         cmd["question"], cmd["answer"] = form.get("question", ""), form.get("answer", "")
     if name == "night_number":
@@ -346,23 +391,58 @@ def rebuilt(night_id: int) -> tuple[Any, NightEngine]:
     return stored, engine
 
 
-def _table(engine: NightEngine) -> dict[str, Any]:
-    """Per round and in total, the night's players in the order of the night's places."""
+ENDINGS = {"cards": "stopped at its card count", "time": "stopped at its time box",
+           "host": "finished early by the quizmaster and scored as it stood"}
+
+
+def _ending(round_: Mapping[str, Any], games: Mapping[int, int]) -> str:
+    """How a scored round ended, from its game's stored result: "" when it was played to the end, else why
+    it stopped (its card count, its time box, the quizmaster's finish now: the night page's or the Live page's)."""
+    game_id = games.get(round_["number"])
+    stored = services().store.game(game_id) if game_id is not None else None
+    result: dict[str, Any] = stored.result if stored is not None and isinstance(stored.result, dict) else {}
+    night = result.get("night")
+    why = night.get("why") if isinstance(night, dict) else None
+    stopped = round_["status"] == "stopped" or result.get("stopped") is True
+    if not stopped:
+        return ""
+    return ENDINGS.get(str(why), ENDINGS["host"])
+
+
+def _table(engine: NightEngine, games: Mapping[int, int] | None = None) -> dict[str, Any]:
+    """Per round and in total, the night's players in the order of the night's places; ``corrected``: each
+    player's score corrections summed (rules.md Quiz night 7), empty when the night has none; each round's
+    ``ending`` (:func:`_ending`) when ``games`` (round number -> stored game id) is given."""
     view = engine.public_view()
     played = [r for r in view["rounds"] if r["status"] in ("finished", "stopped")]
-    return {"view": view, "rounds": played, "order": [row["player"] for row in view["table"]]}
+    for round_ in played:
+        round_["ending"] = _ending(round_, games) if games is not None else ""
+    corrected: dict[str, int] = {}
+    for correction in view["corrections"]:
+        corrected[correction["team"]] = corrected.get(correction["team"], 0) + correction["points"]
+    if corrected:
+        corrected = {p: corrected.get(p, 0) for p in engine.players}
+    return {"view": view, "rounds": played, "order": [row["player"] for row in view["table"]],
+            "corrected": corrected}
+
+
+def rounds_text(count: int) -> str:
+    """"1 round", "5 rounds" (an audit read "5 round(s)")."""
+    return f"{count} round{'' if count == 1 else 's'}"
 
 
 @bp.get("/<int:night_id>")
 def result(night_id: int) -> str:
     stored, engine = rebuilt(night_id)
-    return render_template("night/result.html", stored=stored, t=_table(engine))
+    return render_template("night/result.html", stored=stored, t=_table(engine, stored.rounds),
+                           rounds_text=rounds_text)
 
 
 @bp.get("/<int:night_id>/print")
 def print_view(night_id: int) -> str:
     stored, engine = rebuilt(night_id)
-    return render_template("night/print.html", stored=stored, t=_table(engine))
+    return render_template("night/print.html", stored=stored, t=_table(engine, stored.rounds), rounds_text=rounds_text,
+                           date=results.when(stored.ended or stored.started))
 
 
 @bp.get("/<int:night_id>.csv")
@@ -374,12 +454,14 @@ def result_csv(night_id: int) -> Response:
     # every cell as the games' CSV writes it: a name like =HYPERLINK(...) (a phone's name is the guest's own
     # text) or a round title starting with = is shown by a spreadsheet as text, never run as a formula
     writer.writerow([safe_cell(c) for c in (
-        "place", "player", *(f"round {r['number']}: {r['title']}" for r in table["rounds"]), "total")])
+        "place", "player", *(f"round {r['number']}: {r['title']}" for r in table["rounds"]),
+        *(["corrections"] if table["corrected"] else []), "total")])
     places = table["view"]["places"]
     standing = table["view"]["standing"]
     for player in table["order"]:
         writer.writerow([safe_cell(c) for c in (
-            places[player], player, *(r["points"].get(player, 0) for r in table["rounds"]), standing[player])])
+            places[player], player, *(r["points"].get(player, 0) for r in table["rounds"]),
+            *([table["corrected"][player]] if table["corrected"] else []), standing[player])])
     # mimetype text/csv: werkzeug adds the charset itself (a "; charset=utf-8" here was sent twice)
     return Response(csv_bytes(out.getvalue()), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="quizbox-night-{night_id}.csv"'})

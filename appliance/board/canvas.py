@@ -179,12 +179,15 @@ class Canvas:
         pygame.draw.circle(self.surface, look.PANEL_EDGE, centre, radius, width)
         if fraction <= 0:
             return
-        box = Rect(0, 0, radius * 2, radius * 2)
-        box.center = centre
-        start = math.pi / 2
-        for offset in range(width):  # pygame's arc leaves gaps when thick: draw concentric thin arcs
-            pygame.draw.arc(self.surface, colour, box.inflate(-offset * 2, -offset * 2),
-                            start, start + fraction * 2 * math.pi, 2)
+        # one filled band (outer edge out, inner edge back): pygame's thick arcs, and concentric thin ones,
+        # leave speckles of the background between their pixels (issue 31, the interval's ring)
+        steps = max(2, math.ceil(fraction * 180))
+        outer, inner = radius - 0.5, radius - width + 0.5
+        angles = [math.pi / 2 + fraction * 2 * math.pi * i / steps for i in range(steps + 1)]
+        cx, cy = centre
+        band = [(cx + outer * math.cos(a), cy - outer * math.sin(a)) for a in angles]
+        band += [(cx + inner * math.cos(a), cy - inner * math.sin(a)) for a in reversed(angles)]
+        pygame.draw.polygon(self.surface, colour, band)
 
 
 def _box(rect: Rect) -> tuple[int, int, int, int]:

@@ -14,7 +14,7 @@ from typing import Any
 from appliance.board import theme
 from appliance.board.theme import Colour
 from appliance.errors import MalformedInput
-from appliance.games.numbers import format_compact, format_full, parse_number
+from appliance.games.numbers import format_compact, format_full, format_plain, parse_number
 
 JSON = dict[str, Any]
 
@@ -61,12 +61,21 @@ def as_number(value: object) -> Decimal | None:
     return None
 
 
+FOUR_DIGITS = Decimal(10000)
+
+
 def show_number(value: object, compact: bool = False) -> str:
-    """A number as the board writes it ("3,200,000", or "3.2M" where space is short)."""
+    """A number as the board writes it ("3,200,000", or "3.2M" where space is short). A whole number of
+    four digits has no separator ("1912", as a year reads and as the number line's axis writes it: the TV
+    said "Answer: 1,912" under an axis reading 1910, issue 31.6)."""
     number = as_number(value)
     if number is None:
         return as_text(value, "?")
-    return format_compact(number) if compact else format_full(number)
+    if compact:
+        return format_compact(number)
+    if number == number.to_integral_value() and abs(number) < FOUR_DIGITS:
+        return format_plain(number)
+    return format_full(number)
 
 
 @dataclass(frozen=True)

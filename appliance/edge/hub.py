@@ -572,6 +572,8 @@ class Hub:
             # which of the stored game's cards is on the table: the admin page shows its answer card
             # from the store (never on this topic: no answer travels over MQTT)
             "card": {"game_id": self.session.game_id, "index": self.session.current_card()},
+            # whose input *undo* takes back now: the Live page names it and asks first (issue 31.5)
+            "undo": self.session.last_input(),
         }
         text = _with_list(admin, "handsets", self._handsets_json())
         if text != self._admin_sent:

@@ -13,6 +13,7 @@ from appliance.session.night import NightRunner
 NIGHT_COMMANDS = (
     "night_start", "night_round", "night_finish", "night_abandon", "night_add", "night_skip", "night_move",
     "night_seat", "night_interval", "night_card", "night_number", "night_close_card", "night_end",
+    "night_next", "night_hold", "night_correct", "night_join", "night_qr",
 )
 
 
@@ -55,7 +56,7 @@ def night_command(runner: NightRunner, command: Mapping[str, Any], accepted: Cal
         if plan is not None and not isinstance(plan, str):
             raise MalformedInput("night_start's league_plan is a plan id (text)")
         runner.start(mapping, rounds, _text(command, "title"), league_plan=plan)
-        return f"the night starts with {len(rounds)} round(s)"
+        return f"the night starts with {len(rounds)} round{'' if len(rounds) == 1 else 's'}"
     if name == "night_round":
         runner.start_round()
         return "round started"
@@ -95,6 +96,30 @@ def night_command(runner: NightRunner, command: Mapping[str, Any], accepted: Cal
     if name == "night_close_card":
         runner.close_card()
         return "card closed"
+    if name == "night_next":
+        runner.release()
+        return "the night's standing"
+    if name == "night_hold":
+        seconds = _number(command, "seconds", optional=True)
+        runner.hold_for(seconds)
+        return f"final screens stay {seconds} s" if seconds else "final screens stay until next"
+    if name == "night_correct":
+        points = _number(command, "points") or 0
+        runner.correct_score(_text(command, "team"), points, _text(command, "reason"))
+        return f"{points:+d} point{'' if abs(points) == 1 else 's'} for {command.get('team')}"
+    if name == "night_join":
+        handset = command.get("handset")
+        if not isinstance(handset, str) or not accepted(handset):
+            raise MalformedInput(f"handset {handset!r} is not at the table")
+        team = _text(command, "player").strip()
+        runner.join(team, handset)
+        return f"{team} joins the night with 0 points"
+    if name == "night_qr":
+        show = command.get("show")
+        if not isinstance(show, bool):
+            raise MalformedInput(f"night_qr needs show: true or false, got {show!r}")
+        runner.show_join(show)
+        return "the join QR code is on the TV" if show else "the night's standing is back on the TV"
     if name == "night_end":
         runner.end()
         return "night ended"

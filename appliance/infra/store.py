@@ -404,6 +404,13 @@ class Store:
             if origin is not None:
                 _record_acked(db, origin, 0, first_seq, now)
 
+    def join_night(self, night_id: int, seq: int, action: JSON, seats: dict[str, str]) -> None:
+        """A latecomer joins the night: its action and the night's seats (with the latecomer's handset) in
+        one transaction, so a restart never has the player without a handset or the other way round."""
+        with self._tx() as db:
+            _insert_night_actions(db, night_id, seq, [action], self.clock())
+            db.execute("UPDATE nights SET seats=? WHERE id=?", (json.dumps(seats), night_id))
+
     def start_night_round(
         self, night_id: int, seq: int, action: JSON, round_number: int, game: str, setup: JSON, seats: dict[str, str]
     ) -> int:

@@ -17,6 +17,7 @@ quizmaster on the admin page's night page.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -28,8 +29,10 @@ from appliance.games.night import (
     AbandonRound,
     AddRound,
     CloseCard,
+    CorrectScore,
     EnterNumber,
     FinishRound,
+    JoinNight,
     MoveRound,
     NightEngine,
     RoundPlan,
@@ -61,6 +64,15 @@ NEXT_GRACE_SECONDS = 4.0
 animation plays, and a *next* pressed twice for the round's last question cannot skip into the next
 round (the night page's "Start the next round" is not held back)."""
 
+MAX_HOLD_SECONDS = 600
+
+CARDS, TIME, HOST_STOP = "cards", "time", "host"
+"""Why a round stopped early (its stored game result's ``night.why``): its card count, its time box, the
+quizmaster's finish now."""
+
+ROUND, TIEBREAK = "round", "tiebreak"
+"""What the board holds (:attr:`NightRunner.held`): a round's own final screen, the last tie-break card."""
+
 
 class NightRunner:
     def __init__(self, session: Session, store: Store | None = None, cards: CardSource | None = None) -> None:
@@ -76,6 +88,19 @@ class NightRunner:
         self.round_started: float | None = None
         self.round_ended: float | None = None
         self.interval_until: float | None = None
+        self.held: str | None = None
+        """The final screen the board holds (rules.md Quiz night 6): ROUND, TIEBREAK or None. A screen, not
+        a night action: the night's log (replay, persistence, undo) is the same with or without it."""
+        self.held_at: float | None = None
+        self.due_at: float | None = None
+        """When the round in play became due (its last card revealed): a hold time counts from there."""
+        self.colours: dict[str, str] = {}
+        """Player -> their colour for the whole night: the colour of the handset they first sat at (a team's
+        colour is the team's: a seat moved to another handset keeps it, issue 31.7)."""
+        self.joining = False
+        """Between rounds the TV shows the lobby's join QR code instead of the standing (latecomers)."""
+        self.hold_seconds: int | None = None
+        """The quizmaster's hold time for final screens (None: held until *next*)."""
         self._syncing = False
         self.box = ""
         """This box's id: a night started from a league plan needs it for its result (rules.md The league 5)."""
@@ -118,6 +143,8 @@ class NightRunner:
         self.engine, self.night_id, self.seats, self.games = engine, night_id, dict(seats), {}
         self.league_plan = league_plan
         self.interval_until = None
+        self.held = self.held_at = self.due_at = None
+        self.colours = {}
         self.session.to_lobby()
 
     def end(self) -> None:
@@ -129,6 +156,8 @@ class NightRunner:
         if self.store is not None and self.night_id is not None and not engine.finished:
             self.store.finish_night(self.night_id, engine.public_view(), status="abandoned")
         self.engine, self.night_id, self.seats, self.games = None, None, {}, {}
+        self.held = self.held_at = self.due_at = None
+        self.colours = {}
         self.session.to_lobby()
 
     def _apply(self, action: Action, origin: Origin | None = None) -> None:
@@ -183,6 +212,36 @@ class NightRunner:
         self.interval_until = self.session.clock() + seconds if seconds else None
         self.session._changed()
 
+    def join(self, team: str, handset_id: str) -> None:
+        """A latecomer joins the night in progress on ``handset_id`` with 0 points so far (rules.md Quiz
+        night 1); refused, changing nothing, when that handset already seats a player of the night."""
+        engine = self._engine()
+        holder = self.player_at(handset_id)
+        if holder is not None:
+            raise IllegalAction(f"that handset is {holder}'s in this quiz night")
+        action = JoinNight.of(team)
+        engine.verify(action)
+        seats = {**self.seats, team: handset_id}
+        if self.store is not None and self.night_id is not None:
+            self.store.join_night(self.night_id, len(engine.log), action.to_json(), seats)
+        engine.apply(action)
+        self.seats = seats
+        self.session._changed()
+
+    def show_join(self, show: bool) -> None:
+        """The join QR code (the lobby screen) on the TV between rounds, or the standing again."""
+        engine = self._engine()
+        if show and (self.session.state == "playing" or engine.phase == Phase.PLAYING.value):
+            raise IllegalAction("the join QR code shows between rounds; a round is in play")
+        self.joining = show
+        self.session._changed()
+
+    def correct_score(self, team: str, points: int, reason: str) -> None:
+        """The quizmaster adds (or takes) ``points`` to ``team``'s standing with a reason: a night action,
+        stored and replayed like any (rules.md Quiz night 7)."""
+        self._apply(CorrectScore.of(team, points, reason))
+        self.session._changed()
+
     # -- playing a round ---------------------------------------------------------------------------
 
     def setup_for(self, round_: Round) -> GameSetup:
@@ -222,6 +281,7 @@ class NightRunner:
             self.games[round_.number] = game_id
         engine.apply(action)
         self.interval_until = None
+        self.held, self.held_at, self.due_at, self.joining = None, None, None, False
         self.round_started = self.session.clock()
         self.session.start_game(setup, seats, game_id=game_id)
 
@@ -231,7 +291,7 @@ class NightRunner:
             raise IllegalAction("the round in play has no game engine to score")
         return [action.to_json() for action in flow.engine.log]
 
-    def finish_round(self, stopped: bool = True) -> None:
+    def finish_round(self, stopped: bool = True, why: str = HOST_STOP) -> None:
         """"Finish now and score": the round in play is placed by its game's stopped rule (not abandoned)."""
         engine = self._engine()
         round_ = engine.playing
@@ -239,7 +299,7 @@ class NightRunner:
             raise IllegalAction(f"no round is in play: {engine.status()}")
         action = FinishRound(HOST, tuple(self._game_log()), stopped)
         engine.verify(action)
-        self._end_round(action, "finished")
+        self._end_round(action, "finished", why)
 
     def abandon_round(self) -> None:
         """The round in play ends without counting (distinct from finishing it now)."""
@@ -248,20 +308,54 @@ class NightRunner:
         engine.verify(action)
         self._end_round(action, "abandoned")
 
-    def _end_round(self, action: FinishRound | AbandonRound, status: str) -> None:
+    def _end_round(self, action: FinishRound | AbandonRound, status: str, why: str = HOST_STOP) -> None:
         engine = self._engine()
         round_ = engine.playing
         assert round_ is not None
         game_id = self.games.get(round_.number)
+        flow = self.session.flow
+        if isinstance(action, FinishRound) and action.stopped and isinstance(flow, EngineFlow) and not flow.finished:
+            # the round's end by its game's stopped rule, on the board (sQuizz's totals revealed) and in the
+            # game's stored result (its winners, "stopped"); the night's log holds the round's log as it stood
+            with contextlib.suppress(QuizboxError):
+                flow.finish_now(self.session.game_time())
         if self.store is not None and self.night_id is not None and game_id is not None:
-            result = dict(self.session.flow.board()) if self.session.flow is not None else {}
+            result = dict(flow.board()) if flow is not None else {}
             result["night"] = {"round": round_.number, "end": action.kind}
+            if isinstance(action, FinishRound) and action.stopped:
+                result["night"]["why"] = why
             self.store.end_night_round(self.night_id, len(engine.log), action.to_json(), game_id, result, status)
         engine.apply(action)
         self.round_ended = self.session.clock()
         self._finish_if_over()
         self.session.state = "results"  # the game's status is stored above: the lobby must not abandon it
-        self.session.to_lobby()
+        if isinstance(action, AbandonRound):
+            self.session.to_lobby()
+            return
+        self._hold(ROUND)
+        self.session._changed()
+
+    def _hold(self, what: str) -> None:
+        self.held, self.held_at, self.due_at = what, self.session.clock(), None
+
+    def release(self) -> None:
+        """The held final screen makes way: for the night's standing (or podium)."""
+        if self.held is None:
+            raise IllegalAction("no final screen is held")
+        held, self.held, self.held_at = self.held, None, None
+        self.round_ended = self.session.clock()
+        if held == ROUND and self.session.state != "playing":
+            self.session.to_lobby()
+        else:
+            self.session._changed()
+
+    def hold_for(self, seconds: int | None) -> None:
+        """How long a final screen stays (None: until the quizmaster's *next*)."""
+        if seconds is not None and (not isinstance(seconds, int) or isinstance(seconds, bool)
+                                    or not 1 <= seconds <= MAX_HOLD_SECONDS):
+            raise MalformedInput(f"a hold time is 1 to {MAX_HOLD_SECONDS} seconds (or none), got {seconds!r}")
+        self.hold_seconds = seconds
+        self.session._changed()
 
     def sync(self) -> bool:
         """After every session change: a round whose game ended by itself is scored from its log; a
@@ -279,6 +373,7 @@ class NightRunner:
             if flow is not None and ours and flow.finished:
                 self._apply(FinishRound(HOST, tuple(self._game_log())))
                 self.round_ended = self.session.clock()
+                self._hold(ROUND)  # the game's own last screen stays until the quizmaster moves on
             elif flow is None or not ours or self.session.state != "playing":
                 self._apply(AbandonRound(HOST))
                 self.round_ended = self.session.clock()
@@ -291,34 +386,57 @@ class NightRunner:
 
     def due(self) -> bool:
         """Whether the round in play has reached its card count or its time box and is between
-        questions: it is then finished now (rules.md Quiz night 2: the round's card count or time box
-        ran out, it is placed by its game's stopped rule)."""
+        questions: its last reveal is on the board, and *next* finishes it (rules.md Quiz night 2: the
+        round's card count or time box ran out, it is placed by its game's stopped rule; night-6)."""
+        return self.due_reason() is not None
+
+    def due_reason(self) -> str | None:
+        """Why the round in play is due: CARDS (its card count) or TIME (its time box); None if it is not."""
         engine = self.engine
         flow = self.session.flow
         if engine is None or engine.phase != Phase.PLAYING.value or self.session.state != "playing":
-            return False
+            return None
         if not isinstance(flow, EngineFlow) or flow.finished or not flow.ready_for_card():
-            return False
+            return None
         round_ = engine.playing
         assert round_ is not None
         plan = round_.plan
         if plan.cards is not None and flow.cards_dealt >= plan.cards:
-            return True
+            return CARDS
         started = self.round_started
-        return plan.minutes is not None and started is not None and self.session.clock() - started >= plan.minutes * 60
+        if plan.minutes is not None and started is not None and self.session.clock() - started >= plan.minutes * 60:
+            return TIME
+        return None
 
     def tick(self) -> bool:
-        """A round whose card count or time box is up is finished now (:meth:`due`)."""
-        if not self.due():
+        """With a hold time set: a final screen held that long makes way, a round due that long (its
+        last reveal on the board, :meth:`due`) is finished. Without one both wait for *next*
+        (rules.md Quiz night 6). True when something changed."""
+        now, hold = self.session.clock(), self.hold_seconds
+        if self.held is not None:
+            if hold is not None and self.held_at is not None and now - self.held_at >= hold:
+                self.release()
+                return True
             return False
-        self.finish_round(stopped=True)
-        return True
+        if not self.due():
+            self.due_at = None
+            return False
+        if self.due_at is None:
+            self.due_at = now
+        if hold is not None and now - self.due_at >= hold:
+            self.finish_round(stopped=True, why=self.due_reason() or HOST_STOP)
+            return True
+        return False
 
     def next(self) -> str:
-        """The host's *next* when it belongs to the night: start the next round, or finish the round
-        in play that is due."""
-        if self.due():
-            self.finish_round(stopped=True)
+        """The host's *next* when it belongs to the night: the held final screen makes way, the round
+        in play that is due is finished (its final screen held), or the next round starts."""
+        if self.held is not None:
+            self.release()
+            return "the final screen made way for the night's standing"
+        why = self.due_reason()
+        if why is not None:
+            self.finish_round(stopped=True, why=why)
             return "round finished: its card count or time box is up"
         self.start_round()
         return "round started"
@@ -327,12 +445,21 @@ class NightRunner:
 
     def tiebreak_card(self, question: str, answer: str) -> None:
         self._apply(TiebreakCard.deal(question, parse_number(answer)))
+        if self.held is not None:
+            self.release()  # the card replaces the last round's final screen
         self.session._changed()
 
     def enter_number(self, player: str, number: str, origin: Origin | None = None) -> None:
         """A tied player's number (typed by the quizmaster, or from their handset with ``origin``)."""
         self._apply(EnterNumber(player, parse_number(number)), origin)
+        self._hold_last_card()
         self.session._changed()
+
+    def _hold_last_card(self) -> None:
+        """The tie-break card that decided the night stays up with its answer and numbers."""
+        engine = self._engine()
+        if engine.finished and engine.cards:
+            self._hold(TIEBREAK)
 
     def move_seat(self, player: str, handset_id: str) -> tuple[int, dict[str, str]] | None:
         """``player``'s seat moves to ``handset_id`` in the round being played: the night's seat moves too
@@ -366,6 +493,7 @@ class NightRunner:
 
     def close_card(self) -> None:
         self._apply(CloseCard(HOST))
+        self._hold_last_card()
         self.session._changed()
 
     # -- the host's *next* -------------------------------------------------------------------------
@@ -376,8 +504,10 @@ class NightRunner:
         (:meth:`due`)."""
         engine = self.engine
         between = engine is not None and engine.phase == Phase.BETWEEN.value and self.session.state != "playing"
-        ended = self.round_ended
-        settled = ended is None or self.session.clock() - ended >= NEXT_GRACE_SECONDS
+        now, ended = self.session.clock(), self.round_ended
+        if self.held is not None:
+            return True  # a final screen: *next* moves on to the standing (which then waits its grace)
+        settled = ended is None or now - ended >= NEXT_GRACE_SECONDS
         return (between and settled) or self.due()
 
     # -- after a power cut -----------------------------------------------------------------------------
@@ -439,20 +569,39 @@ class NightRunner:
             return state
         view = engine.public_view()
         view["id"] = self.night_id
+        view["hold"] = self.hold_seconds
+        view["joining"] = self.joining
+        view["seated"] = sorted(self.seats.values())  # the handsets the night seats (a latecomer takes another)
         state["night"] = view
         names = {hid: player for player, hid in self.seats.items()}
-        # the board colours the night's players by their handsets (copies: the session keeps its list)
-        state["players"] = [
-            {**entry, "name": names[entry["handset"]]} if isinstance(entry, dict) and entry.get("handset") in names
-            else entry
-            for entry in state.get("players", [])
-        ]
+        # the night's players by name, each in the colour they had when they first sat (copies: the session
+        # keeps its list); a moved seat keeps its team's colour
+        players = []
+        for entry in state.get("players", []):
+            if isinstance(entry, dict) and entry.get("handset") in names:
+                player = names[entry["handset"]]
+                colour = self.colours.setdefault(player, str(entry.get("colour", "")))
+                entry = {**entry, "name": player, "colour": colour}
+            players.append(entry)
+        state["players"] = players
+        if self.held == ROUND and self.session.flow is None:
+            self.held = None  # the quizmaster went back to the lobby from a stale page: nothing to hold
+        if self.held == ROUND:  # the round's own final screen (rules.md Quiz night 6)
+            state["held"] = True
+            state["can_advance"] = self.wants_next()
+            return state
+        if self.held == TIEBREAK:  # the deciding card's answer and numbers, before the podium
+            state["scene"], state["held"] = "night-tiebreak", True
+            state["can_advance"] = self.wants_next()
+            return state
         if self.session.state == "playing":
             if self.due():
                 state["can_advance"] = True
             return state
         if engine.finished or engine.phase in (Phase.TIEBREAK.value, Phase.CARD.value):
             state["scene"] = "night-podium" if engine.finished else "night-tiebreak"
+        elif self.joining and engine.phase == Phase.BETWEEN.value:
+            state["scene"] = "lobby"  # the join QR code for latecomers (the TV adds how to join)
         elif self.interval_until is not None and self.session.clock() < self.interval_until:
             state["scene"] = "night-interval"
             state["remaining"] = max(0, int(self.interval_until - self.session.clock() + 0.999))
@@ -467,8 +616,8 @@ class NightRunner:
         """Between rounds, every player's handset shows their night place (None while a round plays)."""
         engine = self.engine
         player = self.player_at(handset_id)
-        if engine is None or self.session.state == "playing" or player is None:
-            return None
+        if engine is None or self.session.state == "playing" or player is None or self.held == ROUND:
+            return None  # a round's final screen: the game's own last word
         standing, places = engine.standing(), engine.places()
         card = engine.card
         if card is not None and player in card.waiting_for:  # one exact number (or the quizmaster types it)

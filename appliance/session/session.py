@@ -33,6 +33,8 @@ JSON = dict[str, Any]
 Clock = Callable[[], float]
 
 LOBBY, PLAYING, RESULTS = "lobby", "playing", "results"
+UNDO_NOTE = "Taken back: "
+"""The board's note after an undo (it goes once the entries close): it asks the player to answer again."""
 
 
 class StalePrompt(IllegalAction):
@@ -379,18 +381,30 @@ class Session:
         if self.setup is None:
             raise NoGame()
         entries = flow.log()
-        last = next((i for i in range(len(entries) - 1, -1, -1) if entries[i].get("player")), None)
+        last = self._last_input(entries)
         if last is None:
             raise IllegalAction("no player input to undo yet")
         if self.store is not None and self.game_id is not None:
             self.store.truncate_actions(self.game_id, last)
         self._rebuild(entries[:last])
         self._stored = last
-        undone = entries[last]
-        self.message = f"undid {undone.get('player')}'s last input"
+        player = entries[last].get("player")
+        self.message = f"{UNDO_NOTE}{player}'s last answer. {player}, please answer again."
         self.message_until = self.clock() + 30
         self._changed()
-        return self.message
+        return f"took back {player}'s last input ({entries[last].get('kind')})"
+
+    @staticmethod
+    def _last_input(entries: list[JSON]) -> int | None:
+        return next((i for i in range(len(entries) - 1, -1, -1) if entries[i].get("player")), None)
+
+    def last_input(self) -> JSON | None:
+        """Whose input *undo* would take back now, and its kind (the admin page names it and asks first)."""
+        if self.flow is None or self.state != PLAYING:
+            return None
+        entries = self.flow.log()
+        last = self._last_input(entries)
+        return None if last is None else {"player": entries[last].get("player"), "kind": entries[last].get("kind")}
 
     @property
     def times_presses(self) -> bool:
@@ -510,6 +524,7 @@ class Session:
             and flow.can_advance()
             and not flow.waiting_for_players()  # the autopilot never closes players' entries
             and self.clock() - self._idle_since >= self.auto_advance
+            and not (self.night is not None and self.night.due())  # a night round's last reveal stays
         ):
             flow.advance(self.game_time())
             changed = True
@@ -707,7 +722,7 @@ class Session:
     def _message_now(self) -> str:
         if self.message_until is not None and self.clock() >= self.message_until:
             return ""
-        if self.message.startswith("undid ") and not (self.state == PLAYING and self.flow is not None
+        if self.message.startswith(UNDO_NOTE) and not (self.state == PLAYING and self.flow is not None
                                                      and self.flow.waiting_for_players()):
             return ""  # an undo's note is about the entries being made: it goes once they close
         return self.message

@@ -38,7 +38,7 @@ def _range(phone: Any, bottom: int, top: int) -> None:
 
 def _night_command(admin: Any, box: Box, label: str) -> None:
     admin.goto(box.url + "/night/")
-    admin.click(f"button:has-text('{label}')")
+    admin.click(f'button:has-text("{label}")')
     _expect()(admin.locator(".flash")).to_contain_text(": done")
 
 
@@ -92,7 +92,38 @@ def test_a_three_round_night_with_three_phones_to_the_podium(box: Box, browser: 
     admin.goto(box.url + "/live/")
     expect(admin.locator("button[name=cmd][value=next]")).to_have_text("Reveal", timeout=10_000)
     admin.locator("button[name=cmd][value=next]").click()
-    expect(admin.locator(".state h1")).to_contain_text("Quiz night", timeout=10_000)
+    # issue 31.1: the round ends on its own final screen (winners, totals), held until the quizmaster's Next
+    expect(admin.locator(".state h1")).to_contain_text("Quiz night · final screen", timeout=10_000)
+    expect(ann.locator(".phone-panel")).not_to_contain_text("Place", timeout=10_000)  # the game's last word
+    box.shot(admin, "night-round-final")
+    admin.locator("button[name=cmd][value=next]").click()
+    expect(admin.locator(".state h1")).to_have_text("Quiz night", timeout=10_000)
+    expect(ann.locator(".phone-panel")).to_contain_text("Place 1", timeout=10_000)
+
+    # issue 31.10: the join QR code on demand between rounds, for latecomers
+    _night_command(admin, box, "Show the join QR code")
+    admin.goto(box.url + "/live/")
+    expect(admin.locator(".state h1")).to_have_text("Quiz night")  # the night's controls, not a lobby's
+    expect(admin.locator(".tv img")).to_be_visible()
+    box.shot(admin, "night-join-qr")
+    _night_command(admin, box, "Back to the standing")
+
+    # issue 31.16: a score correction with its reason, from the night page's form
+    admin.goto(box.url + "/night/")
+    admin.click("summary:has-text('Score correction')")
+    admin.select_option("select[name=team]", "Cat")
+    admin.fill("input[name=points]", "1")
+    admin.fill("input[name=reason]", "Bonus: best team name")
+    admin.click("button:has-text('Correct the score')")
+    expect(admin.locator(".flash")).to_contain_text("Score correction: done")
+    expect(admin.locator(".correction")).to_have_text("Cat +1: Bonus: best team name")
+    expect(admin.locator("table.night-standing tr:has-text('Cat')")).to_contain_text("+1")
+    box.shot(admin, "night-correction")
+    admin.click("summary:has-text('Score correction')")
+    admin.fill("input[name=points]", "0")
+    admin.fill("input[name=reason]", "nothing")
+    admin.click("button:has-text('Correct the score')")
+    expect(admin.locator(".flash")).to_contain_text("refused")
 
     # round 2: the buzzer round by its keyboard shortcuts: A arm, Bob buzzes, R right, N next question
     _night_command(admin, box, "Start the next round")
@@ -105,10 +136,14 @@ def test_a_three_round_night_with_three_phones_to_the_podium(box: Box, browser: 
     expect(admin.locator("button[data-key=r]")).to_be_enabled(timeout=10_000)  # the settle window passed
     admin.keyboard.press("r")
     expect(admin.locator(".flash")).to_contain_text("Right: done")
-    # the round's one question is over: the round ends by itself at this break (its card count), or on N
-    if admin.locator("button[data-key=n]:enabled").count():
-        admin.keyboard.press("n")
-    expect(admin.locator(".state h1")).to_contain_text("Quiz night", timeout=10_000)
+    # the round's one question is over (its card count): the judged question stays up until N (issue 31.1)
+    expect(admin.locator("button[data-key=n]")).to_be_enabled(timeout=10_000)
+    admin.wait_for_timeout(1500)  # several of the box's 0.1 s ticks: the round used to end on the first
+    expect(admin.locator(".state h1")).to_contain_text("Playing", timeout=10_000)
+    box.shot(admin, "night-buzzer-last-question")
+    admin.keyboard.press("n")
+    expect(admin.locator(".state h1")).to_contain_text("Quiz night · final screen", timeout=10_000)
+    _night_command(admin, box, "Next: the night's standing")
 
     # round 3: All In: Ann reads True; Bob bets his chip on True, Cat on False; then the quizmaster
     # finishes the round now (the stopped rule: Ann and Bob share first with one chip each)
@@ -119,7 +154,12 @@ def test_a_three_round_night_with_three_phones_to_the_podium(box: Box, browser: 
     ann.click("button:has-text('Send')")
     _split(bob, 1, 0)
     _split(cat, 0, 1)
-    _night_command(admin, box, "Finish this round now and score it")
+    admin.goto(box.url + "/night/")
+    admin.click("button:has-text('Finish this round now and score it')")
+    expect(admin.locator("h1")).to_have_text("Finish this round now and score it?")  # issue 31.3: it asks first
+    box.shot(admin, "night-confirm-finish")
+    admin.click("button:has-text('Yes: Finish this round now')")
+    expect(admin.locator(".flash")).to_contain_text(": done")
 
     # Ann 3+1+2 = 6 and Bob 1+3+2 = 6 are tied for first: a tie-break card, Ann is closer
     admin.goto(box.url + "/night/")
@@ -141,6 +181,12 @@ def test_a_three_round_night_with_three_phones_to_the_podium(box: Box, browser: 
     admin.locator("form:has(input[value=Bob]) button:has-text('Enter')").click()
     expect(admin.locator(".winner")).to_contain_text("Winner of the night: Ann")
     box.shot(admin, "night-done")
+    # the deciding card's answer and numbers stay on the TV until Next, then the podium (issue 31.1)
+    expect(admin.locator(".held")).to_contain_text("the deciding tie-break card")
+    admin.goto(box.url + "/live/")
+    expect(admin.locator(".tv img")).to_be_visible()
+    box.shot(admin, "night-tiebreak-decided")
+    _night_command(admin, box, "Next: the night's standing")
     admin.goto(box.url + "/live/")
     expect(admin.locator(".tv img")).to_be_visible()
     box.shot(admin, "night-podium-live")
@@ -154,6 +200,15 @@ def test_a_three_round_night_with_three_phones_to_the_podium(box: Box, browser: 
     rows = admin.locator("table.night-results tbody tr")
     expect(rows).to_have_text([re.compile(r"^\s*1\s*Ann\s*3\s*1\s*2\s*6\s*$"),
                                re.compile(r"^\s*2\s*Bob\s*1\s*3\s*2\s*6\s*$"),
-                               re.compile(r"^\s*3\s*Cat\s*1\s*1\s*1\s*3\s*$")])
+                               re.compile(r"^\s*3\s*Cat\s*1\s*1\s*1\s*\+1\s*4\s*$")])
     expect(admin.locator("body")).to_contain_text("Tie-break card 1")
+    expect(admin.locator("body")).to_contain_text("Score corrections: Cat +1 (Bonus: best team name)")
+    # the print view is dated, and counts its rounds in words (an audit read "5 round(s)")
+    expect(admin.locator("p").first).to_have_text(re.compile(r"· \d{4}-\d\d-\d\d \d\d:\d\d · 3 rounds$"))
     box.shot(admin, "night-print")
+
+    # issue 31.10: after the podium, back to the lobby (its join QR code) for the next game
+    _night_command(admin, box, "Back to the lobby")  # the night is over: nothing to lose, not asked
+    admin.goto(box.url + "/live/")
+    expect(admin.locator(".state h1")).to_contain_text("Lobby", timeout=10_000)
+    box.shot(admin, "night-back-to-lobby")

@@ -213,7 +213,7 @@ def test_undo_takes_back_a_press_and_skip_only_an_untouched_question(tmp_path: P
     table.buzz("Cat", 102.0)
     with pytest.raises(IllegalAction, match="someone already answered"):
         table.session.skip()
-    assert table.session.undo() == "undid Cat's last input"
+    assert table.session.undo() == "took back Cat's last input (press)"
     assert table.view["phase"] == "armed" and table.prompt("Cat")["kind"] == "buzz"
     table.session.skip()  # the skipped question does not count: the next card is question 1
     assert table.view["number"] == 1 and table.view["question"] is None and table.view["cards_left"] == 1

@@ -62,6 +62,7 @@ def night_states() -> list[tuple[str, dict[str, Any], float]]:
     runner.start_round()
     _buzzer_round(session, handsets, ["Bob", "Bob", "Dan"])
     runner.finish_round()
+    runner.release()  # the round's own final screen makes way for the standing (rules.md Quiz night 6)
     clock.now += 5  # the standing's animation has played: NEXT starts the next round now
     standing = _state(session, handsets)
     states += [("night-standing-counting", standing, 1.0), ("night-standing", standing, 5.0)]
@@ -78,6 +79,7 @@ def night_states() -> list[tuple[str, dict[str, Any], float]]:
     runner.enter_number("Ann", "1500")
     states.append(("night-tiebreak", _state(session, handsets), 0.0))
     runner.enter_number("Cat", "1710")
+    runner.release()  # the deciding card's answer and numbers make way for the podium
     states.append(("night-podium", _state(session, handsets), 6.0))
     return states
 

@@ -44,7 +44,7 @@ def test_the_standing_counts_up_the_last_round_then_settles() -> None:
     assert differing_share(early, late) > PIXEL_BUDGET  # the bars grow and the rows move
     assert differing_share(late, later) == 0.0  # then it is a still frame
     words = [p.text for p in compose(standing, SIZES["720"], 0.0)[0].placements]
-    assert "+4" in words and "1 pts" in words  # Bob's +4 counting up from his 1 point after round 1
+    assert "+4" in words and "1 pt" in words and "1 pts" not in words  # Bob: +4 counting up from 1 point
 
 
 def test_the_podium_and_the_next_round_come_from_the_night() -> None:

@@ -81,6 +81,9 @@ def test_a_night_plays_its_rounds_and_scores_each_from_its_game(tmp_path: Path) 
     buzz_right(session, hs, "Bob")  # the second and last question: the buzzer round is over
     assert runner.engine is not None and runner.engine.rounds[0].status.value == "finished"
     assert runner.engine.rounds[0].points == {"Ann": 1, "Bob": 3, "Cat": 1}
+    assert session.board_state(hs.values(), lambda _: "#fff")["scene"] == "results"  # its own final screen
+    session.clock.now += 2  # type: ignore[attr-defined]
+    runner.next()
     between = session.prompt_for(hs["Ann"])[0]["text"]  # an audit read "Place 2 with 1 points"
     assert "with 1 point" in between and "1 points" not in between, between
     assert "with 3 points" in session.prompt_for(hs["Bob"])[0]["text"]
@@ -94,6 +97,8 @@ def test_a_night_plays_its_rounds_and_scores_each_from_its_game(tmp_path: Path) 
     confident_answer(session, hs, "Cat", "50", "60")
     session.advance()  # settle: Bob's 3 reaches the target; places 1, 2, 3 score 3, 2, 1, doubled
     assert runner.engine.finished and runner.engine.standing() == {"Ann": 5, "Bob": 9, "Cat": 3}
+    session.clock.now += 2  # type: ignore[attr-defined]
+    runner.next()  # the round's final screen makes way for the podium
     board = session.board_state(hs.values(), lambda _: "#fff")
     assert board["scene"] == "night-podium" and board["night"]["winners"] == ["Bob"]
     stored = store.unfinished_night()
@@ -120,7 +125,7 @@ def test_finish_now_scores_by_the_stopped_rule_and_abandon_scores_nothing(tmp_pa
     runner.finish_round()  # finish now and score
     assert runner.engine is not None and runner.engine.rounds[0].status.value == "stopped"
     assert runner.engine.rounds[0].points == {"Ann": 1, "Bob": 1, "Cat": 3}
-    assert session.state == "lobby"
+    assert session.state == "results" and runner.held == "round"  # the round's final screen
     runner.start_round()
     buzz_right(session, hs, "Ann")
     runner.abandon_round()
@@ -134,7 +139,9 @@ def test_finish_now_scores_by_the_stopped_rule_and_abandon_scores_nothing(tmp_pa
     assert runner.engine.finished and runner.engine.winners() == ["Cat"]
 
 
-def test_a_time_box_finishes_the_round_at_the_next_break(tmp_path: Path) -> None:
+def test_a_time_box_ends_the_round_on_its_last_reveal_held_until_next(tmp_path: Path) -> None:
+    """Issue 31.1: a round that ran out of time was finished on the next 0.1 s tick, so its last reveal
+    was never seen; now the reveal stays until the quizmaster's *next*, then the round's final screen."""
     clock = Clock()
     session, runner = table(Store(tmp_path / "q.db"), clock)
     hs = handsets()
@@ -147,8 +154,69 @@ def test_a_time_box_finishes_the_round_at_the_next_break(tmp_path: Path) -> None
     session.handle_input("ann", prompt["id"], "buzz", {"age_ms": 0})
     session.advance()
     session.flow_command("right", {})
+    for _ in range(50):  # ticks of a whole evening's worth: the judged question stays on the TV
+        clock.now += 10
+        assert session.tick() is False
+    assert runner.engine is not None and runner.engine.phase == "playing"
+    board = session.board_state(hs.values(), lambda _: "#fff")
+    assert board["scene"] == "playing" and board["can_advance"] is True
+    assert runner.wants_next()
+    runner.next()  # the quizmaster moves on: the round is scored, its final screen held
+    assert runner.engine.finished and runner.engine.winners() == ["Ann"]
+    board = session.board_state(hs.values(), lambda _: "#fff")
+    assert board["scene"] == "results" and board["held"] is True and board["view"]["winners"] == ["Ann"]
+    assert board["can_advance"] is True  # *next* moves on to the standing
+    clock.now += 2
+    assert runner.wants_next() and runner.next().startswith("the final screen")
+    assert session.board_state(hs.values(), lambda _: "#fff")["scene"] == "night-podium"
+
+
+def test_each_round_ends_on_its_own_final_screen_held_until_next(tmp_path: Path) -> None:
+    """Issue 31.1: the last card of a round with a card count was revealed for one tick; phones skipped
+    the reveal. Now the reveal stays (TV and phones) until *next*, then the game's final screen."""
+    clock = Clock()
+    session, runner = table(Store(tmp_path / "q.db"), clock)
+    hs = handsets()
+    runner.start(SEATS, [{"game": "confident", "cards": 1}, {"game": "buzzer", "cards": 1}])
+    runner.start_round()
+    confident_answer(session, hs, "Ann", "0", "100")
+    confident_answer(session, hs, "Bob", "9", "11")
+    confident_answer(session, hs, "Cat", "50", "60")
+    session.advance()  # the reveal of the round's last card
+    clock.now += 60
+    assert session.tick() is False
+    assert runner.engine is not None and runner.engine.phase == "playing"
+    board = session.board_state(hs.values(), lambda _: "#fff")
+    assert board["scene"] == "playing" and board["view"]["phase"] != "answering" and board["can_advance"] is True
+    phone = session.prompt_for(hs["Bob"])[0]
+    assert phone["title"] != "Quiz night", phone  # the phone sees the card's outcome, not the standing
+    runner.next()
+    assert runner.engine.rounds[0].status.value == "stopped"
+    board = session.board_state(hs.values(), lambda _: "#fff")
+    assert board["scene"] == "results" and board["ending"] == "stopped" and board["view"]["winners"] == ["Bob"]
+    clock.now += 2
+    runner.next()
+    board = session.board_state(hs.values(), lambda _: "#fff")
+    assert board["scene"] == "night" and session.prompt_for(hs["Ann"])[0]["title"] == "Quiz night"
+    clock.now += 5
+    runner.next()  # the buzzer round, ended by the quizmaster's hold time this time
+    runner.hold_for(8)
+    session.flow_command("arm", {})
+    session.handle_input("cat", session.prompt_for(hs["Cat"])[0]["id"], "buzz", {"age_ms": 0})
+    session.advance()  # declare at once
+    session.flow_command("right", {})
+    board = session.board_state(hs.values(), lambda _: "#fff")
+    assert board["scene"] == "playing" and board["view"]["phase"] == "closed"
+    assert session.tick() is False  # the hold time counts from the tick that sees the round due
+    clock.now += 7
+    assert session.tick() is False
+    clock.now += 1
+    assert session.tick() is True and session.board_state(hs.values(), lambda _: "#fff")["scene"] == "results"
+    clock.now += 8
     assert session.tick() is True
-    assert runner.engine is not None and runner.engine.finished and runner.engine.winners() == ["Ann"]
+    assert session.board_state(hs.values(), lambda _: "#fff")["scene"] == "night-tiebreak"  # Bob and Cat on 4
+    with pytest.raises(MalformedInput, match="hold time"):
+        runner.hold_for(0)
 
 
 def test_the_tiebreak_is_entered_for_the_tied_players(tmp_path: Path) -> None:
@@ -158,6 +226,8 @@ def test_the_tiebreak_is_entered_for_the_tied_players(tmp_path: Path) -> None:
     runner.finish_round()
     assert runner.engine is not None and runner.engine.phase == "tiebreak"
     hs = handsets()
+    assert session.board_state(hs.values(), lambda _: "#fff")["scene"] == "results"  # the round's own end first
+    runner.release()
     assert session.board_state(hs.values(), lambda _: "#fff")["scene"] == "night-tiebreak"
     runner.tiebreak_card("Eiffel Tower?", "330")
     prompt, _ = session.prompt_for(hs["Ann"])
@@ -168,6 +238,13 @@ def test_the_tiebreak_is_entered_for_the_tied_players(tmp_path: Path) -> None:
     runner.enter_number("Ann", "300")
     runner.enter_number("Bob", "345")
     assert runner.engine.finished and runner.engine.winners() == ["Bob"]
+    # issue 31.1: the deciding card's answer and numbers stay up until *next*, then the podium
+    board = session.board_state(hs.values(), lambda _: "#fff")
+    assert board["scene"] == "night-tiebreak" and board["held"] is True
+    assert board["night"]["cards"][-1]["answer"] == "330" and board["night"]["cards"][-1]["numbers"]["Bob"] == "345"
+    session.clock.now += 2  # type: ignore[attr-defined]
+    runner.next()
+    assert session.board_state(hs.values(), lambda _: "#fff")["scene"] == "night-podium"
 
 
 def test_the_tied_players_type_their_numbers_on_their_own_handsets(tmp_path: Path) -> None:
@@ -354,6 +431,7 @@ def test_a_seat_moved_in_a_round_stays_moved_for_the_rest_of_the_night(tmp_path:
     moved = {**hs, "Cat": new}
     buzz_right(session, moved, "Cat")  # round 1's one question, answered on the new handset
     assert runner.engine is not None and runner.engine.rounds[0].points["Cat"] == 3
+    runner.release()  # the round's final screen makes way for the standing
     between = session.prompt_for(new)[0]["text"]
     assert "Place 1 with 3 points" in between, between  # the night's standing on the new handset
     assert "Place" not in session.prompt_for(hs["Cat"])[0]["text"]  # the old one is nobody's now
@@ -383,3 +461,69 @@ def test_a_seat_cannot_move_to_the_handset_of_a_night_player_sitting_a_round_out
         session.move_seat("Cat", hs["Ann"], hs["Cat"])
     assert session.seats == {"Bob": "bob", "Cat": "cat"} and runner.seats == SEATS
     assert store.nights()[0].seats == SEATS
+
+
+def test_a_teams_colour_stays_the_teams_when_its_seat_moves(tmp_path: Path) -> None:
+    """Issue 31.7: a team's colour belonged to its handset, so moving a seat changed the team's colour
+    mid-night; it belongs to the team (the night's player)."""
+    session, runner = table(Store(tmp_path / "q.db"))
+    hs = handsets()
+    colours = {"ann": "#E69F00", "bob": "#56B4E9", "cat": "#009E73", "cat2": "#CC79A7"}
+    runner.start(SEATS, [{"game": "buzzer", "cards": 1}] * 2)
+
+    def colour_of(player: str, room: list[Handset]) -> str:
+        board = session.board_state(room, colours.__getitem__)
+        return next(p["colour"] for p in board["players"] if p["name"] == player)
+
+    assert colour_of("Cat", list(hs.values())) == "#009E73"
+    runner.start_round()
+    hs["Cat"].online = False
+    new = Handset(id="cat2", name="Cat-2", accepted=True, online=True)
+    session.move_seat("Cat", new, hs["Cat"])
+    room = [hs["Ann"], hs["Bob"], new]
+    assert colour_of("Cat", room) == "#009E73"  # Cat's colour, on the new handset
+    buzz_right(session, {**hs, "Cat": new}, "Cat")
+    runner.release()
+    assert colour_of("Cat", room) == "#009E73"  # between rounds too
+
+
+def test_a_capped_rounds_header_says_the_most_points_win_when_it_runs_out(tmp_path: Path) -> None:
+    """Issue 31.14: a night round with a card count said only "First to 30 points wins" on the TV."""
+    from appliance.board.compose import compose
+
+    session, runner = table(Store(tmp_path / "q.db"))
+    hs = handsets()
+    runner.start(SEATS, [{"game": "confident", "cards": 4, "options": {"target": 30}},
+                         {"game": "confident", "options": {"target": 30}}])
+    runner.start_round()
+    canvas, _ = compose(session.board_state(hs.values(), lambda _: "#fff"), (1920, 1080), 0.0)
+    texts = [p.text for p in canvas.placements]
+    assert "First to 30 points, or the most after 4 questions" in texts, texts
+    runner.finish_round()
+    runner.release()
+    session.clock.now += 10  # type: ignore[attr-defined]
+    runner.start_round()
+    canvas, _ = compose(session.board_state(hs.values(), lambda _: "#fff"), (1920, 1080), 0.0)
+    assert "First to 30 points wins" in [p.text for p in canvas.placements]
+
+
+def test_a_stopped_squizz_round_reveals_its_hidden_totals_before_the_standing(tmp_path: Path) -> None:
+    """Issue 31.1: sQuizz hides its totals until the end; a night round of it stopped by the quizmaster went
+    straight to the standing, so the totals were never shown. Its final screen (the totals revealed) is held."""
+    from appliance.board.compose import choose
+    from appliance.board.state import Board
+
+    squizz = [DealtCard(f"s/{i}", {"prompt": f"Q{i}", "propositions": [{"text": t, "value": v} for t, v in
+                                                                     (("x", 1), ("y", 2), ("z", 3))]})
+              for i in range(12)]
+    session = Session(Clock(), store=Store(tmp_path / "q.db"), flows=flow_factory)
+    runner = NightRunner(session, session.store, lambda game, how: squizz)
+    hs = handsets()
+    runner.start(SEATS, [{"game": "squizz"}, {"game": "buzzer"}])
+    runner.start_round()
+    runner.finish_round()  # the night page's "Finish this round now"
+    board = session.board_state(hs.values(), lambda _: "#fff")
+    assert board["scene"] == "results" and board["held"] is True and board["view"]["stopped"] is True
+    assert choose(Board(board)).name == "squizz-final"  # the totals revealed one by one
+    runner.next()
+    assert session.board_state(hs.values(), lambda _: "#fff")["scene"] == "night"

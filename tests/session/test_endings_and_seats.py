@@ -184,7 +184,7 @@ def test_an_undo_note_goes_once_the_entries_close(tmp_path: Path) -> None:
     _send(session, hs["Cat"], "range", {"bottom": "1", "top": "2"})
     session.undo()
     board = session.board_state(hs.values(), lambda _: "#fff")
-    assert board["message"] == "undid Cat's last input"  # while Cat answers again
+    assert board["message"] == "Taken back: Cat's last answer. Cat, please answer again."  # while Cat answers
     for p in PLAYERS:
         _send(session, hs[p], "range", {"bottom": "7", "top": "9"})
     session.advance()  # the reveal

@@ -105,3 +105,14 @@ def test_a_handset_asking_to_pair_is_listed_without_its_code_and_accepted_with_t
     assert "Two devices ask to be handset esp-0bad: neither can be paired." in page
     assert post(admin, "/handsets/esp-3fa2/accept", {"code": "0427"}).status_code == 302
     assert link.commands[-1] == {"cmd": "accept", "handset": "esp-3fa2", "code": "0427"}
+
+
+def test_undo_names_whose_input_it_takes_back_and_asks_first(admin: FlaskClient, link: FakeLink) -> None:
+    """Issue 31.5: Undo said neither whose input it takes back nor asked first."""
+    _playing(link)
+    link.admin["undo"] = {"player": "Slow Sue", "kind": "range"}
+    assert "Undo Slow Sue's last input" in admin.get("/live/panel").get_data(as_text=True)
+    asked = post(admin, "/live/command", {"cmd": "undo"}).get_data(as_text=True)
+    assert "Take back Slow Sue&#39;s last input?" in asked and "(range)" in asked and link.commands == []
+    post(admin, "/live/command", {"cmd": "undo", "confirmed": "yes"})
+    assert [c["cmd"] for c in link.commands] == ["undo"]

@@ -8,6 +8,7 @@ import csv
 import io
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from appliance.edge.handsets import Handset
@@ -140,7 +141,9 @@ def test_the_night_page_sends_the_night_controls(admin: FlaskClient, link: FakeL
     page = admin.get("/night/").get_data(as_text=True)
     assert "Start the next round" in page and "Live night" in page and "Change seats" in page
     post(admin, "/night/command", {"cmd": "night_round"}, page="/night/")
-    post(admin, "/night/command", {"cmd": "night_skip", "round": "2"}, page="/night/")
+    asked = post(admin, "/night/command", {"cmd": "night_skip", "round": "2"}, page="/night/").get_data(as_text=True)
+    assert "Skip round 2?" in asked and 'name="round" value="2"' in asked and link.commands == [{"cmd": "night_round"}]
+    post(admin, "/night/command", {"cmd": "night_skip", "round": "2", "confirmed": "yes"}, page="/night/")
     post(admin, "/night/command", {"cmd": "night_move", "round": "3", "before": "2"}, page="/night/")
     post(admin, "/night/command", {"cmd": "night_seat", "round": "3", "seat": ["Ann", "Cat"]}, page="/night/")
     post(admin, "/night/command", {"cmd": "night_interval", "minutes": "10"}, page="/night/")
@@ -196,3 +199,61 @@ def test_the_night_page_knows_when_the_night_moved_on(admin: FlaskClient, link: 
     page = admin.get("/night/").get_data(as_text=True)
     assert "Tie-break: <strong>Eiffel Tower?</strong>" in page
     assert "Bob's number" in page and "Ann's number" not in page
+
+
+def test_results_say_how_each_round_ended(admin: FlaskClient, store: Store) -> None:
+    """Issue 31.4: a round stopped at its card count read "finished early and scored as it stood", a round
+    stopped with the Live page's Finish now was not marked, and a stopped round's game said "Played to the
+    end" with no winner. Each round's ending now says what happened, and its game has its winner."""
+    from tests.night.test_night_session import cards, confident_answer, handsets
+
+    clock = [100.0]
+    session = Session(lambda: clock[0], store=store, flows=flow_factory)
+    runner = NightRunner(session, store, cards)
+    hs = {name: h for name, h in handsets().items()}
+    runner.start({p: h.id for p, h in hs.items()},
+                 [{"game": "confident", "title": "Counted", "cards": 1}, {"game": "buzzer", "title": "Live stop"},
+                  {"game": "buzzer", "title": "Whole"}], "Endings")
+    runner.start_round()
+    for player, (low, high) in {"Ann": ("9", "11"), "Bob": ("0", "100"), "Cat": ("50", "60")}.items():
+        confident_answer(session, hs, player, low, high)
+    session.advance()  # the last card's reveal
+    runner.next()  # its card count: the round is over
+    clock[0] += 10
+    runner.next()
+    clock[0] += 10
+    runner.start_round()
+    session.finish_now()  # the Live page's "Finish now and score"
+    clock[0] += 10
+    runner.next()
+    clock[0] += 10
+    runner.start_round()
+    runner.finish_round()  # the night page's "Finish this round now"
+    assert runner.night_id is not None
+    page = admin.get(f"/night/{runner.night_id}").get_data(as_text=True)
+    assert "1. Counted: stopped at its card count." in page
+    assert "2. Live stop: finished early by the quizmaster and scored as it stood." in page
+    assert "3. Whole: finished early by the quizmaster" in page
+    counted = store.game(store.nights()[0].rounds[1])
+    assert counted is not None and counted.result is not None and counted.result.get("winners") == ["Ann"]
+    history = admin.get(f"/games/{counted.id}").get_data(as_text=True)
+    assert "Finished early by the quizmaster" in history or "stopped" in history.lower()
+    assert "Winner: <strong>Ann</strong>" in history and "a deck of" in history
+
+
+@pytest.mark.parametrize(("name", "label"), [
+    ("night_end", "End the night?"), ("night_abandon", "Abandon this round (it does not count)?"),
+    ("night_finish", "Finish this round now and score it?"), ("night_skip", "Skip round 3?"),
+])
+def test_the_night_page_asks_before_what_cannot_be_taken_back(admin: FlaskClient, link: FakeLink, name: str,
+                                                              label: str) -> None:
+    """Issue 31.3: End the night, Abandon, Finish now and Skip acted on one click; they ask first, as the
+    Live page does, and nothing is sent until the quizmaster says yes."""
+    form = {"cmd": name, "round": "3"}
+    asked = post(admin, "/night/command", form, page="/night/")
+    page = asked.get_data(as_text=True)
+    assert asked.status_code == 200 and f"<h1>{label}</h1>" in page and "No, go back" in page
+    assert link.commands == []
+    post(admin, "/night/command", {**form, "confirmed": "yes"}, page="/night/")
+    assert [c["cmd"] for c in link.commands] == [name]
+

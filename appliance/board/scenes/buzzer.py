@@ -77,6 +77,16 @@ def draw(canvas: Canvas, board: Board) -> None:
         pygame.draw.circle(canvas.surface, theme.mix(theme.PANEL, theme.WRONG, pulse), ring.center, ring.width // 2)
         canvas.text(ring.inflate(-canvas.u(40), -canvas.u(80)), "BUZZ!", 72, theme.TEXT, role="title", max_lines=1)
         left = Rect(left.left, ring.bottom + canvas.u(20), left.width, left.bottom - ring.bottom - canvas.u(20))
+    elif phase == "waiting" and not as_list(view.get("buzzes")):
+        # before the first buzz the left half was empty (issue 31): the room is told what comes
+        spot = Rect(left.left, left.top, left.width, min(left.height, canvas.u(300)))
+        canvas.panel(spot)
+        canvas.text(Rect(spot.left + canvas.u(24), spot.top + canvas.u(20), spot.width - canvas.u(48), canvas.u(120)),
+                    "Listen to the question", 64, theme.GOLD, role="title", max_lines=1)
+        canvas.text(Rect(spot.left + canvas.u(24), spot.top + canvas.u(150), spot.width - canvas.u(48),
+                         spot.height - canvas.u(170)),
+                    "Buzz as soon as the buzzers open: the first to buzz answers", 40, theme.TEXT, max_lines=2)
+        left = Rect(left.left, spot.bottom + canvas.u(20), left.width, left.bottom - spot.bottom - canvas.u(20))
     _order(canvas, board, left)
     table = standings(board)
     most = 2 * max(1, (right.height - canvas.u(64)) // canvas.u(ROOM_ROW + 12))

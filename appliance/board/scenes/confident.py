@@ -14,6 +14,7 @@ from appliance.board import theme
 from appliance.board.canvas import Canvas, Rect
 from appliance.board.scenes import intro, numberline, question
 from appliance.board.scenes.common import footer, header, progress
+from appliance.board.scenes.scoreboard import short_points
 from appliance.board.scenes.select import Choice
 from appliance.board.state import Board, as_int, as_list, as_map, as_number, as_text
 
@@ -30,6 +31,20 @@ def choose(board: Board) -> Choice:
     return Choice("confident-question", draw_question, ("confident", number, "question"))
 
 
+def goal(board: Board, target: int | None) -> str:
+    """What wins: the target, and in a quiz night's round with a card count or a time box, the most points
+    when it runs out (a capped round's header said only "First to 30 points wins", issue 31.14)."""
+    if not target:
+        return ""
+    playing = as_map(as_map(board.raw.get("night")).get("playing"))
+    cards, minutes = as_int(playing.get("cards")), as_int(playing.get("minutes"))
+    if cards:
+        return f"First to {target} points, or the most after {cards} question{'' if cards == 1 else 's'}"
+    if minutes:
+        return f"First to {target} points, or the most after {minutes} minute{'' if minutes == 1 else 's'}"
+    return f"First to {target} points wins"
+
+
 def draw_question(canvas: Canvas, board: Board) -> None:
     q = as_map(board.view.get("question"))
     target = as_int(board.view.get("target"))
@@ -38,7 +53,7 @@ def draw_question(canvas: Canvas, board: Board) -> None:
         canvas,
         board,
         title=f"Confident? · Question {as_int(q.get('number'), 0)}",
-        subtitle=f"First to {target} points wins" if target else "",
+        subtitle=goal(board, target),
         text=as_text(q.get("question")),
         unit=as_text(q.get("unit")),
         clues=[],
@@ -124,7 +139,8 @@ def draw_reveal(canvas: Canvas, board: Board) -> None:
         gained = as_int(points.get(row.name), 0) or 0
         total = as_int(scores.get(row.name), 0) or 0
         text_box = Rect(box.left + 2 * mark + c.u(12), box.top, box.width - 2 * mark - c.u(12), box.height)
-        words = f"{gained:+d} · {total} pts" if box.width >= c.u(300) else f"{gained:+d}"  # a room: this question's
+        wide = box.width >= c.u(300)
+        words = f"{gained:+d} · {short_points(total)}" if wide else f"{gained:+d}"  # a room: this question's
         c.text(text_box, words, 40, theme.TEXT, role="title", align="left", max_lines=1)
 
     numberline.draw(canvas, board, area, rows, as_number(q.get("answer")), grow, right, right_width=0.2,

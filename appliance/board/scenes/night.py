@@ -29,7 +29,7 @@ from appliance.board.scenes.common import (
 )
 from appliance.board.scenes.league import league_panel
 from appliance.board.scenes.results import _confetti
-from appliance.board.scenes.scoreboard import table_columns
+from appliance.board.scenes.scoreboard import short_points, table_columns
 from appliance.board.scenes.select import Choice
 from appliance.board.state import Board, as_int, as_list, as_map, as_text
 
@@ -145,7 +145,7 @@ def _standing_table(canvas: Canvas, board: Board, area: Rect, rows: list[tuple[s
             if value > 0:
                 bar = Rect(track.left, track.top, max(canvas.u(10), round(track.width * value / most)), track.height)
                 pygame.draw.rect(canvas.surface, colour, bar, border_radius=canvas.u(10))
-        canvas.text(label, f"{value} pts", 38, theme.TEXT, role="title", align="right", max_lines=1)
+        canvas.text(label, short_points(value), 38, theme.TEXT, role="title", align="right", max_lines=1)
         plus = gained.get(name, 0)
         if plus:
             extra = Rect(label.right, box.top, box.right - label.right, box.height)

@@ -52,6 +52,11 @@ SHORT_UNITS = {"points": "pts"}
 """A unit as a room's narrow columns write it."""
 
 
+def short_points(value: int) -> str:
+    """"1 pt", "0 pts", "12 pts" (the TV said "1 pts", issue 31)."""
+    return f"{value} pt" if abs(value) == 1 else f"{value} pts"
+
+
 def table_columns(canvas: Canvas, area: Rect, count: int, most: int = 5) -> int:
     """How many columns a table of ``count`` rows takes in ``area``: one while its rows keep
     :data:`~appliance.board.scenes.common.ROOM_ROW` units, more for a room (a ranking reads down each)."""

@@ -4,7 +4,8 @@ Host actions (``player`` is :data:`~appliance.games.base.HOST`): change the roun
 (:class:`AddRound`, :class:`SkipRound`, :class:`MoveRound`, :class:`SeatRound`), start the next
 round (:class:`StartRound`), end the round in play (:class:`FinishRound`, which carries the round's
 own game log, so the night's points come from nothing but that log: rules.md Quiz night 5;
-:class:`AbandonRound`), and the tie-break's cards (:class:`TiebreakCard`, :class:`CloseCard`).
+:class:`AbandonRound`), and the tie-break's cards (:class:`TiebreakCard`, :class:`CloseCard`),
+and score corrections (:class:`CorrectScore`).
 The one player input is :class:`EnterNumber`: a tied player's number for the tie-break card.
 
 Records check their own shape and raise :class:`~appliance.errors.MalformedInput`; whether the
@@ -192,6 +193,58 @@ class CloseCard(Action):
     kind: ClassVar[str] = "close_card"
 
 
+MAX_CORRECTION = 100
+"""The most points one score correction adds or takes (rules.md Quiz night 7)."""
+MAX_REASON = 120
+MAX_TEAM_NAME = 24
+"""A player's name (firmware/protocol.py MAX_NAME)."""
+
+
+@dataclass(frozen=True)
+class CorrectScore(Action):
+    """The host adds ``points`` to ``team``'s night standing (negative: takes them), with a ``reason``: a
+    bonus, a penalty, a marking error (rules.md Quiz night 7). ``team`` is a player of the night."""
+
+    kind: ClassVar[str] = "correct_score"
+    team: str
+    points: int
+    reason: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.team, str) or not self.team:
+            raise MalformedInput(f"a score correction names a team of the night, got {self.team!r}")
+        points = self.points
+        if not isinstance(points, int) or isinstance(points, bool) or not 0 < abs(points) <= MAX_CORRECTION:
+            raise MalformedInput(f"a score correction is a whole number from -{MAX_CORRECTION} to {MAX_CORRECTION}, "
+                                 f"not 0; got {json.dumps(points, default=str)} for {self.team}")
+        reason = self.reason.strip() if isinstance(self.reason, str) else ""
+        if not reason or len(reason) > MAX_REASON:
+            raise MalformedInput(f"a score correction for {self.team} needs its reason (1 to {MAX_REASON} "
+                                 f"characters), got {self.reason!r}")
+        object.__setattr__(self, "reason", reason)
+
+    @classmethod
+    def of(cls, team: str, points: int, reason: str) -> Self:
+        return cls(HOST, team, points, reason)
+
+
+@dataclass(frozen=True)
+class JoinNight(Action):
+    """The host adds a latecomer ``team`` to the night in progress: 0 points so far, seated in every round
+    still to come that seats everyone (rules.md Quiz night 1)."""
+
+    kind: ClassVar[str] = "join_night"
+    team: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.team, str) or not self.team.strip() or len(self.team) > MAX_TEAM_NAME:
+            raise MalformedInput(f"a latecomer is a name of 1 to {MAX_TEAM_NAME} characters, got {self.team!r}")
+
+    @classmethod
+    def of(cls, team: str) -> Self:
+        return cls(HOST, team)
+
+
 NIGHT_ACTIONS: tuple[type[Action], ...] = (
     AddRound,
     SkipRound,
@@ -203,4 +256,6 @@ NIGHT_ACTIONS: tuple[type[Action], ...] = (
     TiebreakCard,
     EnterNumber,
     CloseCard,
+    CorrectScore,
+    JoinNight,
 )

@@ -24,8 +24,10 @@ from appliance.games.night.actions import (
     AbandonRound,
     AddRound,
     CloseCard,
+    CorrectScore,
     EnterNumber,
     FinishRound,
+    JoinNight,
     MoveRound,
     SeatRound,
     SkipRound,
@@ -80,6 +82,8 @@ class NightEngine(Engine):
             Round(number, plan, plan.seated(self.players)) for number, plan in enumerate(plans, 1)
         ]
         self.cards: list[Tiebreak] = []
+        self.corrections: list[CorrectScore] = []
+        """The quizmaster's score corrections, in order (rules.md Quiz night 7)."""
         self._winners: list[str] = []
         self._phase = Phase.BETWEEN
         self._advance()
@@ -158,6 +162,8 @@ class NightEngine(Engine):
         for round_ in self.scored():
             for player, points in round_.points.items():
                 totals[player] += points
+        for correction in self.corrections:
+            totals[correction.team] += correction.points
         return totals
 
     def places(self) -> dict[str, int]:
@@ -355,6 +361,48 @@ class NightEngine(Engine):
         round_.points = dict.fromkeys(self.players, 0)
         self._advance()
 
+    # -- score corrections (rules.md Quiz night 7) -------------------------------------------------------
+
+    def verify_correct_score(self, action: CorrectScore) -> None:
+        self._require_host(action)
+        self._check_player(action.team)
+        if self._phase is Phase.FINISHED or self.cards:
+            raise WrongPhase(f"a score correction for {action.team} refused: the standing is settled once the "
+                             f"tie-break starts or the night is over; {self.status()}")
+
+    def correct_score(self, action: CorrectScore) -> None:
+        self.verify_correct_score(action)
+        self._record(action)
+        self.corrections.append(action)
+        self._advance()
+
+    # -- a latecomer (rules.md Quiz night 1) ----------------------------------------------------------
+
+    def verify_join_night(self, action: JoinNight) -> None:
+        self._require_changes(action)
+        team = action.team
+        if team in self.players:
+            raise IllegalAction(f"{team} is already a player of this night")
+        if len(self.players) >= self.max_players:
+            raise IllegalAction(f"a night has at most {self.max_players} players")
+        players = [*self.players, team]
+        for round_ in self.to_come():
+            if round_.plan.seats is None:
+                kind = self.kind(round_)
+                try:
+                    kind.engine(players, kind.engine_options(round_.plan.options))
+                except ConfigError as exc:
+                    raise IllegalAction(f"{team} cannot join: round {round_.number} ({kind.title}) seats everyone "
+                                        f"and {exc}; change its seats first") from exc
+
+    def join_night(self, action: JoinNight) -> None:
+        self.verify_join_night(action)
+        self._record(action)
+        self.players = (*self.players, action.team)
+        for round_ in self.to_come():
+            round_.seats = round_.plan.seated(self.players)
+        self._advance()
+
     # -- the tie-break (rules.md Quiz night 4) ----------------------------------------------------------
 
     def verify_tiebreak_card(self, action: TiebreakCard) -> None:
@@ -444,4 +492,5 @@ class NightEngine(Engine):
         return {
             "rounds": [r.snapshot() for r in self.rounds],
             "cards": [c.snapshot() for c in self.cards],
+            "corrections": [c.to_json() for c in self.corrections],
         }

@@ -82,6 +82,7 @@ def public_view(engine: NightEngine) -> JSON:
         "next": round_view(engine, next_round) if next_round is not None else None,
         "tied": engine.tied() if engine.phase in ("tiebreak", "card", "finished") else [],
         "cards": [card_view(c) for c in engine.cards],
+        "corrections": [{"team": c.team, "points": c.points, "reason": c.reason} for c in engine.corrections],
         "winners": engine.winners(),
         "finished": engine.finished,
     }
