@@ -13,7 +13,7 @@ from typing import Any
 
 import pygame
 
-from appliance.board import Board
+from appliance.board import Board, pictures
 from appliance.box.pulse import Pulse
 from appliance.box.recovery import Claims, Keeper, Report, check_on_start, say
 from appliance.box.tv import TV, join_info
@@ -28,6 +28,7 @@ from appliance.flows import flow_factory
 from appliance.games.dealt import DealtCard
 from appliance.infra.config import Config
 from appliance.infra.health import Health, Retry, backoff
+from appliance.infra.media import MediaStore
 from appliance.infra.store import Store
 from appliance.session.night import NightRunner
 from appliance.session.session import Session
@@ -89,6 +90,8 @@ class Appliance(contextlib.ExitStack):
         self.keeper = Keeper(db, self.health).start()
         self.callback(self.keeper.stop)
         self.store.milestone = self.keeper.request  # copied after every question, start, end and undo
+        self.media = MediaStore(self.config.data_path / "media", self.config.box.media_cap_mb * 1024 * 1024)
+        pictures.use(self.media.read)  # the TV loads a card's picture by its reference, once (issue 34)
         seeded = seed_shipped(self.store)
         if seeded:
             log.info("put %d shipped decks in the store", seeded)

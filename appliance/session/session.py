@@ -641,8 +641,18 @@ class Session:
             # stranger in the room took a seat with the code the TV showed, issue 32)
             "seats_away": [p for p, hid in self.seats.items()
                            if self.state == PLAYING and hid not in online and p in self.seat_codes],
+            # the card on the table's picture and sound: media references, never their bytes (issue 34)
+            "media": self.card_media(),
             "version": self.version,
         }
+
+    def card_media(self) -> JSON:
+        """``{"image": ref, "audio": ref}`` of the card on the table, as far as it has them."""
+        index = self.current_card()
+        if index is None or self.setup is None or index >= len(self.setup.cards):
+            return {}
+        fields = self.setup.cards[index].fields
+        return {key: fields[key] for key in ("image", "audio") if isinstance(fields.get(key), str)}
 
     def away_codes(self, handsets: Iterable[Handset], colour: Callable[[str], str]) -> dict[str, str]:
         """The seat codes of seats whose handset is offline: for the admin page only (the admin state)."""
