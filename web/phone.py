@@ -11,11 +11,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    session,
+    url_for,
+)
 from werkzeug.wrappers import Response as BaseResponse
 
 from firmware import protocol
 from web.link import LinkError
+from web.media import media_store
 from web.phoneforms import data_from_form, player_words
 from web.phones import AddressFull, PhoneHandset, PhoneRefused, PhoneRemoved, PhonesFull
 from web.phoneview import controls, private_lines
@@ -79,8 +92,32 @@ def _screen(phone: PhoneHandset) -> dict[str, Any]:
     version = f"{screen['version']}-{'-'.join(retake)}" if retake else str(screen["version"])
     version = version if answering else f"{version}-silent"
     version = f"{version}-seat-{seat}" if seat else version
+    picture = _picture(board) if seated_as is not None else None
+    version = f"{version}-picture-{picture[:16]}" if picture else version
     return {**screen, "version": version, "retake": retake, "box_answering": answering, "seat": seat,
-            "controls": controls(screen["prompt"]), "private": private_lines(screen["prompt"])}
+            "controls": controls(screen["prompt"]), "private": private_lines(screen["prompt"]),
+            "picture": picture}
+
+
+def _picture(board: dict[str, Any]) -> str | None:
+    """The media reference of the picture on the TV now (the card on the table's), or None."""
+    media = board.get("media") if board.get("scene") == "playing" else None
+    image = media.get("image") if isinstance(media, dict) else None
+    return image if isinstance(image, str) and image else None
+
+
+@bp.get("/phone/picture/<ref>")
+def picture(ref: str) -> Response:
+    """The picture on the TV, for a phone seated in the game (a team sharing one phone still sees it): only
+    the card on the table's, only to a seated phone; anything else is 404 (a phone cannot browse media)."""
+    phone = _phone()
+    board = services().link.board() or {}
+    if phone is None or _seated_as(board, phone) is None or _picture(board) != ref:
+        abort(404)
+    path = media_store().path(ref)
+    if path is None:
+        abort(404)
+    return send_file(path, max_age=3600)  # a reference names its content
 
 
 def _clean_name(text: str) -> str:

@@ -64,6 +64,10 @@ EVERYONE = None
 """``Session.pending``: every handset's prompt may have changed (the safe fallback)."""
 
 
+LOOK_AT_TV = "Look at the TV."
+"""The line a question prompt starts with while the card on the table has a picture (docs/protocol.md 1.4)."""
+
+
 def encode_body(body: Mapping[str, Any]) -> bytes:
     """A prompt body as canonical compact JSON (sorted keys: equal bodies give equal bytes)."""
     return json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
@@ -520,6 +524,10 @@ class Session:
             # waiting for the others (a game the quizmaster ended midway: "Locked in", "Waiting for the
             # others' ranges"), says it is over
             return info("Game over", "Look at the TV for the results.")
+        if self.state == PLAYING and body.get("kind") != "info" and self.card_media().get("image"):
+            # a picture question: a handset's small screen cannot show it (protocol revision 1.4)
+            text = f"{LOOK_AT_TV} {body.get('text', '')}".strip()
+            body = {**body, "text": text[:protocol.MAX_TEXT]}
         return body
 
     def prompt_for(self, handset: Handset, fresh: bool = False) -> tuple[JSON, bool]:

@@ -1,6 +1,7 @@
 """The card on the table's picture and sound reach the board as media references (issue 34), from the
 deck card through the deal: the board's state carries the reference of the card being played, never the
-bytes, and nothing once the game is over."""
+bytes, and nothing once the game is over; a handset's question prompt then starts "Look at the TV." (its
+OLED cannot show the picture)."""
 
 from __future__ import annotations
 
@@ -40,9 +41,12 @@ def test_the_board_carries_the_dealt_cards_media_references(tmp_path: Path) -> N
     assert session.current_card() == 0
     assert shown["media"] == {"image": IMAGE, "audio": AUDIO}
     assert len(json.dumps(shown["media"])) < 200  # references, not bytes: the retained board stays small
+    prompt, _ = session.prompt_for(handsets[0])
+    assert prompt["kind"] == "range" and prompt["text"].startswith("Look at the TV. How many dots? (1)")
     while session.current_card() == 0:
         session.advance()  # the quizmaster's next: close, settle, then the next card
     assert session.current_card() == 1
     assert session.board_state(handsets, lambda _: "#ffffff")["media"] == {}  # a card without media
+    assert not session.prompt_for(handsets[0])[0]["text"].startswith("Look at the TV")
     session.end_game()
     assert session.board_state(handsets, lambda _: "#ffffff")["media"] == {}
