@@ -695,6 +695,7 @@ ADMIN_COMMANDS = {
               "cards": ("list", False), "deck": ("str", False), "filters": ("dict", False)},
     "next": {},
     "skip": {},
+    "sound": {},
     "undo": {},
     "pause": {},
     "resume": {},

@@ -26,6 +26,7 @@ from appliance.edge.pairing import Pairing, PairingError
 from appliance.errors import QuizboxError
 from appliance.flows import flow_factory
 from appliance.games.dealt import DealtCard
+from appliance.hardware.clips import CardSound, card_sound
 from appliance.infra.config import Config
 from appliance.infra.health import Health, Retry, backoff
 from appliance.infra.media import MediaStore
@@ -128,6 +129,15 @@ class Appliance(contextlib.ExitStack):
         log.info("hub connected to %s broker at %s:%s", addr.kind, addr.host, addr.port)
         return self
 
+    def _card_sound(self) -> CardSound | None:
+        """The TV's player of the cards' sounds on ``board.audio_device`` (issue 34); None, said once on the
+        admin page and in the log, when the box has no audio device."""
+        def report(words: str) -> None:
+            log.warning("%s", words)
+            self.health.failing("card-sound", words)
+
+        return card_sound(self.config.board.audio_device, self.media.path, time.monotonic, report)
+
     def advertise(self, first_retry: float = 5.0) -> Retry | None:
         """Announce the box on mDNS, an optional part: a network without multicast (or no network yet)
         is reported and tried again in the background; the game never waits for it. A broker handsets
@@ -195,7 +205,7 @@ class Appliance(contextlib.ExitStack):
         assert self.hub is not None
         cfg = self.config
         board = Board((cfg.board.width, cfg.board.height), display or cfg.board.display, cfg.board.sound,
-                      report=self._board_report)
+                      report=self._board_report, clips=self._card_sound)
         # how phones join: the box's mDNS name, unless the caller knows better (the demo's real address)
         join = dict(join) if join is not None else join_info(cfg.box.id, cfg.web.port)
         with TV(cfg.box.id, self.connection, board, self.hub.command, join, gpio=cfg.gpio, health=self.health):

@@ -45,6 +45,7 @@ class BoardConfig:
     width: int = 1920
     height: int = 1080
     sound: bool = False
+    audio_device: str = ""  # the cards' sounds: an SDL audio device name; empty: the system's default (HDMI)
 
 
 @dataclass(frozen=True)

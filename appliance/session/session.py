@@ -107,6 +107,7 @@ class Session:
         self._players: tuple[Any, list[JSON], frozenset[str]] | None = None  # _room's last, and what it showed
         self.version = 0  # bumps on every change the board should see
         self.message = ""  # a line for the board and admin (errors, hints for the quizmaster)
+        self.sound_plays: dict[int, int] = {}  # card index -> times its sound was asked for again
         self.message_until: float | None = None  # an informational message fades; errors stay
         self._store_failed = False
         self.seat_codes: dict[str, str] = {}  # player -> the code that retakes their seat from another handset
@@ -205,6 +206,7 @@ class Session:
         self.flow, self.setup, self.seats, self.game_id = flow, setup, dict(seats), game_id
         self._new_seat_codes()
         self._stored = self._marked = 0
+        self.sound_plays = {}
         self.state = PLAYING
         self.message = ""
         self._persist()
@@ -655,12 +657,25 @@ class Session:
         }
 
     def card_media(self) -> JSON:
-        """``{"image": ref, "audio": ref}`` of the card on the table, as far as it has them."""
+        """``{"image": ref, "audio": ref, "card": index, "plays": n}`` of the card on the table, as far as it
+        has a picture or a sound (``plays``: how often the quizmaster asked for its sound again)."""
         index = self.current_card()
         if index is None or self.setup is None or index >= len(self.setup.cards):
             return {}
         fields = self.setup.cards[index].fields
-        return {key: fields[key] for key in ("image", "audio") if isinstance(fields.get(key), str)}
+        media: JSON = {key: fields[key] for key in ("image", "audio") if isinstance(fields.get(key), str)}
+        if media:
+            media.update(card=index, plays=self.sound_plays.get(index, 0))
+        return media
+
+    def play_sound(self) -> str:
+        """The quizmaster's "play the sound again": the TV plays the card's sound from its start."""
+        index = self.current_card()
+        if index is None or "audio" not in self.card_media():
+            raise IllegalAction("the card on the table has no sound")
+        self.sound_plays[index] = self.sound_plays.get(index, 0) + 1
+        self._changed(())
+        return "the sound plays again"
 
     def away_codes(self, handsets: Iterable[Handset], colour: Callable[[str], str]) -> dict[str, str]:
         """The seat codes of seats whose handset is offline: for the admin page only (the admin state)."""

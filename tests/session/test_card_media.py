@@ -39,7 +39,7 @@ def test_the_board_carries_the_dealt_cards_media_references(tmp_path: Path) -> N
     handsets = [Handset(id=p.lower(), name=p, accepted=True, online=True) for p in PLAYERS]
     shown = session.board_state(handsets, lambda _: "#ffffff")  # the first card is dealt at the start
     assert session.current_card() == 0
-    assert shown["media"] == {"image": IMAGE, "audio": AUDIO}
+    assert shown["media"] == {"image": IMAGE, "audio": AUDIO, "card": 0, "plays": 0}
     assert len(json.dumps(shown["media"])) < 200  # references, not bytes: the retained board stays small
     prompt, _ = session.prompt_for(handsets[0])
     assert prompt["kind"] == "range" and prompt["text"].startswith("Look at the TV. How many dots? (1)")
