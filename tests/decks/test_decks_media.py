@@ -7,6 +7,7 @@ import io
 import json
 import random
 import zipfile
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -141,3 +142,33 @@ def test_every_problem_is_listed_at_once() -> None:
     found = problems(m.zipped({"a.png": m.png()[:50], "b.mp3": b"nope" * 50}, doc))
     assert [p.split(":")[0] for p in found] == ["card 1 (p-1), field 'image'", "card 2 (p-2), field 'audio'",
                                                 "card 3 (p-3), field 'image'"]
+
+
+def test_the_shipped_picture_and_sound_deck_is_what_its_script_makes_and_every_file_ships(tmp_path: Path) -> None:
+    import importlib.util
+
+    from appliance.decks import shipped_decks
+    from appliance.infra.media import MediaStore
+
+    deck = next(d for d in shipped_decks() if d.id == "estimation-pictures-sounds")
+    pictures = [c for c in deck.cards if c.image is not None]
+    sounds = [c for c in deck.cards if c.audio is not None]
+    assert len(pictures) >= 40 and len(sounds) >= 20
+    assert all("picture" in c.tags for c in pictures) and all("sound" in c.tags for c in sounds)
+    box = MediaStore(tmp_path / "media")  # a box's own folder, empty: the shipped files are found beside it
+    assert all(box.path(ref) is not None for c in deck.cards for ref in (c.image, c.audio) if ref is not None)
+    script = Path(__file__).resolve().parents[2] / "scripts" / "make_media_deck.py"
+    spec = importlib.util.spec_from_file_location("make_media_deck", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--check"]) == 0  # deterministic from its seed: the shipped files are what it makes
+    doc, _ = module.make(34)
+    dots = next(c for c in doc["cards"] if str(c["question"]).startswith("Dots picture 1:"))
+    name = str(dots["image"])
+    files = module.make(34)[1]
+    image = Image.open(io.BytesIO(files[name])).convert("RGB")
+    assert image.size == (1200, 900)
+    red = sum(1 for pixel in image.getdata() if pixel == (210, 30, 40))
+    per_dot = red / int(str(dots["answer"]))
+    assert 1400 < per_dot < 1700  # each counted dot is one whole disc of radius 22 (about 1520 pixels)
