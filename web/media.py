@@ -21,7 +21,11 @@ other request keeps ``MAX_CONTENT_LENGTH``."""
 def install(app: Flask, config: Config) -> None:
     """The media store, and the deck import's larger body limit: set before any other hook reads the form
     (the CSRF check does), so this runs first (installed before CSRFProtect)."""
-    app.extensions[KEY] = MediaStore(Path(config.data_path) / "media", config.box.media_cap_mb * 1024 * 1024)
+    store = MediaStore(Path(config.data_path) / "media", config.box.media_cap_mb * 1024 * 1024)
+    app.extensions[KEY] = store
+    from appliance.board import use_media
+
+    use_media(store.read)  # the Live page's picture of the TV draws a card's picture as the TV does
     app.config.setdefault(UPLOAD_KEY, MAX_ZIP_BYTES + 64 * 1024)
 
     @app.before_request

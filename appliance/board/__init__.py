@@ -11,5 +11,6 @@ from __future__ import annotations
 
 from appliance.board.compose import compose, moment, render, render_png
 from appliance.board.display import Board
+from appliance.board.pictures import use as use_media
 
-__all__ = ["Board", "compose", "moment", "render", "render_png"]
+__all__ = ["Board", "compose", "moment", "render", "render_png", "use_media"]

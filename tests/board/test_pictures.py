@@ -133,3 +133,18 @@ def main() -> None:  # pragma: no cover - the regeneration command
 
 if __name__ == "__main__":
     main()
+
+
+@pytest.mark.parametrize("size_key", list(SIZES))
+def test_a_buzzer_picture_question_shows_the_picture_whole_beside_the_question(media: MediaStore,
+                                                                               size_key: str) -> None:
+    from appliance.board.compose import compose
+
+    buzzer = {**state(), "game": "buzzer",
+              "view": {"phase": "armed", "number": 2, "question": "Whose dots are these?", "buzzes": [],
+                       "scores": {"Ann": 0, "Bob": 2, "Cy": 1}, "players": ["Ann", "Bob", "Cy"]}}
+    canvas, _ = compose(buzzer, SIZES[size_key], 0.0)
+    box = _picture_box(canvas.surface)
+    assert abs(box.width / box.height - 800 / 600) < 0.02 and box.height >= SIZES[size_key][1] * 0.25
+    question = next(p for p in canvas.placements if p.text == "Whose dots are these?")
+    assert question.rect[0] >= box.right and not question.below_min  # beside the picture, readable
