@@ -1,4 +1,4 @@
-# Quizbox handset protocol v1 (revision 1.3): every topic, payload, admin command, refusal code and limit,
+# Quizbox handset protocol v1 (revision 1.5): every topic, payload, admin command, refusal code and limit,
 # defined once.
 #
 # MicroPython-compatible on purpose (no typing, dataclasses or f-string tricks): an ESP32 handset carries
@@ -742,6 +742,7 @@ ADMIN_COMMANDS = {
               "cards": ("list", False), "deck": ("str", False), "filters": ("dict", False)},
     "next": {},
     "skip": {},
+    "sound": {},
     "undo": {},
     "pause": {},
     "resume": {},

@@ -84,6 +84,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         joins=RateLimit(int(app.config["JOINS_PER_ADDRESS"]), 600.0),
         push=push,
     )
+    from web import media
+
+    media.install(app, config)
     csrf.init_app(app)
     limiter.init_app(app)  # the admin page's login throttles (web/throttle.py)
 

@@ -32,6 +32,8 @@ from appliance.decks.model import Card, Deck, DeckInfo, DeckType, Problem
 from appliance.infra.store import Store
 
 COMMON = ("id", "category", "difficulty", "family", "tags")
+MEDIA_KEYS = ("image", "audio")
+"""A card's picture and sound: kept through the card form as they are (they come in with a deck's zip)."""
 
 FIELDS: dict[DeckType, tuple[tuple[str, str, str], ...]] = {
     # (column, label, widget) in the order the form shows them
@@ -157,7 +159,7 @@ def form_values(card: Card | None) -> dict[str, str]:
 def raw_card(form: Mapping[str, str], deck_type: DeckType) -> dict[str, object]:
     """A card form in the shape of a JSON card, so it passes the same validator as an imported file. The form's
     fields are the CSV columns; only the family box and the tags (spaces or commas between them) read apart."""
-    row = {column: str(form.get(column, "")) for column in CSV_COLUMNS[deck_type]}
+    row = {column: str(form.get(column, "")) for column in (*CSV_COLUMNS[deck_type], *MEDIA_KEYS)}
     family = "true" if form.get("family") in ("true", "on", "yes", "1") else "false"
     raw = row_to_raw(row, deck_type)
     raw.update(id=row["id"].strip(), family=FAMILY_WORDS[family],

@@ -6,13 +6,25 @@ nothing is and each problem is listed with its line (CSV) or card (JSON) and rea
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from collections.abc import Mapping
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, send_file, url_for
 from werkzeug.wrappers import Response as BaseResponse
 
-from appliance.decks import InvalidDeck, dump_deck, load_deck
-from appliance.decks.model import CATEGORIES, DECK_TYPES, DIFFICULTIES, Deck, DeckInfo
+from appliance.decks import (
+    InvalidDeck,
+    dump_bundle,
+    dump_deck,
+    has_media,
+    is_zip,
+    load_bundle,
+    load_plain,
+)
+from appliance.decks.model import CATEGORIES, DECK_TYPES, DIFFICULTIES, Deck, DeckInfo, Problem
+from appliance.infra.media import MediaError
 from appliance.infra.store import StoreError
 from web import deckdata
+from web.media import media_store
 from web.services import services
 
 bp = Blueprint("decks", __name__, url_prefix="/decks")
@@ -87,7 +99,7 @@ def show(deck_id: str) -> str:
     cards = [c for c in deck.cards if not query or query in deckdata.search_text(c)]
     return render_template("decks/show.html", deck=deck, cards=cards, query=request.args.get("q", ""),
                            builtin=deckdata.is_builtin(services().store, deck_id), card_text=deckdata.card_text,
-                           types=deckdata.TYPE_NAMES)
+                           types=deckdata.TYPE_NAMES, with_media=has_media(deck))
 
 
 @bp.route("/<deck_id>/edit", methods=["GET", "POST"])
@@ -134,6 +146,7 @@ def _card_page(deck: Deck, card_id: str | None) -> Page:
             values["id"] = card.id
         try:
             updated = deckdata.with_card(deck, values, replacing=card_id)
+            _media_on_box(updated)
         except deckdata.CardProblems as exc:
             errors, general = exc.fields, exc.general
         else:
@@ -146,6 +159,24 @@ def _card_page(deck: Deck, card_id: str | None) -> Page:
     return render_template("decks/card.html", deck=deck, card=card, values=values, errors=errors,
                            general=general, fields=deckdata.FIELDS[deck.type], categories=CATEGORIES,
                            difficulties=DIFFICULTIES, builtin=builtin), (400 if errors or general else 200)
+
+
+def _media_on_box(deck: Deck) -> None:
+    """A card form may keep its card's picture and sound, never name a file the box does not have."""
+    store = media_store()
+    missing = {key: [f"{name!r} is not on this box"] for card in deck.cards for key in deckdata.MEDIA_KEYS
+               if (name := getattr(card, key)) is not None and not store.has(name)}
+    if missing:
+        raise deckdata.CardProblems(missing, [])
+
+
+@bp.get("/media/<ref>")
+def media(ref: str) -> Response:
+    """A picture or sound of the box's decks, by its reference (the deck editor shows and plays it)."""
+    path = media_store().path(ref)
+    if path is None:
+        abort(404)
+    return send_file(path, max_age=86400)  # a reference names its content: it never changes
 
 
 @bp.route("/<deck_id>/cards/new", methods=["GET", "POST"])
@@ -192,9 +223,16 @@ def delete(deck_id: str) -> Page:
 
 @bp.get("/<deck_id>/export.<fmt>")
 def export(deck_id: str, fmt: str) -> Response:
-    if fmt not in ("csv", "json"):
+    if fmt not in ("csv", "json", "zip"):
         abort(404)
     deck = _deck_or_404(deck_id)
+    if fmt == "zip":  # the deck and its pictures and sounds: what the import reads back
+        try:
+            body = dump_bundle(deck, media_store().read)
+        except KeyError as exc:
+            abort(409, f"cannot export the deck's media: {exc.args[0]}")
+        return Response(body, mimetype="application/zip",
+                        headers={"Content-Disposition": f'attachment; filename="{deck.id}.zip"'})
     text = dump_deck(deck, "csv" if fmt == "csv" else "json")
     mimetype = "text/csv" if fmt == "csv" else "application/json"
     return Response(text.encode("utf-8"), mimetype=mimetype,  # werkzeug adds text/csv's charset itself
@@ -204,27 +242,37 @@ def export(deck_id: str, fmt: str) -> Response:
 @bp.route("/import", methods=["GET", "POST"])
 def import_deck() -> Page:
     problems: list[str] = []
-    form = request.form
+    form = request.form  # a deck's zip may be bigger than other requests: web/media.py sets its limit
     if request.method == "POST":
         upload = request.files.get("file")
         if upload is None or not upload.filename:
             problems = ["Choose a file to import."]
         else:
             data = upload.read()
+            zipped = is_zip(data)
             fmt = "json" if upload.filename.lower().endswith(".json") or data.lstrip()[:1] == b"{" else "csv"
             try:
                 typed = form.get("name", "").strip()
-                deck = _read(data, fmt, typed or _stem(upload.filename), named=bool(typed))
-                problems = _save_import(deck, form.get("replace") == "on")
+                media: Mapping[str, bytes] = {}
+                if zipped:
+                    bundle = load_bundle(data)
+                    deck, media = _rename(bundle.deck, typed or _stem(upload.filename), named=bool(typed)), \
+                        bundle.media
+                else:
+                    deck = _read(data, fmt, typed or _stem(upload.filename), named=bool(typed))
+                problems = _save_import(deck, form.get("replace") == "on", media)
             except InvalidDeck as exc:
                 problems = [str(p) for p in exc.problems]
-            except StoreError as exc:
+            except (StoreError, MediaError) as exc:
                 problems = [f"Nothing was saved: {exc}"]
             if not problems:
                 count = len(deck.cards)
                 flash(f"Imported {count} card{'' if count == 1 else 's'} into {deck.info.name!r}.")
                 return redirect(url_for("decks.show", deck_id=deck.id))
-    return render_template("decks/import.html", problems=problems, form=form), (400 if problems else 200)
+    store = media_store()
+    used = f"{store.total() / 2**20:.1f} MB of {store.cap / 2**20:.0f} MB"
+    return render_template("decks/import.html", problems=problems, form=form, media_used=used), \
+        (400 if problems else 200)
 
 
 def _stem(filename: str) -> str:
@@ -232,24 +280,26 @@ def _stem(filename: str) -> str:
 
 
 def _read(data: bytes, fmt: str, name: str, named: bool = False) -> Deck:
-    if fmt == "json":
-        deck = load_deck(data, "json")
-        if not named:
-            return deck
-        # a name typed in the form imports the file as a deck of that name (and its own id): the same
-        # JSON deck can be imported again beside the first one
-    else:
-        deck = load_deck(data, "csv")  # the header names the type; the deck is named from the form below
+    deck = load_plain(data, "json" if fmt == "json" else "csv", stored=media_store().has)
+    # a CSV's header names the type and the deck is named from the form; a JSON file carries its name
+    return _rename(deck, name, named=named or fmt != "json")
+
+
+def _rename(deck: Deck, name: str, named: bool) -> Deck:
+    """A name typed in the form imports the file as a deck of that name (and its own id): the same JSON deck
+    can be imported again beside the first one."""
+    if not named and deck.id != "imported-" + deck.type:
+        return deck
     info, errors = deckdata.check_info({"id": deckdata.slug(name), "name": name, "type": deck.type,
                                         "description": deck.info.description, "language": deck.info.language})
     if info is None:
-        from appliance.decks.model import Problem
-
         raise InvalidDeck([Problem(f"deck {key}: {message}") for key, message in errors.items()])
     return Deck(info=info, cards=deck.cards)
 
 
-def _save_import(deck: Deck, replace: bool) -> list[str]:
+def _save_import(deck: Deck, replace: bool, media: Mapping[str, bytes]) -> list[str]:
+    """Save the deck, its media first (stored by reference; the files this import wrote are taken back when
+    the deck cannot be saved: all or nothing)."""
     store = services().store
     if store.deck(deck.id) is not None:
         if deckdata.is_builtin(store, deck.id):
@@ -257,7 +307,12 @@ def _save_import(deck: Deck, replace: bool) -> list[str]:
         if not replace:
             return [f"A deck with the id {deck.id!r} exists already. Tick 'replace' to overwrite it, or give "
                     "the import another name."]
-    deckdata.save(store, deck)
+    written = media_store().put_all(media)
+    try:
+        deckdata.save(store, deck)
+    except StoreError:
+        media_store().remove(written)
+        raise
     return []
 
 

@@ -30,6 +30,7 @@ CONTROLS: dict[str, str] = {
     "pause": "Pause",
     "resume": "Resume",
     "skip": "Skip this card",
+    "sound": "Play the sound again",
     "undo": "Undo last input",
     "finish": "Finish now and score",
     "end": "Abandon the game",

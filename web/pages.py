@@ -72,11 +72,13 @@ def install(app: Flask) -> None:
     def too_big(exc: HTTPException) -> tuple[str, int]:
         # the deck file's own limit, as the import form says it (the request may be a little bigger:
         # the form around the file)
-        from appliance.decks import MAX_FILE_BYTES
+        from appliance.decks import MAX_FILE_BYTES, MAX_ZIP_BYTES
 
         limit = MAX_FILE_BYTES // 1_000_000  # 5 MB, as decimal as the form says it
+        zipped = MAX_ZIP_BYTES // (1024 * 1024)  # 60 MB
         return render_template("error.html", title="File too big",
-                               text=f"A deck file is at most {limit} MB.", code=413), 413
+                               text=f"A deck file is at most {limit} MB; a deck's zip with its pictures and "
+                                    f"sounds at most {zipped} MB.", code=413), 413
 
     @app.errorhandler(500)
     def server_error(exc: Exception) -> tuple[str, int]:

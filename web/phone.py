@@ -34,12 +34,14 @@ from typing import Any
 from flask import (
     Blueprint,
     Response,
+    abort,
     current_app,
     flash,
     make_response,
     redirect,
     render_template,
     request,
+    send_file,
     session,
     url_for,
 )
@@ -47,6 +49,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from firmware import protocol
 from web.link import LinkError
+from web.media import media_store
 from web.names import clean_name
 from web.phoneforms import data_from_form, player_words
 from web.phones import AddressFull, PhoneHandset, PhoneRefused, PhoneRemoved, PhonesFull
@@ -130,8 +133,33 @@ def _screen(phone: PhoneHandset) -> dict[str, Any]:
     version = f"{version}-seat-{seat}" if seat else version
     team = _team(phone)
     version = f"{version}-team-{team.get('for') or team.get('code')}" if team else version
+    # a seated phone, or another device of a seated team (room-6), sees the card's picture
+    picture = _picture(board) if seated_as is not None or team.get("for") else None
+    version = f"{version}-picture-{picture[:16]}" if picture else version
     return {**screen, "version": version, "retake": retake, "box_answering": answering, "seat": seat, "team": team,
-            "controls": controls(screen["prompt"]), "private": private_lines(screen["prompt"])}
+            "controls": controls(screen["prompt"]), "private": private_lines(screen["prompt"]),
+            "picture": picture}
+
+
+def _picture(board: dict[str, Any]) -> str | None:
+    """The media reference of the picture on the TV now (the card on the table's), or None."""
+    media = board.get("media") if board.get("scene") == "playing" else None
+    image = media.get("image") if isinstance(media, dict) else None
+    return image if isinstance(image, str) and image else None
+
+
+@bp.get("/phone/picture/<ref>")
+def picture(ref: str) -> Response:
+    """The picture on the TV, for a phone seated in the game (a team sharing one phone still sees it): only
+    the card on the table's, only to a seated phone; anything else is 404 (a phone cannot browse media)."""
+    phone = _phone()
+    board = services().link.board() or {}
+    if phone is None or _picture(board) != ref or (_seated_as(board, phone) is None and not _team(phone).get("for")):
+        abort(404)
+    path = media_store().path(ref)
+    if path is None:
+        abort(404)
+    return send_file(path, max_age=3600)  # a reference names its content
 
 
 def _clean_name(text: str, taken: Iterable[str] = ()) -> str:

@@ -12,5 +12,6 @@ from __future__ import annotations
 from appliance.board.compose import compose, moment, render, render_png
 from appliance.board.display import Board
 from appliance.board.glyphs import undrawable
+from appliance.board.pictures import use as use_media
 
-__all__ = ["Board", "compose", "moment", "render", "render_png", "undrawable"]
+__all__ = ["Board", "compose", "moment", "render", "render_png", "undrawable", "use_media"]

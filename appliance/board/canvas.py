@@ -14,7 +14,7 @@ from typing import Any
 
 import pygame
 
-from appliance.board import memo
+from appliance.board import memo, pictures
 from appliance.board import theme as look
 from appliance.board.textfit import Fit
 from appliance.board.theme import Colour, Theme, line_step
@@ -147,6 +147,20 @@ class Canvas:
         height = pill.height - 2 * inset
         width = max(height, look.font("title", self.theme.min_text).size("88")[0] + self.u(20))
         return Rect(pill.left + inset, pill.top + inset, width, height)
+
+    def image(self, box: Rect, ref: str) -> Rect | None:
+        """Draw the card picture ``ref`` centred in ``box``, scaled to fit (its shape kept, never stretched,
+        never scaled up); returns the rectangle it covers, or None when the box cannot read it."""
+        surface = pictures.picture(ref, (box.width, box.height))
+        if surface is None:
+            return None
+        target = surface.get_rect(center=box.center)
+        self.surface.blit(surface, target)
+        return target
+
+    def shows(self, ref: str | None) -> bool:
+        """Whether :meth:`image` can draw the picture ``ref`` (a scene lays out for a picture only then)."""
+        return ref is not None and pictures.readable(ref)
 
     def tick(self, centre: tuple[int, int], radius: int, colour: Colour = look.RIGHT) -> None:
         """A filled disc with a tick: *right*, readable without seeing the colour."""

@@ -74,6 +74,7 @@ class Board:
         sound: bool = False,
         clock: Clock = time.monotonic,
         report: Callable[[str, bool, str], None] | None = None,
+        clips: Callable[[], Any] | None = None,
     ) -> None:
         if display not in DISPLAYS:
             raise ConfigError(f"board display must be one of {', '.join(DISPLAYS)}, got {display!r}")
@@ -86,6 +87,8 @@ class Board:
         self.clock = clock
         # how the optional parts are doing: report("board" | "sound", ok, words) (appliance/infra/health.py)
         self.report = report or (lambda part, ok, text: None)
+        self.clips = clips
+        """Makes the follower of the cards' sounds (appliance/hardware/clips.py ``card_sound``), or None."""
         self.driver: str | None = None
         self.frames = 0
         self._lock = threading.Lock()
@@ -172,6 +175,7 @@ class Board:
         """The loop: draw when needed, sleep otherwise, until ``stop`` is set (or the window closes)."""
         self.open()
         sounds = self._sounds()
+        card_sound = self.clips() if self.clips is not None else None  # None: no audio device, said once
         sound_tried = self.clock()
         drawn: tuple[int, int | None, Hashable] | None = None
         moment_key: Hashable = None
@@ -183,6 +187,8 @@ class Board:
                 self._events(stop)
                 with self._lock:
                     state, arrived, serial = self._state, self._arrived, self._serial
+                if card_sound is not None:
+                    card_sound.follow(state)  # a card's sound: started, stopped, resumed as the state says
                 key, animation = moment(state)
                 if key != moment_key:
                     moment_key, moment_start = key, arrived
@@ -200,6 +206,8 @@ class Board:
                     drawn = signature
                 self._sleep(stop, animating, shown)
         finally:
+            if card_sound is not None:
+                card_sound.player.stop()
             sounds.close()
             self.close()
 

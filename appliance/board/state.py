@@ -101,6 +101,10 @@ class Board:
         self.view: Mapping[str, Any] = as_map(state.get("view"))
         self.seats = [as_text(s) for s in as_list(state.get("seats")) if as_text(s)]
         self.message = as_text(state.get("message"))
+        media = as_map(state.get("media"))
+        self.image = as_text(media.get("image")) or None
+        """The card on the table's picture: a media reference the board loads once (appliance/board/pictures.py)."""
+        self.audio = as_text(media.get("audio")) or None
         self.can_advance = state.get("can_advance") is True
         remaining = state.get("remaining")
         self._remaining = float(remaining) if isinstance(remaining, int | float) and not isinstance(

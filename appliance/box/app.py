@@ -14,7 +14,7 @@ from typing import Any
 
 import pygame
 
-from appliance.board import Board
+from appliance.board import Board, pictures
 from appliance.box.pulse import Pulse
 from appliance.box.recovery import Claims, Keeper, Report, check_on_start, say
 from appliance.box.tv import TV, join_info
@@ -28,9 +28,11 @@ from appliance.edge.pairing_broker import PairingBroker, pairing_port
 from appliance.errors import ConfigError, QuizboxError
 from appliance.flows import flow_factory
 from appliance.games.dealt import DealtCard
+from appliance.hardware.clips import CardSound, card_sound
 from appliance.infra.config import Config
 from appliance.infra.health import Health, Retry, backoff
 from appliance.infra.league_store import LeagueStore
+from appliance.infra.media import MediaStore
 from appliance.infra.store import Store
 from appliance.league.member import MemberLink
 from appliance.session.night import NightRunner
@@ -100,6 +102,8 @@ class Appliance(contextlib.ExitStack):
         self.keeper = Keeper(db, self.health).start()
         self.callback(self.keeper.stop)
         self.store.milestone = self.keeper.request  # copied after every question, start, end and undo
+        self.media = MediaStore(self.config.data_path / "media", self.config.box.media_cap_mb * 1024 * 1024)
+        pictures.use(self.media.read)  # the TV loads a card's picture by its reference, once (issue 34)
         seeded = seed_shipped(self.store)
         if seeded:
             log.info("put %d shipped decks in the store", seeded)
@@ -171,6 +175,14 @@ class Appliance(contextlib.ExitStack):
             return
         self.callback(self.member.close)
         self.health.ok("league", "linked: results go out over the league bridge")
+    def _card_sound(self) -> CardSound | None:
+        """The TV's player of the cards' sounds on ``board.audio_device`` (issue 34); None, said once on the
+        admin page and in the log, when the box has no audio device."""
+        def report(words: str) -> None:
+            log.warning("%s", words)
+            self.health.failing("card-sound", words)
+
+        return card_sound(self.config.board.audio_device, self.media.path, time.monotonic, report)
 
     def advertise(self, first_retry: float = 5.0) -> Retry | None:
         """Announce the box on mDNS, an optional part: a network without multicast (or no network yet)
@@ -270,7 +282,7 @@ class Appliance(contextlib.ExitStack):
         assert self.hub is not None
         cfg = self.config
         board = Board((cfg.board.width, cfg.board.height), display or cfg.board.display, cfg.board.sound,
-                      report=self._board_report)
+                      report=self._board_report, clips=self._card_sound)
         # how phones join: the box's mDNS name, unless the caller knows better (the demo's real address)
         join = dict(join) if join is not None else join_info(cfg.box.id, cfg.web.port)
         with TV(cfg.box.id, self.connection, board, self.hub.command, join, gpio=cfg.gpio, health=self.health):

@@ -5,6 +5,8 @@
 * :mod:`~appliance.decks.fields` and :mod:`~appliance.decks.limits`: one card's checks, the limits;
 * :mod:`~appliance.decks.hints`: estimation hints read as bounds, so a false hint is refused;
 * :mod:`~appliance.decks.io`: :func:`load_deck` / :func:`dump_deck`, JSON and CSV parse/format pairs;
+* :mod:`~appliance.decks.bundle` and :mod:`~appliance.decks.media`: a deck with pictures and sounds as one
+  zip, checked all or nothing (:func:`load_bundle` / :func:`dump_bundle`);
 * :mod:`~appliance.decks.draw`: filters and a draw order that avoids cards already used on this box;
 * :mod:`~appliance.decks.shipped`: :func:`shipped_decks`, the decks in ``appliance/data/decks``.
 
@@ -16,6 +18,7 @@ validator's document and card parsers (:func:`parse_document`, :func:`parse_card
 
 from __future__ import annotations
 
+from appliance.decks.bundle import MAX_ZIP_BYTES, Bundle, dump_bundle, has_media, is_zip, load_bundle, load_plain
 from appliance.decks.draw import CardFilter, DeckCard, draw_order, pool, used_up
 from appliance.decks.io import (
     CSV_COLUMNS,
@@ -48,7 +51,9 @@ __all__ = [
     "CSV_COLUMNS",
     "FAMILY_WORDS",
     "MAX_FILE_BYTES",
+    "MAX_ZIP_BYTES",
     "AllInCard",
+    "Bundle",
     "BuzzerCard",
     "Card",
     "CardFilter",
@@ -65,9 +70,14 @@ __all__ = [
     "card_to_row",
     "csv_column",
     "draw_order",
+    "dump_bundle",
     "dump_deck",
     "format_json",
+    "has_media",
+    "is_zip",
+    "load_bundle",
     "load_deck",
+    "load_plain",
     "make_info",
     "parse_cards",
     "parse_document",

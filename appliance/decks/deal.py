@@ -33,8 +33,10 @@ DECK_TYPE: Mapping[str, str] = {spec.id: spec.deck for spec in registry.SPECS}
 
 
 def card_fields(card: Card) -> dict[str, Any]:
-    """A deck card as the plain JSON fields a flow reads (numbers as exact strings)."""
+    """A deck card as the plain JSON fields a flow reads (numbers as exact strings); its picture and sound
+    (media references) as ``image`` and ``audio`` when it has them (the session puts them on the board)."""
     common: dict[str, Any] = {"category": card.category, "difficulty": card.difficulty, "family": card.family}
+    common.update({key: ref for key in ("image", "audio") if (ref := getattr(card, key)) is not None})
     if isinstance(card, EstimationCard):
         return {**common, "question": card.question, "answer": format_plain(card.answer), "unit": card.unit,
                 "fact": card.fact, "hints": list(card.hints), "source": card.source}

@@ -16,11 +16,14 @@ from typing import cast
 from appliance.decks.hints import read_hint
 from appliance.decks.limits import (
     ALTERNATIVES_SEPARATOR,
+    AUDIO_EXTENSIONS,
     CARD_FIELDS,
     ID_PATTERN,
+    IMAGE_EXTENSIONS,
     MAX_ALTERNATIVES,
     MAX_LENGTH,
     MAX_TAGS,
+    MEDIA_NAME_PATTERN,
     OPTIONAL_FIELDS,
     TAG_PATTERN,
 )
@@ -36,6 +39,7 @@ from appliance.decks.model import (
     EstimationCard,
     Proposition,
     SquizzCard,
+    with_media,
 )
 from appliance.errors import MalformedInput
 from appliance.games.numbers import format_full, parse_number
@@ -188,7 +192,31 @@ def parse_card(raw: object, deck_type: DeckType, report: Report) -> Card | None:
         card = _buzzer(raw, common, counted)
     else:
         card = _squizz(raw, common, counted)
-    return None if problems else card
+    image = _media_name(raw["image"], "image", counted) if "image" in raw else None
+    audio = _media_name(raw["audio"], "audio", counted) if "audio" in raw else None
+    if problems or card is None:
+        return None
+    return with_media(card, image, audio) if image or audio else card
+
+
+def _media_name(value: object, key: str, report: Report) -> str | None:
+    """A card's ``image`` or ``audio``: the name of a file of the deck's media, with a picture's or a
+    sound's extension (whether the file is there and what it holds is checked with the deck's zip)."""
+    name = check_text(value, (key,), "media", report)
+    if name is None:
+        return None
+    kinds = IMAGE_EXTENSIONS if key == "image" else AUDIO_EXTENSIONS
+    ext = name.rsplit(".", 1)[-1].lower() if "." in name else ""
+    if not MEDIA_NAME_PATTERN.fullmatch(name):
+        report((key,), f"{name!r} is not a media file name: folders and a name of letters, digits, '.', '_' "
+               "and '-', each starting with a letter or digit (no '..', no leading '/', no '\\')")
+    elif ext not in kinds:
+        what = "a picture" if key == "image" else "a sound"
+        report((key,), f"{name!r} is not {what}: the name must end in "
+               + ", ".join(f".{e}" for e in kinds))
+    else:
+        return name
+    return None
 
 
 def _estimation(

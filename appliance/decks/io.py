@@ -27,7 +27,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
-from appliance.decks.limits import ALTERNATIVES_SEPARATOR
+from appliance.decks.limits import ALTERNATIVES_SEPARATOR, MEDIA_FIELDS
 from appliance.decks.model import (
     DECK_TYPES,
     LABELS,
@@ -238,7 +238,13 @@ def card_to_json(card: Card) -> dict[str, object]:
                 {"label": p.text, "value": format_plain(p.value)} for p in card.propositions
             ],
         )
+    obj.update(card_media(card))
     return obj
+
+
+def card_media(card: Card) -> dict[str, str]:
+    """A card's ``image`` and ``audio`` that it has (a card without media has neither field)."""
+    return {key: name for key in MEDIA_FIELDS if (name := getattr(card, key)) is not None}
 
 
 # --- CSV ------------------------------------------------------------------------------------------------
@@ -303,8 +309,10 @@ def _delimiter(text: str) -> str:
 
 
 def _header_type(columns: list[str], line: int, info: DeckInfo | None) -> DeckType:
+    plain = [c for c in columns if c not in MEDIA_FIELDS]  # a deck with media adds these optional columns
     for deck_type in DECK_TYPES:
-        if sorted(columns) == sorted(CSV_COLUMNS[deck_type]):
+        if sorted(plain) == sorted(CSV_COLUMNS[deck_type]) and len(set(columns) - set(plain)) == len(columns) - len(
+                plain):
             if info is not None and info.type != deck_type:
                 raise InvalidDeck(
                     [
@@ -326,7 +334,8 @@ def _header_type(columns: list[str], line: int, info: DeckInfo | None) -> DeckTy
         expected = CSV_COLUMNS[closest]
         kind = "" if info is not None else f" (for {_a(closest)} deck)"
         problems += [Problem(f"missing column {c!r}{kind}", line=line) for c in expected if c not in columns]
-        problems += [Problem(f"unknown column {c!r}", line=line) for c in dict.fromkeys(columns) if c not in expected]
+        problems += [Problem(f"unknown column {c!r}", line=line) for c in dict.fromkeys(columns)
+                     if c not in expected and c not in MEDIA_FIELDS]
     problems.append(
         Problem(
             "the header row must name the columns of a deck type: "
@@ -391,6 +400,9 @@ def row_to_raw(row: Mapping[str, str], deck_type: DeckType) -> dict[str, object]
                 for letter in LABELS
             ],
         )
+    for key in MEDIA_FIELDS:
+        if row.get(key, "").strip():
+            raw[key] = row[key].strip()
     return raw
 
 
@@ -428,7 +440,7 @@ def format_csv(deck: Deck) -> str:
     """The deck's cards as CSV (header row, RFC 4180 quoting, text cells neutralised, see above)."""
     out = io.StringIO(newline="")
     writer = csv.writer(out, lineterminator="\r\n")
-    columns = CSV_COLUMNS[deck.info.type]
+    columns = CSV_COLUMNS[deck.info.type] + tuple(k for k in MEDIA_FIELDS if any(getattr(c, k) for c in deck.cards))
     texts = BUZZER_TEXT_COLUMNS if deck.info.type == "buzzer" else TEXT_COLUMNS
     writer.writerow(columns)
     for card in deck.cards:
@@ -466,6 +478,7 @@ def card_to_row(card: Card) -> dict[str, str]:
         for p in card.propositions:
             row[f"{p.letter.lower()}_text"] = p.text
             row[f"{p.letter.lower()}_value"] = format_plain(p.value)
+    row.update({key: getattr(card, key) or "" for key in MEDIA_FIELDS})
     return row
 
 

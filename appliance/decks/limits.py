@@ -30,6 +30,7 @@ MAX_LENGTH: dict[str, int] = {
     "text": 80,
     "number": 80,
     "answer": 80,
+    "media": 120,
 }
 """Most characters per text field (after surrounding spaces are removed)."""
 
@@ -37,13 +38,23 @@ ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]*")
 TAG_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]*")
 LANGUAGE_PATTERN = re.compile(r"[a-z]{2,3}(-[A-Z]{2})?")
 
+MEDIA_NAME_PATTERN = re.compile(r"(?:[A-Za-z0-9][A-Za-z0-9._-]*/)*[A-Za-z0-9][A-Za-z0-9._-]*")
+"""A media file's name inside a deck's zip: folders and a name of letters, digits, '.', '_' and '-', each
+starting with a letter or digit (so no '..', no absolute path, no backslash)."""
+IMAGE_EXTENSIONS = {"png": "PNG", "jpg": "JPEG", "jpeg": "JPEG", "webp": "WEBP"}
+"""A picture file's extension and the format Pillow must find in it."""
+AUDIO_EXTENSIONS = {"ogg": "OggVorbis", "mp3": "MP3", "wav": "WAVE"}
+"""A sound file's extension and the kind mutagen must find in it."""
+MEDIA_FIELDS = ("image", "audio")
+"""The optional fields of a card of any type that name a file of the deck's media."""
+
 COMMON_FIELDS = ("id", "category", "difficulty", "family", "tags")
 CARD_FIELDS: dict[DeckType, tuple[str, ...]] = {
-    "estimation": (*COMMON_FIELDS, "question", "answer", "unit", "fact", "hints", "source"),
-    "allin": (*COMMON_FIELDS, "statements"),
-    "squizz": (*COMMON_FIELDS, "prompt", "unit", "propositions", "source"),
-    "buzzer": (*COMMON_FIELDS, "question", "answer", "alternatives", "source"),
+    "estimation": (*COMMON_FIELDS, "question", "answer", "unit", "fact", "hints", "source", *MEDIA_FIELDS),
+    "allin": (*COMMON_FIELDS, "statements", *MEDIA_FIELDS),
+    "squizz": (*COMMON_FIELDS, "prompt", "unit", "propositions", "source", *MEDIA_FIELDS),
+    "buzzer": (*COMMON_FIELDS, "question", "answer", "alternatives", "source", *MEDIA_FIELDS),
 }
-OPTIONAL_FIELDS = frozenset({"tags", "alternatives"})
+OPTIONAL_FIELDS = frozenset({"tags", "alternatives", *MEDIA_FIELDS})
 DECK_FIELDS = ("format", "version", "id", "name", "type", "description", "language", "cards")
 OPTIONAL_DECK_FIELDS = frozenset({"description", "language"})

@@ -10,7 +10,7 @@ deck was refused, with where it is in the file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Literal
 
@@ -53,13 +53,18 @@ LABELS: tuple[Label, ...] = ("A", "B", "C")
 
 @dataclass(frozen=True)
 class CardBase:
-    """What every card has: an id unique in its deck, a category, a difficulty, a family flag, tags."""
+    """What every card has: an id unique in its deck, a category, a difficulty, a family flag, tags; and
+    what any card may have: a picture (``image``) and a sound (``audio``), each the name of a file of the
+    deck's media (in a deck's zip, its path there; on the box, its media reference: see
+    :mod:`appliance.decks.bundle`), or None."""
 
     id: str
     category: str
     difficulty: Difficulty
     family: bool
     tags: tuple[str, ...]
+    image: str | None = field(default=None, kw_only=True)
+    audio: str | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -113,6 +118,11 @@ class BuzzerCard(CardBase):
 
 
 Card = EstimationCard | AllInCard | SquizzCard | BuzzerCard
+
+def with_media(card: Card, image: str | None, audio: str | None) -> Card:
+    """The card with this picture and sound (None: none)."""
+    return replace(card, image=image, audio=audio)
+
 
 CARD_CLASSES: dict[DeckType, type[EstimationCard] | type[AllInCard] | type[SquizzCard] | type[BuzzerCard]] = {
     "estimation": EstimationCard,

@@ -173,6 +173,10 @@ def run(hub: CommandHost, command: Mapping[str, Any]) -> dict[str, Any]:
             s.advance()
         elif name == "skip":
             s.skip()
+        elif name == "sound":  # play the card's sound again on the TV (issue 34)
+            message = s.play_sound()
+            hub.publish_changes()
+            return {"ok": True, "msg": message}
         elif name == "undo":
             s.undo()
         elif name == "pause":

@@ -26,6 +26,7 @@ class BoxConfig:
     name: str = "Quizbox"
     data_dir: str = "~/.local/share/quizbox"
     join: str = "open"  # "open": any handset is accepted; "approve": the admin accepts each one
+    media_cap_mb: int = 500  # the most the decks' pictures and sounds take on the box's disk (issue 34)
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class BoardConfig:
     width: int = 1920
     height: int = 1080
     sound: bool = False
+    audio_device: str = ""  # the cards' sounds: an SDL audio device name; empty: the system's default (HDMI)
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,8 @@ def _section(source: str, name: str, cls: type, values: dict[str, Any]) -> Any:
             raise ConfigError(f"{source}: {name}.{key} must be one of {', '.join(choices)}, got {value!r}")
         if key.endswith("port") and not 0 < value < 65536:
             raise ConfigError(f"{source}: {name}.{key} must be a port 1-65535, got {value}")
+        if key == "media_cap_mb" and value < 1:
+            raise ConfigError(f"{source}: {name}.{key} must be at least 1 (megabytes), got {value}")
         kwargs[key] = value
     section = replace(default, **kwargs)
     if name == "box":

@@ -72,6 +72,10 @@ EVERYONE = None
 """``Session.pending``: every handset's prompt may have changed (the safe fallback)."""
 
 
+LOOK_AT_TV = "Look at the TV."
+"""The line a question prompt starts with while the card on the table has a picture (docs/protocol.md 1.4)."""
+
+
 def encode_body(body: Mapping[str, Any]) -> bytes:
     """A prompt body as canonical compact JSON (sorted keys: equal bodies give equal bytes)."""
     return json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
@@ -111,6 +115,7 @@ class Session:
         self._players: tuple[Any, list[JSON], frozenset[str]] | None = None  # _room's last, and what it showed
         self.version = 0  # bumps on every change the board should see
         self.message = ""  # a line for the board and admin (errors, hints for the quizmaster)
+        self.sound_plays: dict[int, int] = {}  # card index -> times its sound was asked for again
         self.message_until: float | None = None  # an informational message fades; errors stay
         self._store_failed = False
         self.seat_codes: dict[str, str] = {}  # player -> the code that retakes their seat from another handset
@@ -231,6 +236,7 @@ class Session:
         self.flow, self.setup, self.seats, self.game_id = flow, setup, dict(seats), game_id
         self._new_seat_codes()
         self._stored = self._marked = 0
+        self.sound_plays = {}
         self.state = PLAYING
         self.message = ""
         self._persist()
@@ -576,6 +582,10 @@ class Session:
             # waiting for the others (a game the quizmaster ended midway: "Locked in", "Waiting for the
             # others' ranges"), says it is over
             return info("Game over", "Look at the TV for the results.")
+        if self.state == PLAYING and body.get("kind") != "info" and self.card_media().get("image"):
+            # a picture question: a handset's small screen cannot show it (protocol revision 1.4)
+            text = f"{LOOK_AT_TV} {body.get('text', '')}".strip()
+            body = {**body, "text": text[:protocol.MAX_TEXT]}
         return body
 
     def prompt_for(self, handset: Handset, fresh: bool = False) -> tuple[JSON, bool]:
@@ -709,8 +719,31 @@ class Session:
             # stranger in the room took a seat with the code the TV showed, issue 32)
             "seats_away": [p for p, hid in self.seats.items()
                            if self.state == PLAYING and hid not in online and p in self.seat_codes],
+            # the card on the table's picture and sound: media references, never their bytes (issue 34)
+            "media": self.card_media(),
             "version": self.version,
         }
+
+    def card_media(self) -> JSON:
+        """``{"image": ref, "audio": ref, "card": index, "plays": n}`` of the card on the table, as far as it
+        has a picture or a sound (``plays``: how often the quizmaster asked for its sound again)."""
+        index = self.current_card()
+        if index is None or self.setup is None or index >= len(self.setup.cards):
+            return {}
+        fields = self.setup.cards[index].fields
+        media: JSON = {key: fields[key] for key in ("image", "audio") if isinstance(fields.get(key), str)}
+        if media:
+            media.update(card=index, plays=self.sound_plays.get(index, 0))
+        return media
+
+    def play_sound(self) -> str:
+        """The quizmaster's "play the sound again": the TV plays the card's sound from its start."""
+        index = self.current_card()
+        if index is None or "audio" not in self.card_media():
+            raise IllegalAction("the card on the table has no sound")
+        self.sound_plays[index] = self.sound_plays.get(index, 0) + 1
+        self._changed(())
+        return "the sound plays again"
 
     def away_codes(self, handsets: Iterable[Handset], colour: Callable[[str], str]) -> dict[str, str]:
         """The seat codes of seats whose handset is offline: for the admin page only (the admin state)."""

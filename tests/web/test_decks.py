@@ -78,6 +78,7 @@ def test_import_json_refuses_to_overwrite_unless_asked(admin: FlaskClient, store
 
 def test_an_upload_over_the_limit_is_refused(admin: FlaskClient, app: Flask, store: Store) -> None:
     app.config["MAX_CONTENT_LENGTH"] = 2000
+    app.config["DECK_UPLOAD_BYTES"] = 2000  # the import's own limit (a deck's zip with media: web/media.py)
     before = store.decks()
     response = _import(admin, GOOD_CSV * 20, "big.csv")
     assert response.status_code == 413 and "too big" in response.get_data(as_text=True).lower()

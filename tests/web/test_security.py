@@ -9,7 +9,8 @@ from tests.web.conftest import token
 from web.pages import is_public
 
 SAMPLES = {"deck_id": "est-x", "card_id": "c1", "handset_id": "hs-1", "action": "accept", "fmt": "csv",
-           "game_id": 1, "filename": "style.css", "night_id": 1, "sheet_id": 1}
+           "game_id": 1, "filename": "style.css", "night_id": 1, "sheet_id": 1,
+           "ref": "0" * 64 + ".png"}
 
 
 def routes(app: Flask) -> list[tuple[str, str, str]]:
@@ -41,8 +42,9 @@ def test_every_admin_route_needs_the_login(setup_done: Flask) -> None:
 def test_public_routes_are_only_login_setup_static_and_the_phone_pages(app: Flask) -> None:
     public = sorted({endpoint for endpoint, _, _ in routes(app) if is_public(endpoint)})
     assert public == ["auth.login", "auth.setup", "phone.answer", "phone.confirm_leave", "phone.join",
-                      "phone.join_team", "phone.leave", "phone.panel", "phone.play", "phone.retake_seat", "static",
-                      "tv.board", "tv.page", "tv.version"]  # tv: the public board (web/tv.py)
+                      "phone.join_team", "phone.leave", "phone.panel", "phone.picture", "phone.play",
+                      "phone.retake_seat", "static", "tv.board", "tv.page", "tv.version"]
+    # tv: the public board (web/tv.py); phone.picture: a seated phone's own check (web/phone.py)
 
 
 def test_every_state_changing_request_needs_a_valid_csrf_token(admin: FlaskClient, app: Flask) -> None:

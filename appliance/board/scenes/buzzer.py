@@ -44,10 +44,17 @@ def draw(canvas: Canvas, board: Board) -> None:
     area = header(canvas, f"Buzzer Round · Question {number}" if number else "Buzzer Round", subtitle)
     area = footer(canvas, board, area)
     text = as_text(view.get("question"))
-    top = Rect(area.left, area.top, area.width, canvas.u(200) if text else 0)
+    pictured = canvas.shows(board.image)
+    top = Rect(area.left, area.top, area.width, (canvas.u(420) if pictured else canvas.u(200)) if text else 0)
     if text:
         canvas.panel(top)
-        canvas.text(top.inflate(-canvas.u(40), -canvas.u(24)), text, 60, theme.TEXT, role="title")
+        inner = top.inflate(-canvas.u(40), -canvas.u(24))
+        if pictured and board.image:  # a picture question: the picture at the left of the question
+            picture = Rect(inner.left, inner.top, round(inner.width * 0.45), inner.height)
+            canvas.image(picture, board.image)
+            inner = Rect(picture.right + canvas.u(32), inner.top, inner.right - picture.right - canvas.u(32),
+                         inner.height)
+        canvas.text(inner, text, 60, theme.TEXT, role="title")
     rest = Rect(area.left, top.bottom + canvas.u(20), area.width, area.bottom - top.bottom - canvas.u(20))
     left = Rect(rest.left, rest.top, round(rest.width * 0.55), rest.height)
     right = Rect(left.right + canvas.u(32), rest.top, rest.right - left.right - canvas.u(32), rest.height)

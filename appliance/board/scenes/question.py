@@ -39,9 +39,15 @@ def draw_open(
         centre = (inner.right - radius, inner.top + radius)
         live_countdown(canvas, board, centre, radius)
         inner.width -= 2 * radius + canvas.u(24)
+    pictured = canvas.shows(board.image)
+    if pictured and board.image:  # a picture question: the picture at the left, as big as fits, the question beside
+        picture = Rect(inner.left, inner.top, round(inner.width * 0.6), inner.height)
+        canvas.image(picture, board.image)
+        inner = Rect(picture.right + canvas.u(32), inner.top, inner.right - picture.right - canvas.u(32),
+                     inner.height)
     unit_height = canvas.u(60) if unit else 0
     question_box = Rect(inner.left, inner.top, inner.width, inner.height - unit_height)
-    canvas.text(question_box, text, 72, theme.TEXT, role="title")
+    canvas.text(question_box, text, 56 if pictured else 72, theme.TEXT, role="title")
     if unit:
         canvas.text(Rect(inner.left, question_box.bottom, inner.width, unit_height), f"Answer in {unit}", 40,
                     theme.GOLD, max_lines=1)
