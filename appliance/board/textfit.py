@@ -45,6 +45,8 @@ def wrap(text: str, max_width: int, px: int, measure: Measure, max_lines: int | 
                 continue
             if line:
                 lines.append(line)
+            if max_lines is not None and len(lines) > max_lines:
+                return lines  # too many already: what follows cannot make them fewer
             line = ""
             for piece in _break_word(word, max_width, px, measure):
                 if line:
@@ -56,13 +58,17 @@ def wrap(text: str, max_width: int, px: int, measure: Measure, max_lines: int | 
     return lines
 
 
-def _fill(text: str, max_width: int, px: int, measure: Measure) -> list[str]:
-    """Lines filled character by character (a long name in a narrow box), spaces at breaks dropped."""
+def _fill(text: str, max_width: int, px: int, measure: Measure, max_lines: int | None = None) -> list[str]:
+    """Lines filled character by character (a long name in a narrow box), spaces at breaks dropped; stops
+    once there are more than ``max_lines`` (the text does not fit: a first frame measured every character
+    of a name at every size tried, issue 30)."""
     lines: list[str] = []
     line = ""
     for char in " ".join(text.split()):
         if line and measure(px, line + char)[0] > max_width:
             lines.append(line.rstrip())
+            if max_lines is not None and len(lines) > max_lines:
+                return lines
             line = "" if char == " " else char
         else:
             line += char
@@ -112,7 +118,7 @@ def _try(text: str, width: int, height: int, px: int, measure: Measure, max_line
             return Fit(px, (text,), whole, line_height, False)
     lines = wrap(text, width, px, measure, most)
     if len(lines) > most and "\n" not in text:
-        lines = _fill(text, width, px, measure)  # last resort before shrinking: break inside words
+        lines = _fill(text, width, px, measure, most)  # last resort before shrinking: break inside words
     if len(lines) > most:
         return None
     widest = max((measure(px, line)[0] for line in lines), default=0)
@@ -160,6 +166,17 @@ def _largest(text: str, width: int, height: int, low: int, high: int, measure: M
         else:
             found, low = attempt, mid + 1
     return found
+
+
+def fits(text: str, width: int, height: int, max_px: int, min_px: int, measure: Measure,
+         max_lines: int | None = None) -> bool:
+    """Whether :func:`fit` finds a size at the minimum or above (its fit is not ``below_min``), without the
+    search below the minimum that :func:`fit` then makes (a long "Sitting out" line on a room's first frame
+    measured 424 candidate lines there only to be replaced by a shorter one, issue 30)."""
+    max_px = max(max_px, min_px)
+    if _try(text, width, height, max_px, measure, max_lines) is not None:
+        return True
+    return _largest(text, width, height, min_px, max_px - 1, measure, max_lines) is not None
 
 
 def fit(

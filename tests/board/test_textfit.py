@@ -107,3 +107,39 @@ def test_the_galloping_search_finds_the_largest_size_that_fits(words: list[str],
         assert got.below_min == (expected.px < min_px)
     else:
         assert got.below_min and got.px == 6
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "quiz", "Akabusi", "Newton-John", "x-ray", "seventeen", "of", "40"]),
+                min_size=1, max_size=12),
+       st.integers(20, 600), st.integers(10, 300), st.integers(10, 90), st.integers(6, 30),
+       st.sampled_from([None, 1, 2, 3]))
+def test_fits_says_what_fit_would_without_fitting_below_the_minimum(words: list[str], width: int, height: int,
+                                                                   max_px: int, min_px: int,
+                                                                   max_lines: int | None) -> None:
+    """Issue 30 item 6 (first frames): a scene asking only whether a text fits at the minimum gets the answer
+    fit's below_min gives."""
+    from appliance.board.textfit import fits
+
+    text = " ".join(words)
+    assert fits(text, width, height, max_px, min_px, mono, max_lines) == (
+        not fit(text, width, height, max_px, min_px, mono, max_lines).below_min)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "quiz", "Akabusi", "Newton-John", "x-ray", "seventeen", "of", "40"]),
+                min_size=1, max_size=12),
+       st.integers(8, 400), st.integers(6, 60), st.integers(1, 4))
+def test_wrapping_stops_once_too_many_lines_and_is_otherwise_the_whole_wrap(words: list[str], width: int,
+                                                                             px: int, most: int) -> None:
+    """Issue 30 item 6: wrap and the character fill stop measuring once there are more lines than the box
+    holds; the lines are the whole wrap's when they fit, and too many when the whole wrap's are."""
+    from appliance.board.textfit import _fill
+
+    text = " ".join(words)
+    for whole, early in ((wrap(text, width, px, mono), wrap(text, width, px, mono, most)),
+                         (_fill(text, width, px, mono), _fill(text, width, px, mono, most))):
+        if len(whole) <= most:
+            assert early == whole
+        else:
+            assert len(early) > most

@@ -230,7 +230,7 @@ def _next_panel(canvas: Canvas, board: Board, box: Rect, round_: Mapping[str, An
     if out:
         rest = Rect(pills.right + canvas.u(16), pills.top, inner.right - pills.right - canvas.u(16), pills.height)
         named = "Sitting out: " + ", ".join(f"{board.seat_number(p) or '?'} {p}" for p in out)
-        if canvas.fit(rest, named, 30, max_lines=2).below_min:
+        if not canvas.fits(rest, named, 30, max_lines=2):
             named = "Sitting out: seats " + ", ".join(str(board.seat_number(p) or "?") for p in out)
         canvas.text(rest, named, 30, theme.MUTED, max_lines=2)
 
