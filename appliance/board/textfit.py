@@ -62,18 +62,33 @@ def _fill(text: str, max_width: int, px: int, measure: Measure, max_lines: int |
     """Lines filled character by character (a long name in a narrow box), spaces at breaks dropped; stops
     once there are more than ``max_lines`` (the text does not fit: a first frame measured every character
     of a name at every size tried, issue 30)."""
+    chars = " ".join(text.split())
     lines: list[str] = []
-    line = ""
-    for char in " ".join(text.split()):
-        if line and measure(px, line + char)[0] > max_width:
-            lines.append(line.rstrip())
-            if max_lines is not None and len(lines) > max_lines:
-                return lines
-            line = "" if char == " " else char
+    start = 0
+    while True:
+        end = _longest(chars, start, max_width, px, measure)
+        if end >= len(chars):
+            lines.append(chars[start:])
+            return lines
+        lines.append(chars[start:end].rstrip())
+        if max_lines is not None and len(lines) > max_lines:
+            return lines
+        start = end + 1 if chars[end] == " " else end  # a space at the break is dropped
+
+
+def _longest(chars: str, start: int, max_width: int, px: int, measure: Measure) -> int:
+    """The end of the longest run of ``chars`` from ``start`` within ``max_width`` (at least one character),
+    found by bisection: a run's width never shrinks as it grows by a character (a glyph's advance is more
+    than its kerning), so this is where adding characters one at a time would first overflow, in a handful
+    of measurements rather than one a character."""
+    low, high = start + 1, len(chars)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if measure(px, chars[start:mid])[0] <= max_width:
+            low = mid
         else:
-            line += char
-    lines.append(line)
-    return lines
+            high = mid - 1
+    return low
 
 
 _HYPHENATED = re.compile(r"[^-]+-*|-+")
@@ -94,14 +109,11 @@ def _break_word(word: str, max_width: int, px: int, measure: Measure) -> list[st
     if measure(px, word)[0] <= max_width:
         return [word]
     pieces: list[str] = []
-    current = ""
-    for char in word:
-        if current and measure(px, current + char)[0] > max_width:
-            pieces.append(current)
-            current = char
-        else:
-            current += char
-    pieces.append(current)
+    start = 0
+    while start < len(word):
+        end = _longest(word, start, max_width, px, measure)
+        pieces.append(word[start:end])
+        start = end
     return pieces
 
 

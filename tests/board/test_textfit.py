@@ -143,3 +143,39 @@ def test_wrapping_stops_once_too_many_lines_and_is_otherwise_the_whole_wrap(word
             assert early == whole
         else:
             assert len(early) > most
+
+
+def _fill_by_character(text: str, max_width: int, px: int, measure: object) -> list[str]:
+    """The character fill as it was, one measurement a character (the reference for the bisection)."""
+    lines: list[str] = []
+    line = ""
+    for char in " ".join(text.split()):
+        if line and measure(px, line + char)[0] > max_width:  # type: ignore[operator]
+            lines.append(line.rstrip())
+            line = "" if char == " " else char
+        else:
+            line += char
+    lines.append(line)
+    return lines
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="AVToTyfiWAwa.,'- 0123456789éQ", min_size=0, max_size=40), st.integers(8, 300),
+       st.integers(8, 60), st.sampled_from(["body", "title"]))
+def test_the_bisected_fill_breaks_where_the_character_fill_does_in_the_real_fonts(text: str, width: int, px: int,
+                                                                                    role: str) -> None:
+    """Issue 30 item 6 (first frames): a fill finds each line's end by bisection, in the shipped fonts (kerned
+    pairs such as AV, To, Ty) exactly where adding one character at a time would."""
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from appliance.board.memo import measure
+    from appliance.board.textfit import _break_word, _fill
+
+    pygame.font.init()
+    real = measure(role)
+    assert _fill(text, width, px, real) == _fill_by_character(text, width, px, real)
+    word = "".join(text.split()) or "A"  # a word breaks as a fill of it (no spaces) does
+    assert _break_word(word, width, px, real) == _fill_by_character(word, width, px, real)
