@@ -65,6 +65,11 @@ class Canvas:
         """How ``text`` would fit ``box`` (preferred ``size`` in units; never below the minimum)."""
         return memo.fitted(text, box.width, box.height, self.u(size), self.theme.min_text, role, max_lines)
 
+    def fits(self, box: Rect, text: str, size: float, role: str = "body", max_lines: int | None = None) -> bool:
+        """Whether ``text`` fits ``box`` at the board's minimum size or above (``not fit(...).below_min``,
+        without fitting it below the minimum)."""
+        return memo.fitting(text, box.width, box.height, self.u(size), self.theme.min_text, role, max_lines)
+
     def text(
         self,
         box: Rect,

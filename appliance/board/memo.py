@@ -20,7 +20,7 @@ from functools import lru_cache
 import pygame
 
 from appliance.board import theme as look
-from appliance.board.textfit import Fit, fit
+from appliance.board.textfit import Fit, fit, fits
 from appliance.board.theme import Colour
 
 LINE_PIXELS = 6_000_000
@@ -34,6 +34,12 @@ def fitted(text: str, width: int, height: int, max_px: int, min_px: int, role: s
     """:func:`appliance.board.textfit.fit` of ``text`` in the ``role``'s font (the same arguments give the
     same fit: the fonts do not change while the box runs)."""
     return fit(text, width, height, max_px, min_px, measure(role), max_lines)
+
+
+@lru_cache(maxsize=FITS)
+def fitting(text: str, width: int, height: int, max_px: int, min_px: int, role: str, max_lines: int | None) -> bool:
+    """:func:`appliance.board.textfit.fits`: whether :func:`fitted` is at the minimum size or above."""
+    return fits(text, width, height, max_px, min_px, measure(role), max_lines)
 
 
 class Lines:

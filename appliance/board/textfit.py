@@ -45,6 +45,8 @@ def wrap(text: str, max_width: int, px: int, measure: Measure, max_lines: int | 
                 continue
             if line:
                 lines.append(line)
+            if max_lines is not None and len(lines) > max_lines:
+                return lines  # too many already: what follows cannot make them fewer
             line = ""
             for piece in _break_word(word, max_width, px, measure):
                 if line:
@@ -56,18 +58,37 @@ def wrap(text: str, max_width: int, px: int, measure: Measure, max_lines: int | 
     return lines
 
 
-def _fill(text: str, max_width: int, px: int, measure: Measure) -> list[str]:
-    """Lines filled character by character (a long name in a narrow box), spaces at breaks dropped."""
+def _fill(text: str, max_width: int, px: int, measure: Measure, max_lines: int | None = None) -> list[str]:
+    """Lines filled character by character (a long name in a narrow box), spaces at breaks dropped; stops
+    once there are more than ``max_lines`` (the text does not fit: a first frame measured every character
+    of a name at every size tried, issue 30)."""
+    chars = " ".join(text.split())
     lines: list[str] = []
-    line = ""
-    for char in " ".join(text.split()):
-        if line and measure(px, line + char)[0] > max_width:
-            lines.append(line.rstrip())
-            line = "" if char == " " else char
+    start = 0
+    while True:
+        end = _longest(chars, start, max_width, px, measure)
+        if end >= len(chars):
+            lines.append(chars[start:])
+            return lines
+        lines.append(chars[start:end].rstrip())
+        if max_lines is not None and len(lines) > max_lines:
+            return lines
+        start = end + 1 if chars[end] == " " else end  # a space at the break is dropped
+
+
+def _longest(chars: str, start: int, max_width: int, px: int, measure: Measure) -> int:
+    """The end of the longest run of ``chars`` from ``start`` within ``max_width`` (at least one character),
+    found by bisection: a run's width never shrinks as it grows by a character (a glyph's advance is more
+    than its kerning), so this is where adding characters one at a time would first overflow, in a handful
+    of measurements rather than one a character."""
+    low, high = start + 1, len(chars)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if measure(px, chars[start:mid])[0] <= max_width:
+            low = mid
         else:
-            line += char
-    lines.append(line)
-    return lines
+            high = mid - 1
+    return low
 
 
 _HYPHENATED = re.compile(r"[^-]+-*|-+")
@@ -88,14 +109,11 @@ def _break_word(word: str, max_width: int, px: int, measure: Measure) -> list[st
     if measure(px, word)[0] <= max_width:
         return [word]
     pieces: list[str] = []
-    current = ""
-    for char in word:
-        if current and measure(px, current + char)[0] > max_width:
-            pieces.append(current)
-            current = char
-        else:
-            current += char
-    pieces.append(current)
+    start = 0
+    while start < len(word):
+        end = _longest(word, start, max_width, px, measure)
+        pieces.append(word[start:end])
+        start = end
     return pieces
 
 
@@ -112,7 +130,7 @@ def _try(text: str, width: int, height: int, px: int, measure: Measure, max_line
             return Fit(px, (text,), whole, line_height, False)
     lines = wrap(text, width, px, measure, most)
     if len(lines) > most and "\n" not in text:
-        lines = _fill(text, width, px, measure)  # last resort before shrinking: break inside words
+        lines = _fill(text, width, px, measure, most)  # last resort before shrinking: break inside words
     if len(lines) > most:
         return None
     widest = max((measure(px, line)[0] for line in lines), default=0)
@@ -160,6 +178,17 @@ def _largest(text: str, width: int, height: int, low: int, high: int, measure: M
         else:
             found, low = attempt, mid + 1
     return found
+
+
+def fits(text: str, width: int, height: int, max_px: int, min_px: int, measure: Measure,
+         max_lines: int | None = None) -> bool:
+    """Whether :func:`fit` finds a size at the minimum or above (its fit is not ``below_min``), without the
+    search below the minimum that :func:`fit` then makes (a long "Sitting out" line on a room's first frame
+    measured 424 candidate lines there only to be replaced by a shorter one, issue 30)."""
+    max_px = max(max_px, min_px)
+    if _try(text, width, height, max_px, measure, max_lines) is not None:
+        return True
+    return _largest(text, width, height, min_px, max_px - 1, measure, max_lines) is not None
 
 
 def fit(

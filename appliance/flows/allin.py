@@ -144,7 +144,9 @@ class AllInFlow(EngineFlow):
         tens = [{"id": NOBODY, "label": "Nobody"}] + [
             {"id": str(t), "label": f"{t}-"} for t in range(len(self.engine.players) // 10 + 1)]
         units = [{"id": str(u), "label": str(u)} for u in range(10)]
-        return [{"name": "exclude_tens", "label": "Exclude seat: tens", "options": tens, "required": False},
+        # "last" (revision 1.4): the highest seat, so a handset may offer one list of seat numbers instead
+        return [{"name": "exclude_tens", "label": "Exclude seat: tens", "options": tens, "required": False,
+                 "last": len(self.engine.players)},
                 {"name": "exclude_units", "label": "Exclude seat: units", "options": units, "required": False}]
 
     def _waiting(self, player: str) -> JSON:

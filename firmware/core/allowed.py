@@ -109,9 +109,15 @@ def choice_fields(prompt):
                     "label": _label(field.get("label"), name),
                     "required": field.get("required") is True,
                     "options": options,
+                    # a seat number's tens field (revision 1.4): the room's highest seat, else None
+                    "last": _last_seat(field.get("last")),
                 }
             )
     return out[:8]  # protocol: at most 8 choices
+
+
+def _last_seat(value):
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 1000 else None
 
 
 def split_sides(prompt):

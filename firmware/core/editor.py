@@ -130,7 +130,25 @@ class RangeForm(Form):
             return [f for f in self.all if f is not self.bottom and f is not self.top]
         return self.all
 
+    def _untyped(self):
+        """Nothing typed in From and To, and boosts to go on to."""
+        return self.bottom.empty() and self.top.empty() and not self.bottom.neg and len(self.fields()) > 2
+
     def press(self, key):
+        if (key == "ok" and self.layout != protocol.LAYOUT_FIVE and not self.review
+                and self.field in (self.bottom, self.top) and self._untyped()):
+            # keypad: nothing typed, OK goes on to the boosts (a Swap of seat 37 is OK, next, 3, 7: issue 30)
+            # where a review could only say "enter From"
+            self.notice = ""
+            self.field = self.all[2]
+            return None
+        if (self.layout == protocol.LAYOUT_FIVE and key == "right" and not self.review
+                and self.field is self.bottom and self.bottom.pos == self.bottom._first_slot() and self._untyped()):
+            # five buttons: right on an empty From goes on to the boosts, past an empty To (a Swap of seat 37
+            # is right, right, four downs: issue 30); OK on From still goes on to To
+            self.notice = ""
+            self.field = self.all[2]
+            return None
         if self.layout == protocol.LAYOUT_FIVE and key == "ok" and not self.review and self.field is self.bottom:
             self.notice = ""
             self._move("next")  # five buttons: OK on From goes on to To
@@ -239,15 +257,80 @@ class BetForm(Form):
         return ["All in" if name == "allin" else _cap(name)]
 
 
+TENS, UNITS = "_tens", "_units"
+
+
+def _digit_pair(fields, index):
+    """The room's seat as two closed choices (an All In exclusion: ``x_tens`` then ``x_units``, rules.md The
+    room 2): True when fields[index] and fields[index + 1] are such a pair, optional, ids digits ("-" none)."""
+    if index + 1 >= len(fields):
+        return False
+    tens, units = fields[index], fields[index + 1]
+    if not tens["name"].endswith(TENS) or units["name"] != tens["name"][: -len(TENS)] + UNITS:
+        return False
+    if tens["required"] or units["required"]:
+        return False
+    if not all(oid.isdigit() for oid, _ in units["options"]):
+        return False
+    return any(oid.isdigit() for oid, _ in tens["options"])
+
+
+class SeatDigitsField(PickField):
+    """One list of seat numbers for a tens-and-units pair: a keypad types 3 then 7, five buttons scroll down
+    from the highest seat (the tens field's ``last``), so seat 37 of 40 is as quick as a Copy's."""
+
+    def __init__(self, tens, units):
+        name = tens["name"][: -len(TENS)]
+        self.names = (tens["name"], units["name"])
+        self.digits = {}  # seat label -> (tens id, units id)
+        unit_ids = [oid for oid, _ in units["options"]]
+        options = []
+        for tid, _ in tens["options"]:
+            if not tid.isdigit():
+                continue
+            for uid in unit_ids:
+                seat = int(tid) * 10 + int(uid)
+                if seat < 1 or (tens["last"] is not None and seat > tens["last"]):
+                    continue
+                label = str(seat)
+                if label not in self.digits:
+                    self.digits[label] = (tid, uid)
+                    options.append((label, label))
+        options.sort(key=lambda option: int(option[0]))
+        label = tens["label"]
+        if label.endswith(": tens"):
+            label = label[: -len(": tens")]  # "Exclude seat: tens" is "Exclude seat"
+        PickField.__init__(self, name, label, options, False)
+
+    def choices(self):
+        """The pair's choices for the chosen seat."""
+        if self.index is None:
+            return {}
+        tens, units = self.digits[self.chosen()]
+        return {self.names[0]: tens, self.names[1]: units}
+
+
 class ChoiceForm(Form):
     def build(self):
         fields = allowed.choice_fields(self.prompt)
-        return [PickField(f["name"], f["label"], f["options"], f["required"]) for f in fields]
+        out = []
+        index = 0
+        while index < len(fields):
+            f = fields[index]
+            if _digit_pair(fields, index):
+                out.append(SeatDigitsField(f, fields[index + 1]))
+                index += 2
+                continue
+            out.append(PickField(f["name"], f["label"], f["options"], f["required"]))
+            index += 1
+        return out
 
     def collect(self):
         choices = {}
         for field in self.all:
-            if not field.empty():
+            if isinstance(field, SeatDigitsField):
+                choices.update(field.choices())
+            elif not field.empty():
                 choices[field.name] = field.chosen()
             elif field.required:
                 raise self.missing(field)
@@ -256,7 +339,10 @@ class ChoiceForm(Form):
     def summary(self, data):
         lines = []
         for field in self.all:
-            if field.name in data["choices"]:
+            if isinstance(field, SeatDigitsField):
+                if not field.empty():
+                    lines.append(str(field.label)[:12] + " " + field.chosen())  # "Exclude seat 37"
+            elif field.name in data["choices"]:
                 lines.append(str(field.label)[:7] + ": " + str(field.options[field.index][1]))
         return lines
 

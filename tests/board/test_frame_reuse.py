@@ -186,3 +186,20 @@ def test_sqizz_totals_stand_still_once_counted_and_the_next_counts_over_them() -
         LAYERS.clear()
         for t in (1.6, 2.2, 3.1, 4.0, 2.2):
             assert reused(state, t) == expected[t], t
+
+
+@pytest.mark.parametrize("seats", [12, 40])
+def test_the_night_standing_counts_and_moves_over_its_layer_as_drawn_whole(seats: int) -> None:
+    """Issue 30 item 6: while the night's standing counts up only the bars and totals are drawn over a layer;
+    while it moves each row is drawn once on its own image and moved. Each frame is the frame drawn whole,
+    its texts placed where the whole frame places them."""
+    from appliance.board.samples import room_views
+    from appliance.board.scenes.night import COUNT_SECONDS, MOVE_SECONDS
+
+    state = room_views(seats)["night-standing"]
+    times = (0.05, 0.6, 1.9, COUNT_SECONDS + 0.05, COUNT_SECONDS + 0.5, COUNT_SECONDS + MOVE_SECONDS - 0.05)
+    expected = {t: whole(state, t) for t in times}
+    assert len({frame for frame, _ in expected.values()}) == len(times)  # it counts, then it moves
+    LAYERS.clear()
+    for t in (*times, 0.6, COUNT_SECONDS + 0.5):
+        assert reused(state, t) == expected[t], t

@@ -107,3 +107,75 @@ def test_the_galloping_search_finds_the_largest_size_that_fits(words: list[str],
         assert got.below_min == (expected.px < min_px)
     else:
         assert got.below_min and got.px == 6
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "quiz", "Akabusi", "Newton-John", "x-ray", "seventeen", "of", "40"]),
+                min_size=1, max_size=12),
+       st.integers(20, 600), st.integers(10, 300), st.integers(10, 90), st.integers(6, 30),
+       st.sampled_from([None, 1, 2, 3]))
+def test_fits_says_what_fit_would_without_fitting_below_the_minimum(words: list[str], width: int, height: int,
+                                                                   max_px: int, min_px: int,
+                                                                   max_lines: int | None) -> None:
+    """Issue 30 item 6 (first frames): a scene asking only whether a text fits at the minimum gets the answer
+    fit's below_min gives."""
+    from appliance.board.textfit import fits
+
+    text = " ".join(words)
+    assert fits(text, width, height, max_px, min_px, mono, max_lines) == (
+        not fit(text, width, height, max_px, min_px, mono, max_lines).below_min)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["a", "quiz", "Akabusi", "Newton-John", "x-ray", "seventeen", "of", "40"]),
+                min_size=1, max_size=12),
+       st.integers(8, 400), st.integers(6, 60), st.integers(1, 4))
+def test_wrapping_stops_once_too_many_lines_and_is_otherwise_the_whole_wrap(words: list[str], width: int,
+                                                                             px: int, most: int) -> None:
+    """Issue 30 item 6: wrap and the character fill stop measuring once there are more lines than the box
+    holds; the lines are the whole wrap's when they fit, and too many when the whole wrap's are."""
+    from appliance.board.textfit import _fill
+
+    text = " ".join(words)
+    for whole, early in ((wrap(text, width, px, mono), wrap(text, width, px, mono, most)),
+                         (_fill(text, width, px, mono), _fill(text, width, px, mono, most))):
+        if len(whole) <= most:
+            assert early == whole
+        else:
+            assert len(early) > most
+
+
+def _fill_by_character(text: str, max_width: int, px: int, measure: object) -> list[str]:
+    """The character fill as it was, one measurement a character (the reference for the bisection)."""
+    lines: list[str] = []
+    line = ""
+    for char in " ".join(text.split()):
+        if line and measure(px, line + char)[0] > max_width:  # type: ignore[operator]
+            lines.append(line.rstrip())
+            line = "" if char == " " else char
+        else:
+            line += char
+    lines.append(line)
+    return lines
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="AVToTyfiWAwa.,'- 0123456789éQ", min_size=0, max_size=40), st.integers(8, 300),
+       st.integers(8, 60), st.sampled_from(["body", "title"]))
+def test_the_bisected_fill_breaks_where_the_character_fill_does_in_the_real_fonts(text: str, width: int, px: int,
+                                                                                    role: str) -> None:
+    """Issue 30 item 6 (first frames): a fill finds each line's end by bisection, in the shipped fonts (kerned
+    pairs such as AV, To, Ty) exactly where adding one character at a time would."""
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from appliance.board.memo import measure
+    from appliance.board.textfit import _break_word, _fill
+
+    pygame.font.init()
+    real = measure(role)
+    assert _fill(text, width, px, real) == _fill_by_character(text, width, px, real)
+    word = "".join(text.split()) or "A"  # a word breaks as a fill of it (no spaces) does
+    assert _break_word(word, width, px, real) == _fill_by_character(word, width, px, real)

@@ -377,3 +377,118 @@ def test_typed_seat_digits_restart_when_no_seat_starts_so() -> None:
     assert handset.editor.field.chosen() == "5"
     press(handset, ["del"])
     assert handset.editor.field.chosen() is None
+
+
+def _count_to_swap(layout: str, picking: list[str]) -> list[dict]:
+    handset, transport, _ = make(layout)
+    handset.connected()
+    show(handset, _room_range_prompt())
+    press(handset, picking)
+    assert handset.editor.field.label == "Swap" and handset.editor.field.chosen() == "37"
+    press(handset, ["ok"])  # a range with a swap still needs From and To: the review names what is missing
+    assert handset.editor.notice == "enter From" and transport.inputs() == []
+    return [i["data"] for i in transport.inputs()]
+
+
+def test_swapping_seat_37_takes_4_keypad_presses() -> None:  # issue 30: 5 before (next, next, next, 3, 7)
+    picking = ["ok", "next", "3", "7"]  # nothing typed: OK goes on to Copy, next to Swap, the seat's digits
+    _count_to_swap("keypad", picking)
+    assert len(picking) == 4
+
+
+def test_swapping_seat_37_takes_6_five_button_presses() -> None:  # issue 30: 7 before (ok, ok, right, 4 downs)
+    picking = ["right", "right", "down", "down", "down", "down"]  # empty From: right to Copy, right to Swap
+    _count_to_swap("five", picking)
+    assert len(picking) == 6
+
+
+def test_a_whole_swap_of_seats_37_and_12_is_sent_from_the_keypad() -> None:
+    handset, transport, _ = make("keypad")
+    handset.connected()
+    show(handset, _room_range_prompt())
+    press(handset, ["ok", "next", "3", "7", "next", "1", "2", "next"])  # Swap 37 with 12, then back round
+    press(handset, ["next", "5", "next", "9", "ok", "ok"])  # From 5, To 9 (next from with wraps to From)
+    assert [i["data"] for i in transport.inputs()] == [{"bottom": "5", "top": "9", "swap": ["37", "12"]}]
+
+
+def test_right_on_a_from_with_a_minus_still_walks_its_digits() -> None:
+    # the -2.5 path of five buttons: left to the sign, up (minus), right: the digit, not the boosts
+    handset, _, _ = make("five")
+    handset.connected()
+    show(handset, _room_range_prompt())
+    press(handset, ["left", "up", "right"])
+    assert handset.editor.field.label == "From"
+
+
+def test_ok_on_an_empty_keypad_range_without_boosts_still_says_what_is_missing() -> None:
+    handset, transport, _ = make("keypad")
+    show(handset, samples.by_id("r2"))
+    press(handset, ["ok"])
+    assert handset.editor.notice == "enter From" and transport.inputs() == []
+
+
+def _room_reader_prompt() -> dict:
+    """The choice prompt a 40-team All In game sends its reader (the exclusion as a seat's tens and units)."""
+    import json
+    import random
+
+    from appliance.edge.prompts import fit
+    from appliance.flows import flow_factory
+    from appliance.games.dealt import DealtCard
+    from appliance.session.flow import GameSetup
+    from firmware import protocol as P
+
+    teams = [f"Team {i:02d}" for i in range(1, 41)]
+    card = DealtCard("a", {"statements": ["I have been on TV", "I can juggle", "I have met a king"]})
+    flow = flow_factory("allin")(GameSetup("allin", teams, {}, [card]), random.Random(1), 0.0)
+    reader = next(t for t in teams if flow.prompt(t).get("kind") == "choice")
+    prompt = json.loads(fit(P.wire_prompt("b1", {**flow.prompt(reader), "id": "p1"})))  # as the hub sends it
+    assert [f["name"] for f in prompt["fields"]] == ["pick", "answer", "exclude_tens", "exclude_units"]
+    return prompt
+
+
+@pytest.mark.parametrize(
+    ("layout", "answering", "excluding"),
+    [
+        # keypad: statement 1, next, True; then next to the seat and its digits (3)
+        ("keypad", ["1", "next", "1"], ["next", "3", "7"]),
+        # five buttons: statement 1, right, True; then right to the seat, down from 40: 40 39 38 37 (5)
+        ("five", ["up", "right", "up"], ["right", "down", "down", "down", "down"]),
+    ],
+)
+def test_excluding_seat_37_of_40_by_its_number(layout: str, answering: list[str], excluding: list[str]) -> None:
+    # issue 30: before, the tens and units were two lists, on the keypad by place (3- was key 5, units 7 was
+    # key 7) and on five buttons right, 2 downs, right, 3 downs (7)
+    handset, transport, _ = make(layout)
+    handset.connected()
+    show(handset, _room_reader_prompt())
+    press(handset, answering + excluding)
+    assert handset.editor.field.label == "Exclude seat" and handset.editor.field.chosen() == "37"
+    press(handset, ["ok"])
+    assert "Exclude seat 37" in handset.editor.summary(handset.editor.data)
+    press(handset, ["ok"])
+    assert [i["data"] for i in transport.inputs()] == [
+        {"choices": {"pick": "0", "answer": "true", "exclude_tens": "3", "exclude_units": "7"}}]
+    assert len(excluding) <= (4 if layout == "keypad" else 6)
+
+
+def test_the_seat_list_runs_from_1_to_the_last_seat_and_may_stay_unset() -> None:
+    handset, transport, _ = make("five")
+    handset.connected()
+    show(handset, _room_reader_prompt())
+    press(handset, ["up", "right", "up", "right"])
+    seat = handset.editor.field
+    assert [o[0] for o in seat.options] == [str(n) for n in range(1, 41)]
+    press(handset, ["up", "down", "ok", "ok"])  # seat 1, then back to none: nobody is excluded
+    assert [i["data"] for i in transport.inputs()] == [{"choices": {"pick": "0", "answer": "true"}}]
+
+
+def test_without_last_the_seats_run_to_the_highest_tens() -> None:
+    # a box before revision 1.4 sends no "last": the list offers every seat its digits can name
+    prompt = _room_reader_prompt()
+    del prompt["fields"][2]["last"]
+    handset, _, _ = make("keypad")
+    handset.connected()
+    show(handset, prompt)
+    press(handset, ["1", "next", "1", "next", "4", "9"])
+    assert handset.editor.field.chosen() == "49"

@@ -232,6 +232,6 @@ def _split_parts(canvas: Canvas, track: Rect, on_true: int, on_false: int, most:
         pygame.draw.rect(canvas.surface, colour, part, border_radius=canvas.u(8))
         inside = part.inflate(-canvas.u(8), -canvas.u(4))
         words = f"{label} {amount}"
-        if grow >= 1 and width >= canvas.u(90) and not canvas.fit(inside, words, 34, "title", 1).below_min:
+        if grow >= 1 and width >= canvas.u(90) and canvas.fits(inside, words, 34, "title", 1):
             canvas.text(inside, words, 34, theme.ink_on(colour), role="title", max_lines=1)
         x = part.right

@@ -50,7 +50,7 @@ def header(canvas: Canvas, title: str, subtitle: str = "") -> Rect:
         # One line when it fits; a long question (a reveal's subtitle) takes up to three.
         sub_box = Rect(area.left, top, area.width, canvas.u(52))
         for lines in (2, 3, 4):
-            if not canvas.fit(sub_box, subtitle, 40).below_min:
+            if canvas.fits(sub_box, subtitle, 40):
                 break
             sub_box.height = lines * line_step(canvas.theme.min_text) + canvas.u(8)
         canvas.text(sub_box, subtitle, 40, theme.MUTED)
@@ -139,7 +139,7 @@ def beside_badge(canvas: Canvas, pill: Rect) -> Rect:
 def texts_fit(canvas: Canvas, box: Rect, texts: Sequence[str], size: float) -> bool:
     """Whether every text fits ``box`` at the board's minimum size or above (a room's layout shows the names
     only when all of them fit: seat numbers alone otherwise, never a name below the minimum)."""
-    return box.width > 0 and all(not canvas.fit(box, text, size).below_min for text in texts)
+    return box.width > 0 and all(canvas.fits(box, text, size) for text in texts)
 
 
 def room_grid(canvas: Canvas, area: Rect, count: int, gap: int, max_columns: int = 4,

@@ -109,7 +109,7 @@ def draw_reveal(canvas: Canvas, board: Board) -> None:
         best = [f"{board.seat_number(as_text(p)) or '?'} {as_text(p)}" for p in as_list(q.get("smallest"))]
         lead = f"Smallest right range: {', '.join(best)}" if best else "Nobody was right"
         summary = f"{lead} · {summary}" if summary else lead
-        if canvas.fit(Rect(0, 0, area.width, canvas.u(90)), summary, 32, max_lines=2).below_min:
+        if not canvas.fits(Rect(0, 0, area.width, canvas.u(90)), summary, 32, max_lines=2):
             summary = lead
     if summary:
         strip = Rect(area.left, area.bottom - canvas.u(90), area.width, canvas.u(90))

@@ -14,7 +14,7 @@ from typing import Any
 import pygame
 
 from appliance.board import theme
-from appliance.board.canvas import Canvas, Rect
+from appliance.board.canvas import Canvas, Placement, Rect
 from appliance.board.scenes import podium
 from appliance.board.scenes.common import (
     RING_SPANS,
@@ -53,7 +53,15 @@ def choose(board: Board) -> Choice:
         return Choice("night-tiebreak", draw_tiebreak, ("night-tiebreak", cards))
     if board.scene == "night-podium":
         return Choice("night-podium", draw_podium, ("night-podium",), PODIUM_SECONDS, layered=True)
-    return Choice("night-standing", draw_standing, ("night", played), COUNT_SECONDS + MOVE_SECONDS)
+    return Choice("night-standing", draw_standing, ("night", played), COUNT_SECONDS + MOVE_SECONDS, layered=True,
+                  stage=_stage)
+
+
+def _stage(now: float) -> str:
+    """The standing's animation in two stages (issue 30 item 6): while the points count up the rows stand
+    still, so only their bars and totals are drawn on each frame; then the rows move, drawn whole each frame
+    over a layer of the header, footer and panels."""
+    return "count" if now < COUNT_SECONDS else "move"
 
 
 def _title(view: Mapping[str, Any]) -> str:
@@ -99,8 +107,6 @@ def _standing_table(canvas: Canvas, board: Board, area: Rect, rows: list[tuple[s
                     gained: Mapping[str, int], now: float) -> None:
     if not rows:
         return
-    counted = progress(now, COUNT_SECONDS)
-    moved = progress(now - COUNT_SECONDS, MOVE_SECONDS) if now >= COUNT_SECONDS else 0.0
     order_after = [name for name, _, _ in rows]
     totals = {name: total for name, _, total in rows}
     before = {name: totals[name] - gained.get(name, 0) for name in order_after}
@@ -125,32 +131,87 @@ def _standing_table(canvas: Canvas, board: Board, area: Rect, rows: list[tuple[s
         col, line = divmod(round(slot), per) if cols > 1 else (0, slot)
         return area.left + col * (width + col_gap), area.top + line * (height + gap)
 
-    for name in order_after:
-        start, end = order_before.index(name), order_after.index(name)
-        (x0, y0), (x1, y1) = at(start), at(end)
-        box = Rect(round(x0 + (x1 - x0) * moved), round(y0 + (y1 - y0) * moved), width, height)
+    def slot(name: str, now: float) -> tuple[int, int]:
+        """Where ``name``'s row is at ``now`` (gliding from its place before to its place after)."""
+        moved = progress(now - COUNT_SECONDS, MOVE_SECONDS) if now >= COUNT_SECONDS else 0.0
+        (x0, y0), (x1, y1) = at(order_before.index(name)), at(order_after.index(name))
+        return round(x0 + (x1 - x0) * moved), round(y0 + (y1 - y0) * moved)
+
+    def row(on: Canvas, name: str, now: float, still: bool = True, moving: bool = True,
+            origin: tuple[int, int] | None = None) -> None:
+        """One row at ``now``: its place, pill, track and gain (``still``), its bar and total (``moving``);
+        at ``origin`` rather than where it is at ``now`` (drawn on its own image)."""
+        counted = progress(now, COUNT_SECONDS)
+        moved = progress(now - COUNT_SECONDS, MOVE_SECONDS) if now >= COUNT_SECONDS else 0.0
+        start = order_before.index(name)
+        box = Rect(*(origin or slot(name, now)), width, height)
         value = round(before[name] + gained.get(name, 0) * counted)
-        colour = board.colour(name)
-        place = Rect(box.left, box.top, canvas.u(70), box.height)
-        shown_place = places[name] if moved >= 1.0 else order_before.index(name) + 1
-        canvas.text(place, str(shown_place), 42, theme.GOLD if places[name] == 1 and moved >= 1.0 else theme.MUTED,
-                    role="title", max_lines=1)
-        pill = Rect(place.right + canvas.u(8), box.top, name_width, box.height)
-        seat_pill(canvas, board, pill, name, 36, text=None if names else "")
+        place = Rect(box.left, box.top, on.u(70), box.height)
+        pill = Rect(place.right + on.u(8), box.top, name_width, box.height)
         label = Rect(box.right - value_width, box.top, value_width * 3 // 5, box.height)
-        track = Rect(pill.right + canvas.u(20), box.top + box.height // 5,
-                     label.left - pill.right - canvas.u(40), box.height - 2 * (box.height // 5))
-        if track.width >= canvas.u(60):
-            pygame.draw.rect(canvas.surface, theme.PANEL, track, border_radius=canvas.u(10))
-            if value > 0:
-                bar = Rect(track.left, track.top, max(canvas.u(10), round(track.width * value / most)), track.height)
-                pygame.draw.rect(canvas.surface, colour, bar, border_radius=canvas.u(10))
-        canvas.text(label, short_points(value), 38, theme.TEXT, role="title", align="right", max_lines=1)
+        track = Rect(pill.right + on.u(20), box.top + box.height // 5,
+                     label.left - pill.right - on.u(40), box.height - 2 * (box.height // 5))
+        if still:
+            shown_place = places[name] if moved >= 1.0 else start + 1
+            on.text(place, str(shown_place), 42, theme.GOLD if places[name] == 1 and moved >= 1.0 else theme.MUTED,
+                    role="title", max_lines=1)
+            seat_pill(on, board, pill, name, 36, text=None if names else "")
+            if track.width >= on.u(60):
+                pygame.draw.rect(on.surface, theme.PANEL, track, border_radius=on.u(10))
+        if moving:
+            if track.width >= on.u(60) and value > 0:
+                bar = Rect(track.left, track.top, max(on.u(10), round(track.width * value / most)), track.height)
+                pygame.draw.rect(on.surface, board.colour(name), bar, border_radius=on.u(10))
+            on.text(label, short_points(value), 38, theme.TEXT, role="title", align="right", max_lines=1)
         plus = gained.get(name, 0)
-        if plus:
+        if still and plus:
             extra = Rect(label.right, box.top, box.right - label.right, box.height)
-            canvas.text(extra, f"+{plus}", 34, theme.RIGHT if counted < 1.0 else theme.MUTED, role="title",
-                        align="right", max_lines=1)
+            on.text(extra, f"+{plus}", 34, theme.RIGHT if counted < 1.0 else theme.MUTED, role="title",
+                    align="right", max_lines=1)
+
+    if now >= COUNT_SECONDS + MOVE_SECONDS:  # the standing at rest
+        for name in order_after:
+            row(canvas, name, now)
+    elif now < COUNT_SECONDS:  # counting up: the rows stand still (in the layer), their bars and totals grow
+        for name in order_after:
+            row(canvas, name, now, moving=False)
+        def count(on: Canvas, _board: Board) -> None:
+            for name in order_after:
+                row(on, name, on.now, still=False)
+
+        canvas.later(count, board)
+    else:  # moving: each row drawn once on its own image, moved over the layer
+        images = [_row_image(canvas, name, lambda on, name, origin: row(on, name, now, origin=origin), width, height)
+                  for name in order_after]
+
+        def glide(on: Canvas, _board: Board) -> None:
+            for name, (image, pad, placements) in zip(order_after, images, strict=True):
+                x, y = slot(name, on.now)
+                on.surface.blit(image, (x - pad[0], y - pad[1]))
+                on.placements.extend(_moved(p, x - pad[0], y - pad[1]) for p in placements)
+
+        canvas.later(glide, board)
+
+
+def _row_image(canvas: Canvas, name: str, draw: Any, width: int, height: int,
+               ) -> tuple[pygame.Surface, tuple[int, int], tuple[Placement, ...]]:
+    """A row drawn on its own transparent image (room around it for its texts' line boxes): the image, where
+    the row's box starts on it, and the texts placed on it."""
+    pad = (canvas.u(10), height // 2)
+    image = pygame.Surface((width + 2 * pad[0], height + 2 * pad[1]), pygame.SRCALPHA)
+    on = Canvas(image, canvas.theme, canvas.now)
+    draw(on, name, pad)
+    used = image.get_bounding_rect()  # blitted on every frame of the move: only its drawn pixels
+    return image.subsurface(used).copy(), (pad[0] - used.left, pad[1] - used.top), tuple(
+        _moved(p, -used.left, -used.top) for p in on.placements)
+
+
+def _moved(placement: Placement, dx: int, dy: int) -> Placement:
+    def shift(rect: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+        return rect[0] + dx, rect[1] + dy, rect[2], rect[3]
+
+    return Placement(placement.text, shift(placement.box), shift(placement.rect), placement.px, placement.lines,
+                     placement.below_min)
 
 
 def _next_panel(canvas: Canvas, board: Board, box: Rect, round_: Mapping[str, Any]) -> None:
@@ -169,7 +230,7 @@ def _next_panel(canvas: Canvas, board: Board, box: Rect, round_: Mapping[str, An
     if out:
         rest = Rect(pills.right + canvas.u(16), pills.top, inner.right - pills.right - canvas.u(16), pills.height)
         named = "Sitting out: " + ", ".join(f"{board.seat_number(p) or '?'} {p}" for p in out)
-        if canvas.fit(rest, named, 30, max_lines=2).below_min:
+        if not canvas.fits(rest, named, 30, max_lines=2):
             named = "Sitting out: seats " + ", ".join(str(board.seat_number(p) or "?") for p in out)
         canvas.text(rest, named, 30, theme.MUTED, max_lines=2)
 

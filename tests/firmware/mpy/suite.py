@@ -142,6 +142,43 @@ def other_kinds():
     eq(typed("b1", ["3", "next", "2", "mag", "ok", "ok"]), [])  # 2000 is over the maximum
 
 
+SEATS = [str(n) for n in range(2, 41)]  # a 40-team room's Copy and Swap offer seat numbers (issue 30)
+
+
+def room_typed(prompt, keys, layout):
+    h, t = handset(layout)
+    show(h, prompt)
+    for k in keys:
+        h.press(k)
+    return [i["data"] for i in t.inputs]
+
+
+@test
+def room_seats_by_number():
+    rng = P.make_prompt("q1", P.RANGE, "Confident?", "How many?", boosts={"copy": SEATS, "swap": SEATS,
+                                                                          "double": False})
+    eq(room_typed(rng, ["next", "next", "3", "7", "ok", "ok"], "keypad"), [{"copy": "37"}])
+    eq(room_typed(rng, ["ok", "ok"] + ["down"] * 4 + ["ok", "ok"], "five"), [{"copy": "37"}])
+    swap = ["ok", "next", "3", "7", "next", "1", "2", "next", "5", "next", "9", "ok", "ok"]  # with: next wraps
+    eq(room_typed(rng, swap, "keypad"), [{"bottom": "5", "top": "9", "swap": ["37", "12"]}])
+    h, _ = handset("five")
+    show(h, rng)
+    for k in ["right", "right", "down", "down", "down", "down"]:  # a Swap of seat 37 in 6
+        h.press(k)
+    eq((h.editor.field.label, h.editor.field.chosen()), ("Swap", "37"))
+    tens = [{"id": "-", "label": "Nobody"}] + [{"id": str(t), "label": str(t) + "-"} for t in range(5)]
+    units = [{"id": str(u), "label": str(u)} for u in range(10)]
+    choice = P.make_prompt("q2", P.CHOICE, "You read", "", fields=[
+        {"name": "pick", "label": "Read which?", "required": True, "options": [{"id": "0", "label": "TV"}]},
+        {"name": "answer", "label": "Answer", "required": True,
+         "options": [{"id": "true", "label": "True"}, {"id": "false", "label": "False"}]},
+        {"name": "exclude_tens", "label": "Exclude seat: tens", "required": False, "options": tens, "last": 40},
+        {"name": "exclude_units", "label": "Exclude seat: units", "required": False, "options": units}])
+    sent = [{"choices": {"pick": "0", "answer": "true", "exclude_tens": "3", "exclude_units": "7"}}]
+    eq(room_typed(choice, ["1", "next", "1", "next", "3", "7", "ok", "ok"], "keypad"), sent)
+    eq(room_typed(choice, ["up", "right", "up", "right"] + ["down"] * 4 + ["ok", "ok"], "five"), sent)
+
+
 @test
 def number_prompt():
     # the quiz night's tie-break: one exact number on both layouts, reviewed, sent as the appliance reads it
