@@ -83,7 +83,8 @@ class NightRunner(NightScreen, NightRoom, NightResume):
         self.league_plan = league_plan
         self.interval_until = None
         self.held = self.held_at = self.due_at = None
-        self.colours = {}
+        self.colours, self.joining = {}, False
+        self._keep_screen()  # the hold time set before goes on with the new night
         self.session.to_lobby()
 
     def end(self) -> None:
@@ -139,6 +140,7 @@ class NightRunner(NightScreen, NightRoom, NightResume):
         engine.apply(action)
         self.interval_until = None
         self.held, self.held_at, self.due_at, self.joining = None, None, None, False
+        self._keep_screen()
         self.round_started = self.session.clock()
         self.session.start_game(setup, seats, game_id=game_id)
 

@@ -5,6 +5,7 @@ quizmaster's changes in ``night_room``, the restart in ``night_resume``, the rou
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +18,8 @@ from appliance.league.payloads import new_result_id, night_result
 
 if TYPE_CHECKING:
     from appliance.session.session import Session
+
+log = logging.getLogger(__name__)
 
 CardSource = Callable[[str, Mapping[str, Any]], Sequence[DealtCard]]
 """(game, {"deck": id}) -> the cards to deal, as the hub's deck source gives them."""
@@ -120,6 +123,23 @@ class NightCore:
 
     def _hold(self, what: str) -> None:
         self.held, self.held_at, self.due_at = what, self.session.clock(), None
+        self._keep_screen()
+
+    def _save_screen(self) -> None:
+        """Store what the quizmaster set for the night's screens (hold time, join QR code) and the final
+        screen held, so that a restart brings them back (docs/night.md, A power cut). Raises StoreError."""
+        if self.store is not None and self.night_id is not None:
+            screen = {"hold": self.hold_seconds, "joining": self.joining, "held": self.held}
+            self.store.set_night_screen(self.night_id, screen)
+
+    def _keep_screen(self) -> None:
+        """:meth:`_save_screen` for a change the night makes by itself (a final screen held or released, a
+        round started): a store failure is logged, and the screen changes all the same (a screen, not a
+        night action: after a restart it would be the standing again)."""
+        try:
+            self._save_screen()
+        except StoreError as exc:
+            log.error("the night's screen could not be stored: %s", exc)
 
     def player_at(self, handset_id: str) -> str | None:
         """The night's player whose handset ``handset_id`` is, if any."""

@@ -11,6 +11,7 @@ from appliance.errors import IllegalAction, MalformedInput
 from appliance.games.base import JSON
 from appliance.games.night.state import Phase
 from appliance.games.numbers import format_plain
+from appliance.infra.store import StoreError
 from appliance.session.flow import info
 from appliance.session.night_core import MAX_HOLD_SECONDS, NEXT_GRACE_SECONDS, ROUND, TIEBREAK, NightCore
 from firmware import protocol
@@ -27,6 +28,7 @@ class NightScreen(NightCore):
             raise IllegalAction("no final screen is held")
         held, self.held, self.held_at = self.held, None, None
         self.round_ended = self.session.clock()
+        self._keep_screen()
         if held == ROUND and self.session.state != "playing":
             self.session.to_lobby()
         else:
@@ -38,7 +40,12 @@ class NightScreen(NightCore):
             not isinstance(seconds, int) or isinstance(seconds, bool) or not 1 <= seconds <= MAX_HOLD_SECONDS
         ):
             raise MalformedInput(f"a hold time is 1 to {MAX_HOLD_SECONDS} seconds (or none), got {seconds!r}")
-        self.hold_seconds = seconds
+        before, self.hold_seconds = self.hold_seconds, seconds
+        try:
+            self._save_screen()  # kept over a restart
+        except StoreError:
+            self.hold_seconds = before
+            raise
         self.session._changed()
 
     def show_join(self, show: bool) -> None:
@@ -46,7 +53,12 @@ class NightScreen(NightCore):
         engine = self._engine()
         if show and (self.session.state == "playing" or engine.phase == Phase.PLAYING.value):
             raise IllegalAction("the join QR code shows between rounds; a round is in play")
-        self.joining = show
+        before, self.joining = self.joining, show
+        try:
+            self._save_screen()  # kept over a restart
+        except StoreError:
+            self.joining = before
+            raise
         self.session._changed()
 
     # -- the host's *next* -------------------------------------------------------------------------
