@@ -173,3 +173,43 @@ def test_the_link_survives_a_restart_and_bad_joins_are_refused(mosquitto: Mosqui
             for h in (ann, bob, ann2):
                 h.stop()
     store.close()
+
+
+def test_the_teams_other_devices_follow_its_seat_to_another_handset(mosquitto: MosquittoBroker, box_id: str,
+                                                                    tmp_path: Path) -> None:
+    """Issue 30 room-6 follow-up: the quizmaster moved a team's seat to a spare handset, and the team's
+    second device stayed linked to the old handset, answering for nobody. Now the links follow the seat."""
+    conn = connection_of(mosquitto)
+    store = Store(tmp_path / "q.db")
+    with _hub(box_id, mosquitto, store) as hub:
+        ann = SimHandset(box_id, "ann", conn, name="Ann").start()
+        bob = SimHandset(box_id, "bob", conn, name="Bob").start()
+        ann2 = SimHandset(box_id, "ann2", conn, name="Ann2").start()
+        spare = SimHandset(box_id, "spare", conn, name="Spare").start()
+        try:
+            for h in (ann, bob, ann2, spare):
+                h.wait_prompt("info")
+            hub.command({"cmd": "team", "handset": "ann2", "team": "ann"})
+            _start(hub)
+            ann2.wait_prompt("range")
+            reply = hub.command({"cmd": "seat", "player": "Ann", "handset": "spare"})
+            assert reply["msg"] == "Ann's seat is now on Spare (and its 1 other device)"
+            assert hub.registry.get("ann2").team == "spare" and hub.session.devices == {"ann2": "spare"}  # type: ignore[union-attr]
+            assert next(h for h in store.handsets() if h["id"] == "ann2")["team"] == "spare"
+            q_spare = spare.wait_prompt("range")
+            ann2.wait_for(lambda h: h.prompt is not None and h.prompt.get("kind") == "range"
+                          and h.prompt.get("text") == q_spare["text"])
+            ann.wait_prompt("info")  # the old handset waits, seated nowhere
+            assert ann2.wait_ack(ann2.submit({"bottom": "6", "top": "10"}))["ok"] is True
+            flow = hub.session.flow
+            assert flow is not None and [e["player"] for e in flow.log() if e.get("player")] == ["Ann"]
+            spare.wait_for(lambda h: any(a.get("re") == protocol.TEAM_ACK for a in h.acks))  # the team's ack
+            names = _names_on_board(hub)  # the team once, by its name (the old handset is listed as seatless)
+            assert names.count("Ann") == 1 and "Ann2" not in names and "Spare" not in names
+            # a seat moved to a handset with no other devices: nothing else moves, nothing more is said
+            assert hub.command({"cmd": "seat", "player": "Bob", "handset": "ann"})["msg"] == "Bob's seat is now on Ann"
+            assert hub.session.devices == {"ann2": "spare"}
+        finally:
+            for h in (ann, bob, ann2, spare):
+                h.stop()
+    store.close()

@@ -244,17 +244,26 @@ def answer() -> str | BaseResponse | tuple[str, int]:
         return redirect(url_for("phone.join"))
     prompt_id = request.form.get("prompt", "")
     prompt = phone.screen()["prompt"]
-    status = 200
+    status, once = 200, ""
     try:
         if not prompt or prompt.get("id") != prompt_id:
             raise PhoneRefused("that screen is old; look again")
         phone.submit(prompt_id, data_from_form(prompt, request.form), pressed=_pressed())
     except (PhoneRefused, ValueError) as exc:
-        # shown on the screen now on the phone, in the form's words
-        phone.refuse(player_words(str(exc)), prompt.get("id") if prompt else None)
-        status = 400
+        words, status = player_words(str(exc)), 400
+        if prompt and prompt.get("id") == prompt_id and controls(prompt)["kind"] not in ("", protocol.INFO):
+            phone.refuse(words, prompt_id)  # on the form still on screen, in the form's words, until the next try
+        else:
+            # the screen moved on (a new prompt, or one with nothing to answer): said in this answer only,
+            # never kept on the new screen, which may stay up a long while (issue 31)
+            once = words
     if request.headers.get("X-Requested-With") == "fetch":
-        return _clocked(render_template("phone/panel.html", p=_screen(phone)), phone, status)
+        screen = _screen(phone)
+        if once:
+            screen["notice"] = once
+        return _clocked(render_template("phone/panel.html", p=screen), phone, status)
+    if once:
+        flash(once)
     return redirect(url_for("phone.play"))
 
 

@@ -214,7 +214,13 @@ def move_seat(hub: CommandHost, command: Mapping[str, Any]) -> str:
     player = str(command["player"])
     code = command.get("code")
     current = hub.registry.get(hub.session.seats.get(player, ""))
-    return hub.session.move_seat(player, _handset(hub, command), current, None if code is None else str(code))
+    handset = _handset(hub, command)
+    message = hub.session.move_seat(player, handset, current, None if code is None else str(code))
+    if current is not None and current.id != handset.id and hub.session.seats.get(player) == handset.id:
+        followed = teams.follow_seat(hub, current.id, handset.id)  # the team's other devices go with it
+        if followed:
+            message += f" (and its {followed} other device{'s' if followed > 1 else ''})"
+    return message
 
 
 def _paired(hub: CommandHost, command: Mapping[str, Any]) -> Handset:

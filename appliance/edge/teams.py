@@ -107,6 +107,25 @@ def unlink_all(hub: TeamHost, team_id: str) -> None:
     sync(hub)
 
 
+def follow_seat(hub: TeamHost, old_id: str, new_id: str) -> int:
+    """A team's seat moved from handset ``old_id`` to ``new_id`` (the quizmaster's seat change, or the
+    team's own retake with its seat code): the team's other devices play for it on its new handset, so
+    they follow the seat (rules.md room-6); ``new_id`` holds a seat of its own now, so a link it had to
+    another team is dropped. Returns how many devices followed."""
+    new = hub.registry.get(new_id)
+    followers = [h for h in hub.registry if h.team == old_id and h.id != new_id]
+    if new is not None and new.team is not None:
+        new.team = None
+        hub.save_handset(new)
+        hub.session.forget(new.id)
+    for device in followers:
+        device.team = new_id
+        hub.save_handset(device)
+        hub.session.forget(device.id)  # its next prompt is its team's, sent as new
+    sync(hub)
+    return len(followers)
+
+
 def _link(hub: TeamHost, device: Handset, team: str | None) -> None:
     device.team = team
     sync(hub)

@@ -161,6 +161,11 @@ MIGRATIONS: tuple[str, ...] = (
         joined REAL                      -- when the code was used (it works once)
     );
     """,
+    # 5: what the quizmaster set for the night's screens and the final screen the TV held (docs/night.md):
+    # {"hold": seconds or null, "joining": the join QR code between rounds, "held": "round", "tiebreak" or null}
+    """
+    ALTER TABLE nights ADD COLUMN screen TEXT NOT NULL DEFAULT '{}';
+    """,
 )
 
 Origin = tuple[str, int, str]
@@ -203,6 +208,8 @@ class StoredNight:
     teams: dict[str, str] = field(default_factory=dict)
     """Player -> the team it was (rules.md The league 1); empty for a night of players."""
     league_plan: str | None = None
+    screen: JSON = field(default_factory=dict)
+    """What the quizmaster set for the night's screens and the final screen held (Store.set_night_screen)."""
 
 
 class Store:
@@ -449,6 +456,12 @@ class Store:
                 db.execute("INSERT OR IGNORE INTO league_outbox (result_id, night_id, payload, created) "
                            "VALUES (?, ?, ?, ?)", (league[0], night_id, json.dumps(league[1]), now))
 
+    def set_night_screen(self, night_id: int, screen: JSON) -> None:
+        """What the quizmaster set for the night's screens (hold time, the join QR code) and the final screen
+        the TV holds: a restart brings them back (docs/night.md, A power cut)."""
+        with self._tx() as db:
+            db.execute("UPDATE nights SET screen=? WHERE id=?", (json.dumps(screen), night_id))
+
     def night(self, night_id: int) -> StoredNight | None:
         rows = self._query("SELECT * FROM nights WHERE id=?", (night_id,))
         if not rows:
@@ -462,7 +475,7 @@ class Store:
             id=row["id"], title=row["title"], players=json.loads(row["players"]), seats=json.loads(row["seats"]),
             options=json.loads(row["options"]), status=row["status"], log=log, rounds=rounds,
             started=row["started"], ended=row["ended"], result=json.loads(row["result"]) if row["result"] else None,
-            teams=json.loads(row["teams"]), league_plan=row["league_plan"],
+            teams=json.loads(row["teams"]), league_plan=row["league_plan"], screen=json.loads(row["screen"]),
         )
 
     def unfinished_night(self) -> StoredNight | None:

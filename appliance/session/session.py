@@ -271,6 +271,16 @@ class Session:
         self._changed()
         return True
 
+    def show_ended(self, flow: GameFlow, setup: GameSetup, seats: Mapping[str, str], game_id: int,
+                   stored: int) -> None:
+        """A game already over (its status stored) back on the board, as it ended: a quiz night's round
+        whose final screen the TV held before a restart. ``stored``: how much of its log is in the store."""
+        self.flow, self.setup, self.seats, self.game_id = flow, setup, dict(seats), game_id
+        self._new_seat_codes()
+        self._stored, self._marked = stored, flow.cards_dealt
+        self.state = RESULTS
+        self._changed()
+
     def _persist(self, origin: Origin | None = None) -> None:
         """Store the flow's new log entries durably (with ``origin``: as that handset's last acked input);
         on failure roll the flow back to what is stored and raise StoreError (the input is then refused,

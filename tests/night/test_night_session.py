@@ -367,6 +367,8 @@ def test_a_restart_after_the_game_ended_but_before_the_night_scored_it(tmp_path:
     store, session, runner = restart(path)
     assert runner.engine is not None and runner.engine.phase == "between"
     assert runner.engine.rounds[0].points == {"Ann": 1, "Bob": 3, "Cat": 1}
+    assert session.state == "results" and runner.held == "round"  # its own final screen, as without the cut
+    runner.release()
     assert session.state == "lobby"
     assert rebuilt_from_store(store).snapshot() == runner.engine.snapshot()
 
