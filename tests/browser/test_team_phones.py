@@ -53,8 +53,13 @@ def test_two_phones_of_one_team_answer_at_once_one_counts_both_show_the_ack(
     for phone, (bottom, top) in ((ann, (1, 50)), (ann2, (5, 9))):
         phone.locator("input[name=bottom]").fill(str(bottom))
         phone.locator("input[name=top]").fill(str(top))
-    ann.locator("button:has-text('Lock in')").click(no_wait_after=True)
-    ann2.locator("button:has-text('Lock in')").click(no_wait_after=True)
+    # pushed phones redraw within milliseconds of the team's first input, so two clicks one after the other
+    # would find the second form gone: both pages press at one moment of the browser's clock instead
+    moment = ann.evaluate("Date.now()") + 400
+    for phone in (ann, ann2):
+        phone.evaluate("""t => { const b = [...document.querySelectorAll('button')]
+                                 .find(x => x.textContent.includes('Lock in'));
+                                 setTimeout(() => b.click(), t - Date.now()); }""", moment)
     for phone in (ann, ann2):  # every device of the team shows the ack, and the team's next screen
         expect(phone.locator(".phone-panel h1")).to_have_text("Locked in", timeout=10_000)
 

@@ -49,8 +49,10 @@ def test_guests_on_many_addresses_cannot_keep_the_quizmaster_out(setup_done: Fla
 
 def test_guests_on_eight_addresses_cannot_take_every_phone_place(app: Flask, setup_done: Flask) -> None:  # noqa: F811
     """Before: two places per address, so guests on 8 addresses took all 16 and a real punter was told
-    "Every phone place is taken"; the quizmaster was not told."""
+    "Every phone place is taken"; the quizmaster was not told. (The box now offers 120 places by default:
+    the attack is played at the 16 it had, as the quizmaster may still set them on the Settings page.)"""
     phones = services(app).phones
+    phones.max_phones = 16
     for n in range(8):
         for i in range(2):
             guest = _from(app, f"10.0.2.{n}")  # a phone each

@@ -10,7 +10,7 @@ from web.pages import is_public
 
 SAMPLES = {"deck_id": "est-x", "card_id": "c1", "handset_id": "hs-1", "action": "accept", "fmt": "csv",
            "game_id": 1, "filename": "style.css", "night_id": 1, "sheet_id": 1,
-           "ref": "0" * 64 + ".png"}
+           "ref": "0" * 64 + ".png", "plan_id": "p1"}
 
 
 def routes(app: Flask) -> list[tuple[str, str, str]]:
