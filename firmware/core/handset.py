@@ -137,6 +137,7 @@ class Handset:
         self.message = ""  # the ack's message (locked in / refused)
         self.seat = None  # its team's seat number in the game, from the box's result acks (protocol 1.4)
         self.result = None  # after a question's reveal: the seat's result and place (protocol.parse_result)
+        self.team_in = None  # (prompt id, words): another device of the team answered that prompt (1.4)
         self.status = ""  # what the link is doing while offline ("joining Wi-Fi", "box not found"), or ""
         self.render_errors = 0
         # the appliance's heartbeat (docs/protocol.md, "The box's heartbeat"): when it was last heard on
@@ -328,6 +329,10 @@ class Handset:
             self._kept()
         if same and self.view in (VIEW_LOCKED, VIEW_SENT):
             return  # an update of the prompt already answered: stay locked in
+        if self.team_in is not None and self.team_in[0] == prompt["id"]:
+            self.message = self.team_in[1]  # the team's answer to this prompt is in already (room-6)
+            self.view = VIEW_LOCKED
+            return
         self.message = ""
         if self.pending is not None and self.pending["prompt"] == prompt["id"]:
             self.view = VIEW_SENT  # an input kept across a reboot: on its way, not to be typed again
@@ -344,7 +349,11 @@ class Handset:
         self.last_ack = ack
         if ack.get("re") == protocol.TEAM_ACK:
             # another device of the team answered (protocol 1.4): its answer is in, shown here too
-            if self.pending is None and self.prompt is not None and ack.get("prompt") == self.prompt.get("id"):
+            # (kept: the team ack may come before the prompt it names, and while this device's own input
+            # for the older screen is still on its way, to be refused already_in)
+            self.team_in = (ack.get("prompt"), ack["msg"])
+            waiting = self.pending is not None and self.pending["prompt"] == ack.get("prompt")
+            if not waiting and self.prompt is not None and ack.get("prompt") == self.prompt.get("id"):
                 self.message = ack["msg"]
                 self.view = VIEW_LOCKED
             return

@@ -57,9 +57,9 @@ def test_two_phones_of_one_team_answer_at_once_one_counts_both_show_the_ack(
     # would find the second form gone: both pages press at one moment of the browser's clock instead
     moment = ann.evaluate("Date.now()") + 400
     for phone in (ann, ann2):
-        phone.evaluate("""t => { const b = [...document.querySelectorAll('button')]
-                                 .find(x => x.textContent.includes('Lock in'));
-                                 setTimeout(() => b.click(), t - Date.now()); }""", moment)
+        # the button is looked up when it fires: a pushed redraw may have replaced the one there now
+        phone.evaluate("""t => setTimeout(() => [...document.querySelectorAll('button')]
+                                 .find(x => x.textContent.includes('Lock in')).click(), t - Date.now())""", moment)
     for phone in (ann, ann2):  # every device of the team shows the ack, and the team's next screen
         expect(phone.locator(".phone-panel h1")).to_have_text("Locked in", timeout=10_000)
 

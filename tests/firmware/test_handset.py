@@ -608,6 +608,23 @@ def test_a_team_ack_does_not_settle_an_input_in_flight_and_already_in_shows_lock
     assert handset.view == "locked" and handset.pending is None
 
 
+def test_a_team_ack_before_the_prompt_it_names_locks_that_prompt_in() -> None:
+    # a merged-tree browser run: both phones of a team pressed at once; the box took Ann's input, sent the
+    # team's updated prompt (a new id) and the team ack for it while this device's own input was on its way,
+    # then refused that input already_in for the older screen: the device stayed on the new form
+    handset, _, _ = make()
+    handset.connected()
+    old = samples.by_id("r1")
+    show(handset, old)
+    [seq] = press(handset, ["1", "next", "9", "ok", "ok"])
+    new = {**old, "id": old["id"] + "-2"}
+    assert _deliver_ack(handset, P.make_ack(-1, True, "2 to 3", new["id"], about=P.TEAM_ACK))
+    show(handset, new)
+    assert handset.view == "locked" and handset.message == "2 to 3"
+    assert _deliver_ack(handset, P.make_ack(seq, False, "your team is in already", old["id"], code="already_in"))
+    assert handset.view == "locked" and handset.pending is None
+
+
 def test_the_seat_number_and_a_result_line_are_shown() -> None:
     handset, transport, fb = make()
     handset.connected()
