@@ -173,8 +173,9 @@ def command() -> BaseResponse:
         label = controls.ENDINGS[name][0] if name in controls.ENDINGS else state()["step"]
         if name == "undo":
             label = f"Take back {(services().link.admin_state() or {}).get('undo', {}).get('player')}'s last input"
-        return Response(render_template("live/confirm.html", cmd=name, label=label, question=question),
-                        mimetype="text/html")
+        return Response(render_template("confirm.html", label=label, question=question, fields=[("cmd", name)],
+                                        danger=name in ("end", "undo"), action=url_for("live.command"),
+                                        back=url_for("live.page")), mimetype="text/html")
     try:
         result = services().link.command({"cmd": name}, timeout=float(current_app.config["COMMAND_TIMEOUT"]))
     except LinkError as exc:

@@ -328,8 +328,9 @@ def command() -> BaseResponse:
         if name == "night_skip":
             label = f"Skip round {_round_number(form)}"
         fields = [(k, v) for k, values in form.lists() if k not in ("csrf_token", "confirmed") for v in values]
-        return Response(render_template("night/confirm.html", label=label, question=CONFIRM[name], fields=fields,
-                                        danger=name != "night_finish"), mimetype="text/html")
+        return Response(render_template("confirm.html", label=label, question=CONFIRM[name], fields=fields,
+                                        danger=name != "night_finish", action=url_for("night.command"),
+                                        back=url_for("night.index")), mimetype="text/html")
     cmd: dict[str, Any] = {"cmd": name}
     if name in ("night_skip", "night_move", "night_seat"):
         cmd["round"] = _round_number(form)

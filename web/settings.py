@@ -12,11 +12,12 @@ Pi). It holds what the web process keeps for itself and never ships in the code:
 
 from __future__ import annotations
 
-import os
 import secrets
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
+
+from appliance.infra.files import write_whole
 
 DEFAULTS: dict[str, Any] = {
     # waitress: no phone holds a thread (a push stream lives in waitress's loop, web/push.py; a poll is a
@@ -70,18 +71,7 @@ DEFAULTS: dict[str, Any] = {
 
 def write_private(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` whole or not at all (temp file, fsync, rename), readable by the owner only."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    write_whole(path, text, 0o600)
 
 
 def secret_key(instance: Path) -> str:

@@ -13,14 +13,13 @@ setting, what it got and what it takes; nothing is stored until every value of a
 from __future__ import annotations
 
 import json
-import os
-import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from appliance.errors import ConfigError
+from appliance.infra.files import write_whole
 
 if TYPE_CHECKING:
     from appliance.infra.config import Config
@@ -165,15 +164,4 @@ def save(data_dir: Path, form: Mapping[str, object], base: C,
 
 
 def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o640)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    write_whole(path, text, 0o640)
