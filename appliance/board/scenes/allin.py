@@ -1,5 +1,6 @@
 """All In (rules.md All In): the statement, the reader, who is excluded, who has locked in, then the
-chip splits revealed together as bars, and the eliminations.
+chip splits revealed together as bars, and the eliminations. A card with a picture (issue 34) shows it at
+the left of the statement once the statement is read.
 
 Reads appliance/games/allin/views.py public_view: before the reveal it holds who has locked in and
 never a split or the reader's answer (rules.md All In 3 and 5); the board shows exactly that.
@@ -41,6 +42,11 @@ def _statement_panel(canvas: Canvas, board: Board, question: dict[str, object] |
     inner = box.inflate(-canvas.u(48), -canvas.u(32))
     statement = as_text(q.get("statement"))
     reader = as_text(q.get("reader"))
+    if statement and canvas.shows(board.image) and board.image:  # a picture card: the picture at the left
+        picture = Rect(inner.left, inner.top, round(inner.width * 0.45), inner.height)
+        canvas.image(picture, board.image)
+        inner = Rect(picture.right + canvas.u(32), inner.top, inner.right - picture.right - canvas.u(32),
+                     inner.height)
     if statement:
         canvas.text(inner, f"“{statement}”", 64, theme.TEXT, role="title")
     else:
@@ -54,7 +60,9 @@ def draw_question(canvas: Canvas, board: Board) -> None:
     area = header(canvas, f"All In · Question {number}", f"Reader: {reader}")
     area = footer(canvas, board, area)
     room = len(board.in_game()) > 8
-    statement_box = Rect(area.left, area.top, area.width, round(area.height * (0.3 if room else 0.42)))
+    pictured = canvas.shows(board.image) and bool(as_text(question.get("statement")))
+    share = (0.4 if room else 0.5) if pictured else (0.3 if room else 0.42)
+    statement_box = Rect(area.left, area.top, area.width, round(area.height * share))
     _statement_panel(canvas, board, question, statement_box)
     table = Rect(area.left, statement_box.bottom + canvas.u(24), area.width,
                  area.bottom - statement_box.bottom - canvas.u(24))

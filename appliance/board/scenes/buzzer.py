@@ -35,6 +35,10 @@ def choose(board: Board) -> Choice:
                   PULSE_SECONDS if phase == "armed" else 0.0)
 
 
+ROOM_PICTURE_UNITS = 300
+"""The question panel's height with a picture in a room of more than 8 (420 at a table)."""
+
+
 def draw(canvas: Canvas, board: Board) -> None:
     view = board.view
     phase = as_text(view.get("phase"), "waiting")
@@ -45,7 +49,9 @@ def draw(canvas: Canvas, board: Board) -> None:
     area = footer(canvas, board, area)
     text = as_text(view.get("question"))
     pictured = canvas.shows(board.image)
-    top = Rect(area.left, area.top, area.width, (canvas.u(420) if pictured else canvas.u(200)) if text else 0)
+    # a picture question's panel is taller; a room's less so, its buzz order keeps 28 px names at 40 seats
+    tall = (ROOM_PICTURE_UNITS if len(board.in_game()) > 8 else 420) if pictured else 200
+    top = Rect(area.left, area.top, area.width, canvas.u(tall) if text else 0)
     if text:
         canvas.panel(top)
         inner = top.inflate(-canvas.u(40), -canvas.u(24))

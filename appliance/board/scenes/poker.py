@@ -1,5 +1,6 @@
 """Estimation poker (rules.md Estimation poker): the table while ranges go in and bets go round, then
-the showdown with the shown ranges on a number line.
+the showdown with the shown ranges on a number line. A card with a picture (issue 34) shows it at the
+left of the question while ranges go in and bets go round.
 
 Reads appliance/games/poker/views.py public_view: stacks, bets this round, pots and side pots, whose
 turn and the legal actions, the hints and answer only once shown, ranges only at the showdown (or a
@@ -86,6 +87,11 @@ def _question_panel(canvas: Canvas, board: Board, q: Mapping[str, Any], box: Rec
         radius = canvas.u(64)
         live_countdown(canvas, board, (inner.right - radius, inner.top + radius), radius)
         inner.width -= 2 * radius + canvas.u(20)
+    if canvas.shows(board.image) and board.image:  # a picture card: the picture at the left of the question
+        picture = Rect(inner.left, inner.top, round(inner.width * 0.4), inner.height)
+        canvas.image(picture, board.image)
+        inner = Rect(picture.right + canvas.u(32), inner.top, inner.right - picture.right - canvas.u(32),
+                     inner.height)
     line = canvas.u(56)
     text_box = Rect(inner.left, inner.top, inner.width, inner.height - line * len(extra))
     canvas.text(text_box, as_text(q.get("question")), 60, theme.TEXT, role="title")
@@ -106,7 +112,8 @@ def draw_table(canvas: Canvas, board: Board) -> None:
     area = header(canvas, f"Estimation Poker · Question {as_int(q.get('number'), 0)}", subtitle)
     area = footer(canvas, board, area)
     hint_count = len(as_list(q.get("hints"))) + (1 if q.get("answer") is not None else 0)
-    top = Rect(area.left, area.top, area.width, canvas.u(230) + canvas.u(56) * hint_count)
+    question_units = 400 if canvas.shows(board.image) else 230  # a picture card's panel is taller (issue 34)
+    top = Rect(area.left, area.top, area.width, canvas.u(question_units) + canvas.u(56) * hint_count)
     _question_panel(canvas, board, q, top)
     rest = Rect(area.left, top.bottom + canvas.u(20), area.width, area.bottom - top.bottom - canvas.u(20))
     side = Rect(0, rest.top, round(rest.width * (0.24 if view.get("final_table") is True else 0.3)), rest.height)

@@ -6,7 +6,8 @@ players with chips, ``to_act``, ``pot``, ``bets``, ``folded``, ``all_in``, ``ran
 ``hand_over``), the room's ``stacks`` and the shared question. Each seat is its seat number in a badge
 (the name beside it where every name of the room fits at the board's minimum size; rules.md "The room" 2),
 so every text a player reads is 28 px or more at 1080p with 40 seats. The final table (``final_table``)
-is an ordinary table of up to 8 and is drawn by :func:`appliance.board.scenes.poker.draw_table`.
+is an ordinary table of up to 8 and is drawn by :func:`appliance.board.scenes.poker.draw_table`. A card
+with a picture (issue 34) shows it at the left of the question strip, which grows for it.
 """
 
 from __future__ import annotations
@@ -59,9 +60,15 @@ def _question(canvas: Canvas, board: Board, q: Mapping[str, Any], area: Rect) ->
     if q.get("answer") is not None:
         hints.append(f"Answer: {as_text(q.get('answer'))}")
     line = canvas.u(50)
-    box = Rect(area.left, area.top, area.width, canvas.u(120) + line * len(hints))
+    pictured = canvas.shows(board.image)
+    box = Rect(area.left, area.top, area.width, canvas.u(PICTURE_UNITS if pictured else 120) + line * len(hints))
     canvas.panel(box)
     inner = box.inflate(-canvas.u(32), -canvas.u(16))
+    if pictured and board.image:  # a picture card: the picture at the left of the question (issue 34)
+        picture = Rect(inner.left, inner.top, round(inner.width * 0.3), inner.height)
+        canvas.image(picture, board.image)
+        inner = Rect(picture.right + canvas.u(24), inner.top, inner.right - picture.right - canvas.u(24),
+                     inner.height)
     if board.timed:
         radius = min(inner.height // 2, canvas.u(54))
         live_countdown(canvas, board, (inner.right - radius, inner.top + radius), radius)
@@ -73,6 +80,9 @@ def _question(canvas: Canvas, board: Board, q: Mapping[str, Any], area: Rect) ->
         canvas.text(Rect(inner.left, text.bottom + index * line, inner.width, line), words, 36, colour, max_lines=1)
     return box
 
+
+PICTURE_UNITS = 250
+"""The question strip's height with a picture card: the tables' rows give up the rest, never under 28 px."""
 
 HEAD_UNITS = 120
 """A table's head: its number and pot on one line, who is to act on the next."""

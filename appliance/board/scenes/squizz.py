@@ -1,5 +1,6 @@
 """sQuizz (rules.md sQuizz): the die roll (animated), the three propositions, who has answered (never
-which token), the reveal of the correct answer; the final score reveal is in :mod:`results`.
+which token), the reveal of the correct answer; the final score reveal is in :mod:`results`. A card with a
+picture (issue 34) shows it at the left of the three propositions while the question is open.
 
 Reads appliance/games/squizz/views.py public_view: before a reveal it holds the card's labels and who
 has locked in, never an answer or a value; after it the answers, values and who was correct.
@@ -155,6 +156,11 @@ def draw_question(canvas: Canvas, board: Board) -> None:
     q = as_map(board.view.get("question"))
     prompt, cards, players = _layout(canvas, board, q)
     canvas.later(lambda on, now: _prompt_line(on, now, q, prompt), board)  # the die rolls over a still layer
+    if canvas.shows(board.image) and board.image:  # a picture question: the picture at the left of the cards
+        picture = Rect(cards.left, cards.top, round(cards.width * 0.4), cards.height)
+        canvas.image(picture, board.image)
+        cards = Rect(picture.right + canvas.u(28), cards.top, cards.right - picture.right - canvas.u(28),
+                     cards.height)
     labels = _texts(q)
     for letter, box in zip(LETTERS, columns(cards, 3, canvas.u(28)), strict=True):
         _proposition(canvas, box, letter, as_text(labels.get(letter)), None, "")
