@@ -1,16 +1,18 @@
-"""Make the shipped picture and sound deck (issue 34): every picture and sound drawn by this script, every
-answer computed by it, so the box ships media with no licence question.
+"""Make the shipped picture deck and sound deck (issue 34): every picture and sound drawn by this script,
+every answer computed by it, so the box ships media with no licence question.
 
-    python scripts/make_media_deck.py            # writes appliance/data/decks/estimation-pictures-sounds.json
-                                                 # and its files in appliance/data/media/
+    python scripts/make_media_deck.py            # writes appliance/data/decks/estimation-pictures.json and
+                                                 # estimation-sounds.json, their files in appliance/data/media/
     python scripts/make_media_deck.py --check    # says whether the shipped files are what the seed makes
 
 Deterministic from ``--seed`` (34): the same seed gives the same pictures, sounds, answers and so the same
 media references. 40 picture cards (how many dots; what share of the square is red; how many matchsticks;
 the red line's length as a share of the blue one's) and 21 sound cards (how many beeps; how many seconds a
-note lasts; how many times a tune steps up), all estimation cards tagged ``picture`` or ``sound`` (a round
-can deal one kind only). The deck passes through the same import as an uploaded zip (load_bundle), so its
-pictures are the re-encoded PNGs the box keeps and every reference is the one an import would store.
+note lasts; how many times a tune steps up), all estimation cards tagged ``picture`` or ``sound``. The
+pictures and the sounds are two decks, because a night's round picks its cards by deck (RoundPlan.deck): a
+picture round deals from one, a sound round from the other. Each deck passes through the same import as an
+uploaded zip (load_bundle), so its pictures are the re-encoded PNGs the box keeps and every reference is the
+one an import would store.
 """
 
 from __future__ import annotations
@@ -34,8 +36,10 @@ sys.path.insert(0, str(ROOT))
 
 from appliance.decks import dump_deck, load_bundle  # noqa: E402
 
-DECK_ID = "estimation-pictures-sounds"
-DECK_FILE = ROOT / "appliance" / "data" / "decks" / f"{DECK_ID}.json"
+DECK_IDS = {"picture": "estimation-pictures", "sound": "estimation-sounds"}
+"""Each kind of card's deck (the cards of one kind make one deck, in the order the seed draws them)."""
+DECK_NAMES = {"picture": "Pictures", "sound": "Sounds"}
+DECKS_DIR = ROOT / "appliance" / "data" / "decks"
 MEDIA_DIR = ROOT / "appliance" / "data" / "media"
 SIZE = (1200, 900)
 PAPER = (250, 250, 245)
@@ -161,7 +165,8 @@ def _card(n: int, kind: str, question: str, answer: Decimal, unit: str, fact: st
 
 
 def make(seed: int) -> tuple[dict[str, object], dict[str, bytes]]:
-    """The deck document (naming the files by their names in a zip) and the files."""
+    """Every card in one document (naming the files by their names in a zip) and the files; :func:`split`
+    makes the shipped decks of it."""
     rng = random.Random(seed)
     cards: list[dict[str, object]] = []
     files: dict[str, bytes] = {}
@@ -198,23 +203,44 @@ def make(seed: int) -> tuple[dict[str, object], dict[str, bytes]]:
         notes = ups + rng.randrange(4, 9)
         add("sound", f"Tune sound {k}: how many times does the tune step up?", Decimal(ups), "steps up",
             f"{ups} of the tune's {notes - 1} steps go up.", tune(rng, ups, notes), "wav", "hard")
-    doc = {"format": "quizbox-deck", "version": 1, "id": DECK_ID, "name": "Pictures and sounds",
-           "type": "estimation", "language": "en",
-           "description": f"Picture and sound estimation cards made by scripts/make_media_deck.py (seed {seed}): "
-                          "tag 'picture' for a picture round, 'sound' for a sound round.", "cards": cards}
+    doc = {"format": "quizbox-deck", "version": 1, "id": "", "name": "", "type": "estimation", "language": "en",
+           "description": "", "cards": cards}
     return doc, files
 
 
-def build(seed: int) -> tuple[str, dict[str, bytes]]:
-    """The deck file's text as shipped (naming media references) and each reference's bytes."""
+def split(doc: dict[str, object], seed: int) -> dict[str, dict[str, object]]:
+    """The shipped decks by kind: one deck of the picture cards, one of the sound cards."""
+    cards = doc["cards"]
+    assert isinstance(cards, list)
+    decks: dict[str, dict[str, object]] = {}
+    for kind, deck_id in DECK_IDS.items():
+        decks[deck_id] = {**doc, "id": deck_id, "name": DECK_NAMES[kind],
+                          "description": f"{kind.capitalize()} estimation cards made by scripts/make_media_deck.py "
+                                         f"(seed {seed}): deal a round from this deck for a {kind} round "
+                                         f"(every card's {kind} made and its answer computed by the script).",
+                          "cards": [c for c in cards if kind in c["tags"]]}
+    return decks
+
+
+def build(seed: int) -> tuple[dict[str, str], dict[str, bytes]]:
+    """Each deck file's text as shipped (naming media references) by deck id, and each reference's bytes."""
     doc, files = make(seed)
-    archive = io.BytesIO()
-    with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as z:
-        z.writestr("deck.json", json.dumps(doc))
-        for name, body in files.items():
-            z.writestr(name, body)
-    bundle = load_bundle(archive.getvalue())
-    return dump_deck(bundle.deck, "json"), dict(bundle.media)
+    texts: dict[str, str] = {}
+    media: dict[str, bytes] = {}
+    for deck_id, deck in split(doc, seed).items():
+        archive = io.BytesIO()
+        cards = deck["cards"]
+        assert isinstance(cards, list)
+        named = {str(c.get("image") or c.get("audio")) for c in cards}  # each deck's zip holds its own files
+        with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as z:
+            z.writestr("deck.json", json.dumps(deck))
+            for name, body in files.items():
+                if name in named:
+                    z.writestr(name, body)
+        bundle = load_bundle(archive.getvalue())
+        texts[deck_id] = dump_deck(bundle.deck, "json")
+        media.update(bundle.media)
+    return texts, media
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -222,20 +248,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=34)
     parser.add_argument("--check", action="store_true", help="compare with the shipped files, write nothing")
     args = parser.parse_args(argv)
-    text, media = build(args.seed)
+    texts, media = build(args.seed)
     if args.check:
-        same = DECK_FILE.is_file() and DECK_FILE.read_text("utf-8") == text and all(
+        same = all((DECKS_DIR / f"{deck_id}.json").is_file()
+                   and (DECKS_DIR / f"{deck_id}.json").read_text("utf-8") == text for deck_id, text in texts.items())
+        same = same and all(
             (MEDIA_DIR / ref).is_file() and (MEDIA_DIR / ref).read_bytes() == body for ref, body in media.items())
         print("the shipped deck is what the seed makes" if same else "the shipped deck differs: run this script")
         return 0 if same else 1
     MEDIA_DIR.mkdir(parents=True, exist_ok=True)
-    for old in MEDIA_DIR.iterdir():  # the folder holds this deck's media only: a file no card names goes
+    for old in MEDIA_DIR.iterdir():  # the folder holds these decks' media only: a file no card names goes
         if old.name not in media:
             old.unlink()
     for ref, body in media.items():
         (MEDIA_DIR / ref).write_bytes(body)
-    DECK_FILE.write_text(text, encoding="utf-8")
-    print(f"wrote {DECK_FILE.relative_to(ROOT)} and {len(media)} files in {MEDIA_DIR.relative_to(ROOT)}")
+    for deck_id, text in texts.items():
+        (DECKS_DIR / f"{deck_id}.json").write_text(text, encoding="utf-8")
+    print(f"wrote {', '.join(texts)} in {DECKS_DIR.relative_to(ROOT)} and {len(media)} files in "
+          f"{MEDIA_DIR.relative_to(ROOT)}")
     return 0
 
 

@@ -62,7 +62,8 @@ ESTIMATION_TOPICS: dict[str, str] = {
     "estimation-games-words": "games, words and books",
     "estimation-art": "art",
     "estimation-language": "language",
-    "estimation-pictures-sounds": "pictures and sounds",  # made by scripts/make_media_deck.py (issue 34)
+    "estimation-pictures": "pictures",  # made by scripts/make_media_deck.py (issue 34)
+    "estimation-sounds": "sounds",  # made by scripts/make_media_deck.py (issue 34)
 }
 REQUIRED_TOPICS = (
     "music",

@@ -150,13 +150,14 @@ def test_the_shipped_picture_and_sound_deck_is_what_its_script_makes_and_every_f
     from appliance.decks import shipped_decks
     from appliance.infra.media import MediaStore
 
-    deck = next(d for d in shipped_decks() if d.id == "estimation-pictures-sounds")
-    pictures = [c for c in deck.cards if c.image is not None]
-    sounds = [c for c in deck.cards if c.audio is not None]
-    assert len(pictures) >= 40 and len(sounds) >= 20
-    assert all("picture" in c.tags for c in pictures) and all("sound" in c.tags for c in sounds)
+    decks = {d.id: d for d in shipped_decks()}
+    pictures, sounds = decks["estimation-pictures"].cards, decks["estimation-sounds"].cards
+    assert len(pictures) >= 40 and len(sounds) >= 20  # a round deals by deck: one deck of each kind
+    assert all(c.image is not None and c.audio is None and "picture" in c.tags for c in pictures)
+    assert all(c.audio is not None and c.image is None and "sound" in c.tags for c in sounds)
     box = MediaStore(tmp_path / "media")  # a box's own folder, empty: the shipped files are found beside it
-    assert all(box.path(ref) is not None for c in deck.cards for ref in (c.image, c.audio) if ref is not None)
+    assert all(box.path(ref) is not None for c in (*pictures, *sounds) for ref in (c.image, c.audio)
+               if ref is not None)
     script = Path(__file__).resolve().parents[2] / "scripts" / "make_media_deck.py"
     spec = importlib.util.spec_from_file_location("make_media_deck", script)
     assert spec is not None and spec.loader is not None
