@@ -494,9 +494,10 @@ class Session:
             raise NotSeated("you are not in this game")
         if self.paused_at is not None:
             raise Paused("game paused")
-        if (self.pending is EVERYONE or player in self.pending) and encode_body(self.flow.prompt(player)) != sent.body:
+        if (self.pending is EVERYONE or player in self.pending) and encode_body(self._flow_prompt(player)) != sent.body:
             # an earlier input changed this player's prompt and the new one is not out yet (the hub
-            # publishes after acking): the input answers a screen that is already old
+            # publishes after acking): the input answers a screen that is already old (compared as sent:
+            # a picture question's "Look at the TV." made every answer to it look old)
             self._already_in(handset_id, prompt_id)
             raise StalePrompt("that screen is old; look again")
         message = self.flow.handle(player, kind, data, self.game_time())
@@ -586,14 +587,20 @@ class Session:
             return info(self.box_name, f"You are {handset.name}. Waiting for the next game.", wait=True)
         if self.paused_at is not None:
             return info("Paused", "The quizmaster paused the game.", wait=True)
-        body = self.flow.prompt(player)
+        body = self._flow_prompt(player)
         if self.state == RESULTS and (body.get("kind") != "info" or body.get("wait")):
             # a game's own last word stays (an info that waits for nothing); a prompt, or a screen still
             # waiting for the others (a game the quizmaster ended midway: "Locked in", "Waiting for the
             # others' ranges"), says it is over
             return info("Game over", "Look at the TV for the results.")
+        return body
+
+    def _flow_prompt(self, player: str) -> JSON:
+        """The running flow's prompt for ``player`` as a handset is sent it: a picture question's text starts
+        "Look at the TV." (a handset's small screen cannot show it; protocol revision 1.4)."""
+        assert self.flow is not None
+        body = self.flow.prompt(player)
         if self.state == PLAYING and body.get("kind") != "info" and self.card_media().get("image"):
-            # a picture question: a handset's small screen cannot show it (protocol revision 1.4)
             text = f"{LOOK_AT_TV} {body.get('text', '')}".strip()
             body = {**body, "text": text[:protocol.MAX_TEXT]}
         return body
