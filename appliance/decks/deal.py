@@ -50,9 +50,20 @@ def card_fields(card: Card) -> dict[str, Any]:
             "propositions": [{"label": p.text, "value": format_plain(p.value)} for p in card.propositions]}
 
 
+RETIRED_SHIPPED = ("estimation-pictures-sounds",)
+"""Shipped decks no longer shipped: an upgrade takes them out of the store (their cards ship in other decks:
+the pictures and sounds deck became estimation-pictures and estimation-sounds, issue 34)."""
+
+
 def seed_shipped(store: Store) -> int:
-    """Put the shipped decks in the store (first start, or after an upgrade); returns how many."""
+    """Put the shipped decks in the store (first start, or after an upgrade) and take out the retired ones
+    the box shipped before (:data:`RETIRED_SHIPPED`, never a deck the quizmaster imported); returns how many
+    changed."""
     count = 0
+    for row in store.decks():
+        if row["id"] in RETIRED_SHIPPED and row["builtin"] is True:
+            store.delete_deck(str(row["id"]))
+            count += 1
     for deck in shipped_decks():
         existing = store.deck(deck.id)
         data = _deck_json(deck)

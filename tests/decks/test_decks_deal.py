@@ -64,3 +64,16 @@ def test_unseen_only_deals_no_card_this_box_has_dealt_and_says_when_none_is_left
     with pytest.raises(MalformedInput, match="no card this box has not dealt yet: reset it on the Decks page"):
         cards_for_game(store, "buzzer", random.Random(2), deck_id=deck, unseen_only=True)
     assert len(cards_for_game(store, "buzzer", random.Random(2), deck_id=deck)) == len(everything)  # not unseen
+
+
+def test_an_upgrade_takes_the_retired_pictures_and_sounds_deck_out_and_keeps_an_imported_one(tmp_path: Path) -> None:
+    # issue 34: the shipped pictures-and-sounds deck became two decks; a box that had it would deal its
+    # cards twice (once from each copy) in a round that names no deck
+    store = Store(tmp_path / "q.db")
+    seed_shipped(store)
+    pictures = store.deck("estimation-pictures")
+    assert pictures is not None
+    store.save_deck("estimation-pictures-sounds", "Pictures and sounds", "estimation", pictures, builtin=True)
+    assert seed_shipped(store) == 1 and store.deck("estimation-pictures-sounds") is None
+    store.save_deck("estimation-pictures-sounds", "My own", "estimation", pictures, builtin=False)
+    assert seed_shipped(store) == 0 and store.deck("estimation-pictures-sounds") is not None
