@@ -191,16 +191,18 @@ def test_the_teams_other_devices_follow_its_seat_to_another_handset(mosquitto: M
                 h.wait_prompt("info")
             hub.command({"cmd": "team", "handset": "ann2", "team": "ann"})
             _start(hub)
-            ann2.wait_prompt("range")
+            before = ann2.wait_prompt("range")["id"]
             reply = hub.command({"cmd": "seat", "player": "Ann", "handset": "spare"})
             assert reply["msg"] == "Ann's seat is now on Spare (and its 1 other device)"
             assert hub.registry.get("ann2").team == "spare" and hub.session.devices == {"ann2": "spare"}  # type: ignore[union-attr]
             assert next(h for h in store.handsets() if h["id"] == "ann2")["team"] == "spare"
             q_spare = spare.wait_prompt("range")
+            # the same question on a new screen (its old one, of the same text, is refused as old)
             ann2.wait_for(lambda h: h.prompt is not None and h.prompt.get("kind") == "range"
-                          and h.prompt.get("text") == q_spare["text"])
+                          and h.prompt.get("text") == q_spare["text"] and h.prompt.get("id") != before)
             ann.wait_prompt("info")  # the old handset waits, seated nowhere
-            assert ann2.wait_ack(ann2.submit({"bottom": "6", "top": "10"}))["ok"] is True
+            ack = ann2.wait_ack(ann2.submit({"bottom": "6", "top": "10"}))
+            assert ack["ok"] is True, (ack, ann2.prompt)
             flow = hub.session.flow
             assert flow is not None and [e["player"] for e in flow.log() if e.get("player")] == ["Ann"]
             spare.wait_for(lambda h: any(a.get("re") == protocol.TEAM_ACK for a in h.acks))  # the team's ack

@@ -299,7 +299,7 @@ def join_team() -> BaseResponse:
     phone = _phone()
     if phone is None:
         return redirect(url_for("phone.join"))
-    code = "".join(request.form.get("code", "").split())
+    code = "".join(request.form.get("team_code", "").split())
     if not services().joins.allow(request.remote_addr or "?"):
         flash("Too many tries; wait a few minutes.")
     elif not code.isdigit():

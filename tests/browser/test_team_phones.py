@@ -33,7 +33,7 @@ def test_two_phones_of_one_team_answer_at_once_one_counts_both_show_the_ack(
     # Ann's first phone shows its team code; her second phone joins her seat with it
     expect(ann.locator(".team-code")).to_have_text(re.compile(r"^\d{6}$"), timeout=10_000)
     code = ann.locator(".team-code").inner_text().strip()
-    ann2.locator(".team input[name=code]").fill(code)
+    ann2.locator(".team input[name=team_code]").fill(code)
     ann2.click("button:has-text('Join my team')")
     expect(ann2.locator(".flash")).to_contain_text("Ann two now plays for Ann", timeout=10_000)
     expect(ann2.locator(".phone-head .me")).to_contain_text("playing for Ann", timeout=10_000)

@@ -38,8 +38,11 @@
   function panel() { return root.querySelector(".phone-panel"); }
   function attr(name) { var p = panel(); return p ? p.getAttribute(name) : ""; }
   function answers() { return root.querySelectorAll("form.answer input, form.answer select"); }
-  // what survives a refresh of the same screen: the answer and a seat code being typed
-  function fields() { return root.querySelectorAll("form.answer input, form.answer select, form.retake input"); }
+  // what survives a refresh of the same screen: the answer, and a seat code or a team code being typed (a
+  // pushed redraw while a team code was typed wiped it, and the join sent nothing: found in a CI run)
+  function fields() {
+    return root.querySelectorAll("form.answer input, form.answer select, form.retake input, form.team-join input");
+  }
 
   function typed() {
     var values = {};
