@@ -46,6 +46,7 @@ class Setting:
     high: int | None = None
     choices: tuple[tuple[str, str], ...] = ()
     fields: tuple[str, ...] = ()  # the config fields it sets, when not the one its key names
+    blank: bool = False  # a text setting that may be left empty (its default then)
 
     @property
     def section(self) -> str:
@@ -66,7 +67,7 @@ class Setting:
         """The config fields ``raw`` sets; ConfigError says what the setting takes."""
         text = str(raw).strip() if raw is not None else ""
         if self.kind == "text":
-            if not text:
+            if not text and not self.blank:
                 raise ConfigError(f"{self.label}: cannot be empty")
             if len(text) > MAX_TEXT:
                 raise ConfigError(f"{self.label}: at most {MAX_TEXT} characters, got {len(text)}")
@@ -112,6 +113,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("board.sound", "Sound", "flag", "Sound effects on the TV's speakers.", AT_START),
     Setting("board.resolution", "The TV's resolution", "choice", "The picture the box draws for the TV.",
             AT_START, choices=RESOLUTIONS, fields=("width", "height")),
+    Setting("board.audio_device", "Audio output", "text", "Where the cards' sounds play: an audio device's "
+            "name; blank: the box's default (the TV's HDMI).", AT_START, blank=True),
+    Setting("box.media_cap_mb", "Space for pictures and sounds (MB)", "whole", "The most the decks' pictures "
+            "and sounds may take on the box's disk; an import beyond it is refused.", AT_START, low=1,
+            high=100_000),
 )
 BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}
 

@@ -145,3 +145,21 @@ def test_the_live_page_says_when_phones_are_turned_away_and_refreshes(app: Flask
     after = admin.get("/live/panel").get_data(as_text=True)
     assert "1 phone was turned away: all 1 phone places were taken" in after and "Phone places: Settings" in after
     assert f'data-version="{version.group(1)}"' not in after  # a polling Live page redraws with it
+
+
+def test_the_audio_output_and_the_media_space_are_settings(tmp_path: Path, app: Flask, admin: FlaskClient) -> None:
+    """Issue 34: the box's audio output and the space its decks' pictures and sounds may take are set on the
+    Settings page (they were config keys only); a blank audio output is the default device, a space of 0 MB
+    is refused by name."""
+    page = admin.get("/settings/").get_data(as_text=True)
+    assert "Audio output" in page and "Space for pictures and sounds (MB)" in page
+    response = post(admin, "/settings/", GOOD | {"board.audio_device": "", "box.media_cap_mb": "0"}, page="/settings/")
+    assert response.status_code == 400
+    assert "Space for pictures and sounds (MB): from 1 to 100000, got 0" in response.get_data(as_text=True)
+    response = post(admin, "/settings/", GOOD | {"board.audio_device": "hdmi:1", "box.media_cap_mb": "800"},
+                    page="/settings/")
+    assert response.status_code == 302
+    config = load_config(_toml(tmp_path, app))
+    assert (config.board.audio_device, config.box.media_cap_mb) == ("hdmi:1", 800)
+    assert post(admin, "/settings/", GOOD | {"board.audio_device": ""}, page="/settings/").status_code == 302
+    assert load_config(_toml(tmp_path, app)).board.audio_device == ""
