@@ -95,6 +95,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     for module in (auth, boxsettings, decks, games, handsets, league_join, league_plans, live, night, phone,
                    restore, tv):
         app.register_blueprint(module.bp)
+    # a phone's changed screen goes out on its stream
+    push.render = lambda handset_id: phone.pushed_panel(app, handset_id)
     pages.install(app)
     restore.install(app)
     from web.decks_seed import seed_shipped
@@ -162,4 +164,6 @@ class ServerThread:
         self._thread.join(timeout=5)
         self.server.task_dispatcher.shutdown()
         services: Services = self.app.extensions[KEY]
+        if services.push is not None:
+            services.push.stop()
         services.phones.close()

@@ -126,8 +126,9 @@ class GuardedChannel(HTTPChannel):  # type: ignore[misc]
     def writable(self) -> bool:
         hub = self.push_hub
         if self._stream is not None and hub is not None and not self.will_close:
-            if hub.take(self, self._stream):
-                self.push_write(hub.event())
+            event = hub.take(self, self._stream)
+            if event is not None:
+                self.push_write(event)
             elif self.guard.clock() - self._wrote >= hub.keepalive:
                 self.push_write(b": still here\n\n")
         return bool(super().writable())

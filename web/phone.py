@@ -1,8 +1,10 @@
 """Phone handsets: join from the board's QR code, then play with the same prompts as a hardware handset.
 
 Phones are pushed, not polled (issue 30). The page opens a Server-Sent Events stream, ``/phone/push``
-(web/push.py): each change of the phone's screen (a new prompt, an ack, "Buzz now!") is one event, and
-the page fetches ``/phone/panel?v=N`` at once, a short request rendered here. The stream is kept by
+(web/push.py): each change of the phone's screen (a new prompt, an ack, "Buzz now!") is one event that
+carries the new screen, rendered here by :func:`pushed_panel` as ``/phone/panel`` renders it, so the page
+shows it without a request of its own (a fetch of ``/phone/panel?v=N`` took a round trip and a worker
+thread per phone: 40 phones queued for 4 threads, docs/performance.md). The stream is kept by
 waitress's event loop, not a worker thread (a streaming Flask response would hold one of the few
 threads per open phone), so 40 open phones cost 40 sockets and no thread. Why SSE rather than the other
 channels the issue allows (docs/performance.md, "Phones are pushed"):
@@ -33,6 +35,7 @@ from typing import Any
 
 from flask import (
     Blueprint,
+    Flask,
     Response,
     abort,
     current_app,
@@ -45,6 +48,7 @@ from flask import (
     session,
     url_for,
 )
+from flask_wtf.csrf import generate_csrf  # type: ignore[import-untyped]
 from werkzeug.wrappers import Response as BaseResponse
 
 from firmware import protocol
@@ -58,6 +62,7 @@ from web.push import PUSH_PATH
 from web.services import services
 
 bp = Blueprint("phone", __name__)
+PANEL_PATH = "/phone/panel"
 
 
 def _phone() -> PhoneHandset | None:
@@ -67,14 +72,37 @@ def _phone() -> PhoneHandset | None:
     if not isinstance(handset_id, str) or not isinstance(name, str):
         return None
     try:
-        return services().phones.resume(handset_id, name, request.remote_addr or "?")
+        phone = services().phones.resume(handset_id, name, request.remote_addr or "?")
     except PhonesFull as exc:
         flash(f"Your phone was away and its place was given back. {_full_words(exc)}")
     except (PhoneRemoved, protocol.ProtocolError):
         pass
+    else:
+        _keep_csrf_key(phone)
+        return phone
     session.pop("phone", None)
     session.pop("phone_name", None)
     return None
+
+
+def _keep_csrf_key(phone: PhoneHandset) -> None:
+    """Keep this cookie's CSRF key on its phone: a screen pushed to the page (:func:`pushed_panel`, outside
+    any request of the phone's) signs its forms' tokens with it, so they pass as the page's own."""
+    generate_csrf()  # puts the key in the session if it had none
+    phone.csrf_key = session.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))
+
+
+def pushed_panel(app: Flask, handset_id: str) -> str | None:
+    """The screen of phone ``handset_id`` for its push stream (web/push.py): what ``/phone/panel`` would
+    render for its cookie, or None when it cannot be made here (the phone is gone, or has not asked for a
+    screen since this server started: its page fetches it instead)."""
+    with app.test_request_context(PANEL_PATH):
+        phone = services().phones.get(handset_id)
+        key = phone.csrf_key if phone is not None else None
+        if phone is None or key is None:
+            return None
+        session[current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")] = key
+        return render_template("phone/panel.html", p=_screen(phone))
 
 
 def _full_words(exc: PhonesFull) -> str:
@@ -218,7 +246,7 @@ def _clocked(body: str | Response, phone: PhoneHandset, status: int = 200) -> Re
     return response
 
 
-@bp.get("/phone/panel")
+@bp.get(PANEL_PATH)
 def panel() -> str | Response:
     phone = _phone()
     if phone is None:

@@ -121,6 +121,7 @@ class PhoneHandset:
         self.battery: int | None = None
         self.identify_until = 0.0
         self.notice: tuple[str, str | None] = ("", None)  # a refusal by this phone's core, for one prompt
+        self.csrf_key: str | None = None  # its cookie's CSRF key, for a screen pushed to its page (web/phone.py)
         self._telemetry_at = -TELEMETRY_SECONDS
         self.prompt_at = self.core.clock_ms()  # when the prompt on screen reached this phone's core (core clock)
 
@@ -155,15 +156,23 @@ class PhoneHandset:
 
     def _on_message(self, topic: str, payload: bytes) -> None:
         with self.lock:
-            before = self._shown()
+            before, seen = self._shown(), self._seen()
             if self.core.on_message(topic, payload):
                 if self._shown() != before:  # a new prompt, or the buzzers armed on the same one
                     self.prompt_at = self.core.clock_ms()
-                self._bump()
+                if self._seen() != seen:  # a clock ping, a prompt sent again: nothing new on the screen
+                    self._bump()
 
     def _shown(self) -> tuple[Any, Any]:
         prompt = self.core.prompt or {}
         return prompt.get("id"), prompt.get("armed")
+
+    def _seen(self) -> tuple[Any, ...]:
+        """What of the core the phone's screen shows (:meth:`screen`): a message that changes none of it
+        pushes nothing to the page."""
+        core = self.core
+        return (core.prompt, core.view, core.message, core.online, core.pending is not None, core.seat,
+                core.result)
 
     def _bump(self) -> None:
         self.version += 1

@@ -7,17 +7,23 @@ never reaches a worker: :class:`PushParser` (the channel's request parser, web/c
 complete ``GET /phone/push`` and hands the connection to :class:`PushHub` instead of queueing a task.
 From then on the channel is a stream written by waitress's event loop thread only:
 
-* when a phone's screen changes (:meth:`PushHub.notify`, from the phone's MQTT thread) the hub marks its
-  stream and wakes the loop (waitress's trigger); the loop's next ``writable()`` writes one event, the
-  web server's clock in ms (``data: 123456``), and the page fetches ``/phone/panel`` at once (a short
-  request: the screen is rendered by Flask as before, with the phone's cookie);
+* when a phone's screen changes (:meth:`PushHub.notify`, from the phone's MQTT thread) the hub queues the
+  phone for its render thread, which renders the phone's new screen (``render``: Flask's own panel template,
+  as the page would fetch it, web/phone.py) and wakes the loop (waitress's trigger); the loop's next
+  ``writable()`` writes one event, ``data: {"clock": <the web server's clock, ms>, "panel": "<html>"}``, and
+  the page shows the panel at once: no request of its own. One thread renders every phone's screen in the
+  order they changed (the renders share the interpreter's lock anyway; a thread each would only contend);
+  a phone that changes again while queued is rendered once, at its latest. When nothing can be rendered
+  (no render, the phone is gone, the page has not yet fetched since the server started) the event carries
+  the clock alone and the page fetches ``/phone/panel``, as it does for the first event of a stream;
 * every ``keepalive`` seconds an SSE comment keeps the connection from counting as silent
   (``CHANNEL_TIMEOUT``) and lets the page see a dead stream;
 * a second stream for the same phone closes the first (a reloaded tab): one stream per phone.
 
 The stream names its phone by handset id and a token, ``HMAC(secret key, handset id)``, that only the page
-served to the phone's own cookie carries (web/phone.py): it tells a holder when that one phone's screen
-changed and nothing else (no prompt, no name, no other phone). The connection is one of the channel's, so
+served to the phone's own cookie carries (web/phone.py): it gives a holder that one phone's screen, what
+the page would fetch with the cookie, and nothing of any other phone. Its forms carry the cookie's CSRF
+token, which is no use without the cookie itself. The connection is one of the channel's, so
 the per-address bound and the header timeout of web/connections.py hold for it as for any request, and
 the secret key is the one that signs the session cookie (kept in the instance folder), so a page open
 before a ``quizbox web`` restart reconnects to the new process with the token it has.
@@ -27,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import logging
 import threading
 import time
@@ -62,15 +69,23 @@ class PushHub:
     """The open streams, one per phone, and the changes waiting to be written to them."""
 
     def __init__(self, secret: bytes | str, clock_ms: Callable[[], int] | None = None,
-                 keepalive: float = KEEPALIVE_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
+                 keepalive: float = KEEPALIVE_SECONDS, clock: Callable[[], float] = time.monotonic,
+                 render: Callable[[str], str | None] | None = None) -> None:
         self._secret = secret
+        self.render = render  # a phone's screen as html, or None (then its page fetches it); set by create_app
         self.clock_ms = clock_ms or (lambda: int(time.monotonic() * 1000))  # the phone cores' clock
         self.keepalive = keepalive
         self.clock = clock
         self._lock = threading.Lock()
         self._streams: dict[str, StreamChannel] = {}
         self._due: set[str] = set()  # phones whose screen changed since their stream's last event
+        self._ready: dict[str, bytes] = {}  # phones' rendered events, waiting for the loop to write them
+        self._queue: dict[str, None] = {}  # phones waiting for the render thread, in the order they changed
+        self._wake = threading.Condition(self._lock)
+        self._renderer: threading.Thread | None = None
+        self._stopped = False
         self.opened = 0  # streams opened since start (the bench and the tests read it)
+        self.rendered = 0  # events that carried their panel (the tests read it)
 
     def token(self, handset_id: str) -> str:
         return push_token(self._secret, handset_id)
@@ -99,6 +114,7 @@ class PushHub:
             old = self._streams.get(handset_id)
             self._streams[handset_id] = channel
             self._due.discard(handset_id)
+            self._ready.pop(handset_id, None)
             self.opened += 1
         if old is not None and old is not channel:
             old.will_close = True  # a reloaded tab: its older stream goes (the loop closes it)
@@ -113,32 +129,86 @@ class PushHub:
                 if held is channel:
                     del self._streams[handset_id]
                     self._due.discard(handset_id)
+                    self._ready.pop(handset_id, None)
 
-    def take(self, channel: StreamChannel, handset_id: str | None) -> bool:
-        """Whether ``channel``'s phone has a change waiting (cleared as it is taken)."""
+    def take(self, channel: StreamChannel, handset_id: str | None) -> bytes | None:
+        """The event waiting for ``channel``'s phone, if any (taken: it is written once)."""
         if handset_id is None:
-            return False
+            return None
         with self._lock:
-            if handset_id in self._due and self._streams.get(handset_id) is channel:
+            if self._streams.get(handset_id) is not channel:
+                return None
+            ready = self._ready.pop(handset_id, None)
+            if ready is not None:
+                return ready
+            if handset_id in self._due:
                 self._due.discard(handset_id)
-                return True
-            return False
+                return self._event()
+            return None
 
     def event(self) -> bytes:
         return self._event()
 
-    def _event(self) -> bytes:
-        return f"data: {self.clock_ms()}\n\n".encode()
+    def _event(self, panel: str | None = None) -> bytes:
+        fields: dict[str, object] = {"clock": self.clock_ms()}
+        if panel is not None:
+            fields["panel"] = panel
+        return f"data: {json.dumps(fields, separators=(',', ':'))}\n\n".encode()  # one line: json escapes newlines
 
     # -- from any thread ---------------------------------------------------------------------------------
 
     def notify(self, handset_id: str) -> None:
-        """This phone's screen changed: its stream (if open) gets an event as soon as the loop runs."""
+        """This phone's screen changed: its stream (if open) gets an event as soon as it is rendered."""
         with self._lock:
             channel = self._streams.get(handset_id)
             if channel is None:
                 return
+            if self.render is not None and not self._stopped:
+                self._queue[handset_id] = None
+                self._start_renderer()
+                self._wake.notify()
+                return
             self._due.add(handset_id)
+        self._wake_loop(channel, handset_id)
+
+    def stop(self) -> None:
+        """Stop the render thread (the server is stopping)."""
+        with self._lock:
+            self._stopped = True
+            self._wake.notify_all()
+
+    def _start_renderer(self) -> None:  # with the lock held
+        if self._renderer is None:
+            self._renderer = threading.Thread(target=self._render_loop, name="push-render", daemon=True)
+            self._renderer.start()
+
+    def _render_loop(self) -> None:
+        while True:
+            with self._lock:
+                while not self._queue and not self._stopped:
+                    self._wake.wait()
+                if self._stopped:
+                    return
+                handset_id = next(iter(self._queue))
+                del self._queue[handset_id]
+                render = self.render
+            try:
+                panel = render(handset_id) if render is not None else None
+            except Exception:  # a screen that cannot be rendered: the page fetches it (and sees the error)
+                log.exception("push: could not render the screen of %s", handset_id)
+                panel = None
+            event = self._event(panel)
+            with self._lock:
+                channel = self._streams.get(handset_id)
+                if channel is None:
+                    continue
+                self._ready[handset_id] = event
+                self._due.discard(handset_id)
+                self.rendered += panel is not None
+            self._wake_loop(channel, handset_id)
+
+    @staticmethod
+    def _wake_loop(channel: StreamChannel, handset_id: str) -> None:
         try:
             channel.server.pull_trigger()  # wake waitress's select(): it asks writable() at once
         except OSError:  # the server is stopping: nobody to tell

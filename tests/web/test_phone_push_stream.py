@@ -1,8 +1,9 @@
 """The phones' push stream (web/push.py) on the real server (web.ServerThread, as ``quizbox web`` runs it):
-a stream is answered only with its phone's token, carries one event per change of that phone's screen,
-holds no waitress worker thread (more open streams than threads, and a page still answers), replaces an
-older stream of the same phone, and is a connection like any other inside the per-address bound. A
-phone's buzz keeps the page's press time between the prompt's arrival and now (web/phones.py)."""
+a stream is answered only with its phone's token, carries one event per change of that phone's screen
+(the new screen itself, whose form the server then takes with the page's cookie), holds no waitress
+worker thread (more open streams than threads, and a page still answers), replaces an older stream of
+the same phone, and is a connection like any other inside the per-address bound. A phone's buzz keeps
+the page's press time between the prompt's arrival and now (web/phones.py)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from flask import Flask
 from appliance.infra.config import BoxConfig, Config
 from appliance.infra.store import Store
 from firmware import protocol
+from tests.web.conftest import post
 from tests.web.fakes import ClientFactory, FakeLink
 from web import ServerThread, create_app
 from web.phones import PhoneHandset
@@ -71,7 +73,16 @@ def _read_until(sock: socket.socket, marker: bytes, seconds: float = 5.0) -> byt
 
 
 def _events(data: bytes) -> int:
-    return len(re.findall(rb"(?m)^data: \d+$", data))
+    return len(re.findall(rb"(?m)^data: \{.*\}$", data))
+
+
+def _event(data: bytes) -> dict[str, object]:
+    """The first event in ``data``, decoded."""
+    line = re.search(rb"(?m)^data: (\{.*\})$", data)
+    assert line is not None, data
+    decoded = json.loads(line.group(1))
+    assert isinstance(decoded, dict)
+    return decoded
 
 
 def _prompt(clients: ClientFactory, phone: PhoneHandset, prompt_id: str, kind: str = "info",
@@ -106,9 +117,43 @@ def test_each_change_of_the_phones_screen_is_one_event(served: tuple[ServerThrea
     _prompt(clients, phone, "p1")
     assert _events(_read_until(sock, b"\n\n")) == 1
     _prompt(clients, phone, "p2")
-    event = _read_until(sock, b"\n\n")
-    assert event.startswith(b"data: ") and int(event.split()[1]) > 0  # the web server's clock, in ms
+    event = _event(_read_until(sock, b"\n\n"))
+    assert isinstance(event["clock"], int) and event["clock"] > 0  # the web server's clock, in ms
+    assert "panel" not in event  # no page of this phone has asked for a screen: its page fetches it
     sock.close()
+
+
+def test_the_event_carries_the_new_screen_and_its_form_is_the_pages_own(
+        served: tuple[ServerThread, Services, ClientFactory]) -> None:
+    server, services, clients = served
+    assert services.push is not None
+    page = server.app.test_client()
+    assert post(page, "/join", {"name": "Ann"}, page="/join").status_code == 302
+    assert page.get("/phone/panel").status_code == 200  # the page's first fetch: the server knows its cookie now
+    phone = next(p for p in services.phones._phones.values() if p.name == "Ann")  # noqa: SLF001
+    sock = _stream(server.port, phone.id, services.push.token(phone.id))
+    _read_until(sock, b"\n\n")
+    prompt = {"v": 1, "id": "r1", "kind": protocol.RANGE, "title": "Q1", "text": "Legs on a spider?"}
+    clients.latest(phone.id).deliver(protocol.prompt_topic("pushtest", phone.id), json.dumps(prompt).encode())
+    event = _event(_read_until(sock, b"\n\n"))
+    sock.close()
+    panel = event["panel"]
+    assert isinstance(panel, str) and 'data-prompt="r1"' in panel and "Legs on a spider?" in panel
+    assert 'name="bottom"' in panel  # the range form, as /phone/panel renders it
+    token = re.search(r'name="csrf_token" value="([^"]+)"', panel)
+    assert token is not None
+    # the pushed form is sent with the page's cookie and the token the event carried: the server takes it
+    reply = page.post("/phone/answer", data={"csrf_token": token.group(1), "prompt": "r1", "bottom": "6",
+                                             "top": "10"}, headers={"X-Requested-With": "fetch"})
+    assert reply.status_code == 200, reply.get_data(as_text=True)[:300]
+    sent = [json.loads(body) for topic, body, _ in clients.latest(phone.id).published if topic.endswith("/input")]
+    assert [s["data"] for s in sent] == [{"bottom": "6", "top": "10"}]
+    # and is refused without the cookie (a stranger who read the stream has the token only)
+    stranger = server.app.test_client()
+    refused = stranger.post("/phone/answer", data={"csrf_token": token.group(1), "prompt": "r1", "bottom": "1",
+                                                   "top": "2"})
+    assert refused.status_code in (302, 400)
+    assert len([t for t, _, _ in clients.latest(phone.id).published if t.endswith("/input")]) == 1
 
 
 def test_streams_hold_no_worker_thread(served: tuple[ServerThread, Services, ClientFactory]) -> None:
@@ -178,3 +223,23 @@ def test_a_buzz_keeps_the_pages_press_time_between_the_prompt_and_now(
     phone.submit("b1", {}, pressed=100_250)
     sent = json.loads(clients.latest(phone.id).published[-1][1])
     assert sent["data"] == {"pressed": 100_250}
+
+
+def test_a_message_that_changes_nothing_on_screen_pushes_nothing(
+        served: tuple[ServerThread, Services, ClientFactory]) -> None:
+    """A clock ping (every handset gets them through a buzzer round) or a prompt sent again after a reconnect
+    changed no screen, yet pushed one to every phone: 40 phones re-rendered for each ping."""
+    _, services, clients = served
+    pushed: list[str] = []
+    phone = services.phones.join("Ann", "127.0.0.1")
+    phone.connect()
+    phone.on_change = pushed.append
+    _prompt(clients, phone, "b1", protocol.BUZZ, armed=False)
+    assert pushed == [phone.id]
+    mqtt = clients.latest(phone.id)
+    mqtt.deliver(protocol.time_topic("pushtest", phone.id), json.dumps(protocol.make_ping(1, 5000)).encode())
+    assert any(t.endswith("/clock") for t, _, _ in mqtt.published)  # the ping was answered
+    _prompt(clients, phone, "b1", protocol.BUZZ, armed=False)  # the same prompt again
+    assert pushed == [phone.id]
+    _prompt(clients, phone, "b1", protocol.BUZZ)  # armed: "Buzz now!"
+    assert pushed == [phone.id, phone.id]

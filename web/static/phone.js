@@ -1,6 +1,7 @@
 // The phone handset page: the box pushes each change of the screen on a Server-Sent Events stream
-// (web/push.py) and the page fetches the new screen at once (204 while nothing changed); while the stream
-// is down it polls every data-poll ms instead, and every data-pushed-poll ms while it is up. Answers are
+// (web/push.py), each event carrying the new screen, shown at once (an event without one, the stream's
+// first, makes the page fetch its screen: 204 while nothing changed); while the stream is down it polls
+// every data-poll ms instead, and every data-pushed-poll ms while it is up. Answers are
 // sent with fetch and the new screen shown at once. Every screen carries the web server's clock
 // (X-Quizbox-Clock): a buzz is sent with the tap's time on that clock, as a handset stamps its press. What the player is typing survives a refresh of the same prompt, the same
 // question coming back under a new prompt (after a pause, say) and a reload of the page, until it is sent.
@@ -20,7 +21,7 @@
   var fetching = false, again = false, timer = null;
   var stream = null, pushUp = false, reopenAfter = 2000;
   // what the tests and the bench read: how the screen came (pushed or polled), the clock offset
-  var stats = window.quizboxPhone = {pushes: 0, polls: 0, pushUp: false, offset: null, shown: 0};
+  var stats = window.quizboxPhone = {pushes: 0, polls: 0, pushUp: false, offset: null, shown: 0, carried: 0};
   // what was typed, by question (kind, title, text), until it is sent; kept in the tab's sessionStorage
   // (under the phone's name) so that a reload of the page loses nothing
   var storeKey = "quizbox-drafts:" + (root.getAttribute("data-phone") || "");
@@ -149,9 +150,12 @@
   }
 
   // -- the screen, pushed or polled ----------------------------------------------------------------------
+  // a screen's version: its first number counts the phone's changes in this web server (web/phones.py)
+  function versionOf(html) { var m = /data-version="(\d+)/.exec(html || ""); return m ? parseInt(m[1], 10) : 0; }
   function refresh(why) {
     if (fetching || busy) { again = true; return; }
     fetching = true;
+    var carriedBefore = stats.carried;
     if (why === "push") { stats.pushes += 1; } else { stats.polls += 1; }
     var url = panelUrl + "?v=" + encodeURIComponent(attr("data-version")) + (battery ? "&battery=" + battery : "");
     var t0 = performance.now();
@@ -161,7 +165,11 @@
         if (response.status === 410) { window.location.href = "/join"; return null; }
         return response.status === 200 ? response.text() : null;
       })
-      .then(function (html) { if (html) { show(html); stats.shown += 1; } })
+      .then(function (html) {
+        // a screen pushed while this one was on its way is newer unless this one says otherwise
+        if (!html || (stats.carried !== carriedBefore && versionOf(html) < (parseInt(attr("data-version"), 10) || 0))) { return; }
+        show(html); stats.shown += 1;
+      })
       .catch(function () { /* Wi-Fi gone for a moment: the next poll or push tries again */ })
       .finally(function () {
         fetching = false;
@@ -176,7 +184,19 @@
     if (!pushUrl || !window.EventSource) { return; }
     stream = new EventSource(pushUrl);
     stream.onopen = function () { pushUp = stats.pushUp = true; reopenAfter = 2000; schedule(); };
-    stream.onmessage = function () { refresh("push"); };
+    stream.onmessage = function (event) {
+      var data = null;
+      try { data = JSON.parse(event.data); } catch (e) { data = null; }
+      if (data && typeof data.panel === "string" && !busy) {  // the new screen itself: shown now
+        stats.pushes += 1;
+        // one rendered before the answer's own reply came back is older than what is shown: skip it
+        if (versionOf(data.panel) < (parseInt(attr("data-version"), 10) || 0)) { return; }
+        stats.carried += 1; stats.shown += 1;
+        show(data.panel);
+        return;
+      }
+      refresh("push");  // the clock alone (or an answer on its way, which brings its own screen): fetch
+    };
     stream.onerror = function () {
       var was = pushUp;
       pushUp = stats.pushUp = false;
