@@ -217,18 +217,31 @@ def flood_section(f: dict[str, Any]) -> list[str]:
 
 def sizes_section(f: dict[str, Any]) -> list[str]:
     limit, board_limit = f["limit"], f["board_limit"]
-    rows = [[r["game"], r["seats"], r["prompts"], f"{r['prompt_bytes']:,} ({r['prompt_kind']})",
-             f"{r['built_bytes']:,}" + (f", {r['over']} cut to fit" if r["over"] else ""),
-             ok(r["prompt_bytes"] <= limit and not r["too_much"]), f"{r['board_bytes']:,} ({r['board_scene']})",
-             f"{r['admin_bytes']:,}", ok(max(r["board_bytes"], r["admin_bytes"]) <= board_limit)] for r in f["rows"]]
+    by_game: dict[str, list[dict[str, Any]]] = {}
+    for r in f["rows"]:
+        by_game.setdefault(r["game"], []).append(r)
+
+    def each(rs: list[dict[str, Any]], cell: Callable[[dict[str, Any]], str]) -> str:
+        return " / ".join(cell(r) for r in rs)
+
+    rows = [[game, rs[0]["seats"], each(rs, lambda r: f"{r['prompt_bytes']:,} ({r['prompt_kind']})"),
+             each(rs, lambda r: f"{r['built_bytes']:,}" + (f", {r['over']} cut" if r["over"] else "")),
+             ok(all(r["prompt_bytes"] <= limit and not r["too_much"] for r in rs)),
+             each(rs, lambda r: f"{r['board_bytes']:,} ({r['board_scene']})"),
+             each(rs, lambda r: f"{r['admin_bytes']:,}"),
+             ok(all(max(r["board_bytes"], r["admin_bytes"]) <= board_limit for r in rs))]
+            for game, rs in by_game.items()]
+    styles = " / ".join(dict.fromkeys(r["names"] for r in f["rows"]))
     return [f"**Message sizes at {f['seats']} seats** (`python bench/sizes.py`): every game (Confident? in each "
             "variant, two_players at its 2 seats) played to its results by the firmware's bot handsets through "
-            "the real hub, every prompt and retained state measured as the hub hands it to MQTT. A prompt's "
+            "the real hub, every prompt and retained state measured as the hub hands it to MQTT; each cell "
+            f"is with {styles} team names of 24 characters (an accented letter is 6 bytes in JSON). A prompt's "
             f"limit is protocol.MAX_PAYLOAD, {limit:,} bytes (a handset's RAM); \"as built\" is the prompt "
-            "before the hub fits it (appliance/edge/prompts.py shortens what is for reading, never an option). "
-            f"Retained states (the TV's board, the admin page's state) against the box broker's "
-            f"message_size_limit, {board_limit:,} bytes. Sizes are deterministic: no baseline.", "",
-            *table(["game", "seats", "prompts", "largest prompt, bytes (kind)", "as built", "prompt limit",
+            "before the hub fits it (appliance/edge/prompts.py shortens what is for reading, never an option; "
+            "\"cut\": how many it shortened). Retained states (the TV's board, the admin page's state) against "
+            f"the box broker's message_size_limit, {board_limit:,} bytes. Sizes are deterministic: no baseline.",
+            "",
+            *table(["game", "seats", "largest prompt, bytes (kind)", "as built", "prompt limit",
                     "largest board, bytes (scene)", "largest admin state", "broker limit"], rows)]
 
 

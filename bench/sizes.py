@@ -1,21 +1,23 @@
 """The largest prompt a handset gets and the largest retained board the TV gets, every game at 40 seats.
 
-    python bench/sizes.py [--seats 40] [--games GAME ...] [--limit BYTES] [--json out.json]
+    python bench/sizes.py [--seats 40] [--games GAME ...] [--names ascii accented] [--limit BYTES]
+                          [--json out.json]
 
 For every game (Confident? plain and in each of its variants, two_players at the 2 seats it is for;
 Estimation poker, whose 40 seats play at room tables of 8 until a final table; All In; sQuizz; the buzzer
 round) a real hub and session (appliance/edge/hub.py) seat ``--seats`` handsets named with
-protocol.MAX_NAME characters each (ASCII: a name of accented letters is longer in JSON, 6 bytes a letter),
-and play a whole game to its results, dealt the shipped decks' 30 longest cards (a game ends at its target
-or when its cards run out; random players seldom reach a target under minus_points): the
-handsets are the firmware's bot (firmware/core/bot.py: a random legal input from each prompt, as the
-simulated handsets play), their hellos and inputs handed to ``Hub.on_message`` as paho would; the
-quizmaster's *next* (and the buzzer's right / wrong) are admin commands. The hub's MQTT client is swapped
-for a recorder (as bench/cpu.py does): what it records is what the hub hands to paho, byte for byte, on
-the same topics (each prompt as protocol.encode or the session's one serialisation of it made it; the
-board as the hub writes it, retained). No broker: the hub's publisher thread is not started, so every
-board state the game goes through is published and measured (over MQTT the hub paces boards, STATE_BURST,
-and may skip a state a later one replaces, which would make the largest one a matter of timing).
+protocol.MAX_NAME characters each, once of ASCII letters and once of accented ones (JSON writes each as
+six bytes: the largest a name makes a message), and play a whole game to its results, dealt the shipped
+decks' 30 longest cards (a game ends at its target or when its cards run out; random players seldom reach
+a target under minus_points): the handsets are the firmware's bot (firmware/core/bot.py: a random legal
+input from each prompt, as the simulated handsets play), their hellos and inputs handed to
+``Hub.on_message`` as paho would; the quizmaster's *next* (and the buzzer's right / wrong) are admin
+commands. The hub's MQTT client is swapped for a recorder (as bench/cpu.py does): what it records is what
+the hub hands to paho, byte for byte, on the same topics (each prompt as protocol.encode or the session's
+one serialisation of it made it; the board as the hub writes it, retained). No broker: the hub's publisher
+thread is not started, so every board state the game goes through is published and measured (over MQTT the
+hub paces boards, STATE_BURST, and may skip a state a later one replaces, which would make the largest one
+a matter of timing).
 
 Printed per game: the largest prompt sent (bytes, its kind) against protocol.MAX_PAYLOAD (the limit
 named once in firmware/protocol.py, an ESP32's RAM); the largest prompt as the game built it, before the
@@ -99,8 +101,14 @@ def cards(game: str, most: int = CARDS) -> list[dict[str, Any]]:
     return sorted(_shipped(game), key=lambda c: -len(json.dumps(c)))[:most]
 
 
-def names(seats: int) -> list[str]:
-    """Team names as long as a handset's name may be (protocol.MAX_NAME), seat number in each."""
+NAMES = ("ascii", "accented")
+
+
+def names(seats: int, style: str = "ascii") -> list[str]:
+    """Team names as long as a handset's name may be (protocol.MAX_NAME), seat number in each; "accented":
+    every letter one JSON writes as ``\\uXXXX`` (6 bytes), the largest a name can make a message."""
+    if style == "accented":
+        return [f"Équipe {n:02d} ".ljust(protocol.MAX_NAME, "é") for n in range(1, seats + 1)]
     return [f"The Quizzy Rascals {n:02d}".ljust(protocol.MAX_NAME, "x")[: protocol.MAX_NAME]
             for n in range(1, seats + 1)]
 
@@ -150,6 +158,7 @@ class Sizes:
 
     game: str
     seats: int
+    names: str = "ascii"
     finished: bool = False
     prompts: int = 0
     prompt_bytes: int = 0
@@ -206,8 +215,8 @@ def _scene(board: dict[str, Any]) -> str:
     return f"{board.get('scene')}/{phase}{final}" if phase else str(board.get("scene"))
 
 
-def play(spec: Game, seats: int, limit: int = protocol.MAX_PAYLOAD,
-         seed: int = 1) -> tuple[Sizes, Recorder, MeasuredHub]:
+def play(spec: Game, seats: int, limit: int = protocol.MAX_PAYLOAD, seed: int = 1,
+         style: str = "ascii") -> tuple[Sizes, Recorder, MeasuredHub]:
     """A whole game of ``spec`` at ``seats`` (or the game's own seat count), measured."""
     seats = spec.seats or seats
     clock = Clock()
@@ -216,7 +225,7 @@ def play(spec: Game, seats: int, limit: int = protocol.MAX_PAYLOAD,
     recorder = Recorder()
     hub.client = recorder  # type: ignore[assignment]
     ids = [f"h{n:02d}" for n in range(1, seats + 1)]
-    for hid, name in zip(ids, names(seats), strict=True):
+    for hid, name in zip(ids, names(seats, style), strict=True):
         hub.on_message(protocol.hello_topic(BOX, hid), protocol.encode(protocol.make_hello(hid, name)))
         hub.on_message(protocol.status_topic(BOX, hid), protocol.ONLINE.encode())
     hub.command({"cmd": "start", "game": spec.game, "options": spec.options, "cards": cards(spec.game)})
@@ -244,7 +253,7 @@ def play(spec: Game, seats: int, limit: int = protocol.MAX_PAYLOAD,
     if hub.flood.warnings():  # the hub's flood guard dropped a handset's messages: the game was not played
         raise SystemExit(f"{spec.label}: {hub.flood.warnings()}")
     figures = measure(recorder.messages, hub.built, spec.label, seats, limit)
-    figures.finished, figures.inputs = session.state == "results", inputs
+    figures.finished, figures.inputs, figures.names = session.state == "results", inputs, style
     return figures, recorder, hub
 
 
@@ -264,14 +273,15 @@ def check(rows: list[Sizes], limit: int, board_limit: int) -> list[str]:
     """What is wrong with the figures, in words (empty: every prompt and retained state within its limit)."""
     wrong = []
     for r in rows:
+        which = f"{r.game} ({r.names} names)"
         if r.prompt_bytes > limit or r.too_much:
-            wrong.append(f"{r.game}: a prompt of {r.prompt_bytes} bytes ({r.prompt_kind}) is over {limit}; "
+            wrong.append(f"{which}: a prompt of {r.prompt_bytes} bytes ({r.prompt_kind}) is over {limit}; "
                          f"{r.too_much} sent as 'Too much to show' (the hub could not fit them)")
-        if max(r.board_bytes, r.admin_bytes) > board_limit:
-            wrong.append(f"{r.game}: a retained state of {max(r.board_bytes, r.admin_bytes)} bytes is over "
-                         f"{board_limit}")
+        retained = max(r.board_bytes, r.admin_bytes)
+        if retained > board_limit:
+            wrong.append(f"{which}: a retained state of {retained} bytes is over {board_limit}")
         if not r.finished:
-            wrong.append(f"{r.game}: the game did not reach its results")
+            wrong.append(f"{which}: the game did not reach its results")
     return wrong
 
 
@@ -282,31 +292,34 @@ def main(argv: list[str] | None = None) -> int:
                         help="bytes a prompt may have (default protocol.MAX_PAYLOAD; a test passes 1)")
     parser.add_argument("--games", nargs="+", choices=[g.label for g in games()], metavar="GAME",
                         help="only these games (their labels, e.g. 'confident nail_it' poker); default every one")
+    parser.add_argument("--names", nargs="+", choices=NAMES, default=list(NAMES),
+                        help="team names of ASCII letters, of accented ones (6 bytes each in JSON), or both "
+                             "(default: every game with each)")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
     logging.disable(logging.WARNING)  # the bots' refused inputs (each one logged by the hub) are expected
     board_limit = MESSAGE_SIZE_LIMIT
-    print(f"every game at {args.seats} seats (names of {protocol.MAX_NAME} characters), played to its results; "
-          f"prompt limit {args.limit} bytes (protocol.MAX_PAYLOAD {protocol.MAX_PAYLOAD}), retained states "
-          f"against the broker's message_size_limit {board_limit} bytes")
-    print(f"{'game':>24} {'seats':>5} {'inputs':>6} | {'prompts':>7} {'largest':>7} {'kind':>7} {'built':>5} "
-          f"{'cut':>4} | {'boards':>6} {'largest':>7} {'scene':>30} | {'admin':>6}")
+    print(f"every game at {args.seats} seats ({' / '.join(args.names)} names of {protocol.MAX_NAME} "
+          f"characters), played to its results; prompt limit {args.limit} bytes (protocol.MAX_PAYLOAD "
+          f"{protocol.MAX_PAYLOAD}), retained states against the broker's message_size_limit {board_limit} bytes")
+    print(f"{'game':>24} {'names':>8} {'seats':>5} {'inputs':>6} | {'prompts':>7} {'largest':>7} {'kind':>7} "
+          f"{'built':>5} {'cut':>4} | {'boards':>6} {'largest':>7} {'scene':>30} | {'admin':>6}")
     rows = []
-    for spec in games():
+    for style, spec in ((style, spec) for style in args.names for spec in games()):
         if args.games and spec.label not in args.games:
             continue
-        r, _, _ = play(spec, args.seats, args.limit)
+        r, _, _ = play(spec, args.seats, args.limit, style=style)
         rows.append(r)
-        print(f"{r.game:>24} {r.seats:>5} {r.inputs:>6} | {r.prompts:>7} {r.prompt_bytes:>7} {r.prompt_kind:>7} "
-              f"{r.built_bytes:>5} {r.over:>4} | {r.boards:>6} {r.board_bytes:>7} {r.board_scene:>30} | "
-              f"{r.admin_bytes:>6}", flush=True)
+        print(f"{r.game:>24} {r.names:>8} {r.seats:>5} {r.inputs:>6} | {r.prompts:>7} {r.prompt_bytes:>7} "
+              f"{r.prompt_kind:>7} {r.built_bytes:>5} {r.over:>4} | {r.boards:>6} {r.board_bytes:>7} "
+              f"{r.board_scene:>30} | {r.admin_bytes:>6}", flush=True)
     wrong = check(rows, args.limit, board_limit)
     for line in wrong:
         print("OVER:" if "over" in line else "FAILED:", line)
     if args.json:
-        Path(args.json).write_text(json.dumps({"bench": "sizes", "seats": args.seats, "limit": args.limit,
-                                               "board_limit": board_limit, "rows": [asdict(r) for r in rows],
-                                               "wrong": wrong}, indent=1))
+        Path(args.json).write_text(json.dumps({"bench": "sizes", "seats": args.seats, "names": args.names,
+                                               "limit": args.limit, "board_limit": board_limit,
+                                               "rows": [asdict(r) for r in rows], "wrong": wrong}, indent=1))
     return 1 if wrong else 0
 
 

@@ -18,9 +18,9 @@ from appliance.edge.broker import MESSAGE_SIZE_LIMIT
 from firmware import protocol
 
 
-def _bench() -> ModuleType:
-    path = Path(__file__).resolve().parents[1] / "bench" / "sizes.py"
-    spec = importlib.util.spec_from_file_location("quizbox_bench_sizes", path)
+def _bench(name: str = "sizes") -> ModuleType:
+    path = Path(__file__).resolve().parents[1] / "bench" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"quizbox_bench_{name}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # its dataclasses look their module up there
@@ -91,11 +91,17 @@ def test_a_prompt_over_the_limit_makes_the_bench_exit_1(tmp_path: Path) -> None:
     assert sizes.main(["--seats", "3", "--games", "squizz", "--json", str(out)]) == 0
     fine = json.loads(out.read_text())
     assert fine["wrong"] == [] and fine["limit"] == protocol.MAX_PAYLOAD and fine["board_limit"] == MESSAGE_SIZE_LIMIT
-    assert sizes.main(["--seats", "3", "--games", "squizz", "--limit", "1", "--json", str(out)]) == 1
+    ascii_row, accented = fine["rows"]  # the same game with each style of names: accented letters weigh more
+    assert (ascii_row["names"], accented["names"]) == ("ascii", "accented")
+    assert accented["board_bytes"] > ascii_row["board_bytes"]
+    assert sizes.main(["--seats", "3", "--games", "squizz", "--names", "ascii", "--limit", "1",
+                       "--json", str(out)]) == 1
     over = json.loads(out.read_text())
-    row = over["rows"][0]
+    [row] = over["rows"]
     assert row["over"] == row["prompts"] > 0  # every prompt is over a 1-byte limit
     assert over["wrong"] and f"{row['prompt_bytes']} bytes" in over["wrong"][0]
+    lines = _bench("report").sizes_section(over)  # make bench's README table: the limit missed is said
+    assert "| squizz | 3 |" in "\n".join(lines) and "**missed**" in lines[-1]
 
 
 def test_a_prompt_the_hub_could_not_fit_or_a_board_over_the_broker_limit_fails() -> None:
