@@ -2,7 +2,7 @@
 
     python bench/report.py [--readme README.md] [--quick]
 
-Each bench (bench/game.py, scale.py, cpu.py, board.py, latency.py, phones.py, flood.py) runs in its own
+Each bench (bench/game.py, scale.py, cpu.py, board.py, latency.py, phones.py, flood.py, sizes.py) runs in its own
 process, its output shown as it goes, and leaves its figures as JSON; then the section of README.md between the markers
 ``<!-- bench:start -->`` and ``<!-- bench:end -->`` is replaced by a table per bench, with the date, the
 machine and its load (os.getloadavg, before and after), so no figure in the README is older than the
@@ -37,6 +37,7 @@ FULL: dict[str, list[str]] = {
     "latency": ["--sizes", "8", "64", "256", "--samples", "200"],
     "phones": ["--phones", "40", "--handsets", "40", "--questions", "3"],
     "flood": ["--players", "12", "--phase", "10", "--rounds", "3", "--publishers", "4", "--logins", "300"],
+    "sizes": ["--seats", "40"],
 }
 QUICK: dict[str, list[str]] = {
     "game": ["--sizes", "8", "64", "--runs", "1", "--samples", "24"],
@@ -46,6 +47,7 @@ QUICK: dict[str, list[str]] = {
     "latency": ["--sizes", "8", "--samples", "24"],
     "phones": ["--phones", "4", "--handsets", "4", "--questions", "1"],
     "flood": ["--players", "4", "--phase", "3", "--rounds", "1", "--publishers", "2", "--logins", "30"],
+    "sizes": ["--seats", "40"],  # seconds at 40 seats: sizes are the same whatever the counts
 }
 
 
@@ -213,9 +215,39 @@ def flood_section(f: dict[str, Any]) -> list[str]:
                     "flood p50 / p95 / max (n)", "p95 flood / quiet", "goal"], rows)]
 
 
+def sizes_section(f: dict[str, Any]) -> list[str]:
+    limit, board_limit = f["limit"], f["board_limit"]
+    by_game: dict[str, list[dict[str, Any]]] = {}
+    for r in f["rows"]:
+        by_game.setdefault(r["game"], []).append(r)
+
+    def each(rs: list[dict[str, Any]], cell: Callable[[dict[str, Any]], str]) -> str:
+        return " / ".join(cell(r) for r in rs)
+
+    rows = [[game, rs[0]["seats"], each(rs, lambda r: f"{r['prompt_bytes']:,} ({r['prompt_kind']})"),
+             each(rs, lambda r: f"{r['built_bytes']:,}" + (f", {r['over']} cut" if r["over"] else "")),
+             ok(all(r["prompt_bytes"] <= limit and not r["too_much"] for r in rs)),
+             each(rs, lambda r: f"{r['board_bytes']:,} ({r['board_scene']})"),
+             each(rs, lambda r: f"{r['admin_bytes']:,}"),
+             ok(all(max(r["board_bytes"], r["admin_bytes"]) <= board_limit for r in rs))]
+            for game, rs in by_game.items()]
+    styles = " / ".join(dict.fromkeys(r["names"] for r in f["rows"]))
+    return [f"**Message sizes at {f['seats']} seats** (`python bench/sizes.py`): every game (Confident? in each "
+            "variant, two_players at its 2 seats) played to its results by the firmware's bot handsets through "
+            "the real hub, every prompt and retained state measured as the hub hands it to MQTT; each cell "
+            f"is with {styles} team names of 24 characters (an accented letter is 6 bytes in JSON). A prompt's "
+            f"limit is protocol.MAX_PAYLOAD, {limit:,} bytes (a handset's RAM); \"as built\" is the prompt "
+            "before the hub fits it (appliance/edge/prompts.py shortens what is for reading, never an option; "
+            "\"cut\": how many it shortened). Retained states (the TV's board, the admin page's state) against "
+            f"the box broker's message_size_limit, {board_limit:,} bytes. Sizes are deterministic: no baseline.",
+            "",
+            *table(["game", "seats", "largest prompt, bytes (kind)", "as built", "prompt limit",
+                    "largest board, bytes (scene)", "largest admin state", "broker limit"], rows)]
+
+
 SECTIONS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "game": game_section, "scale": scale_section, "cpu": cpu_section, "board": board_section,
-    "latency": latency_section, "phones": phones_section, "flood": flood_section,
+    "latency": latency_section, "phones": phones_section, "flood": flood_section, "sizes": sizes_section,
 }
 
 
