@@ -124,21 +124,25 @@ class ClockSync:
         timeout_ms: int = 5000,
         rate: int = 100,
         max_age_ms: int = 30_000,
+        most_at_once: int = 10,
     ) -> None:
         """``period_ms`` between pings after the ``burst`` at join (``burst_gap_ms`` apart) while presses are
         timed (:meth:`pace`; from the start), ``idle_period_ms`` while they are not; samples are
         kept for ``window_ms`` (ESP32 crystals drift some 10-50 ppm: 60 s of drift is a few ms at most),
         at most ``max_samples`` of them; an answer later than ``timeout_ms`` is dropped; at most ``rate``
-        pings a second in all (a big table is pinged less often each: 256 handsets every 2.6 s); a press
-        is never placed more than ``max_age_ms`` before it arrived."""
-        if min(period_ms, idle_period_ms, burst_gap_ms, window_ms, max_samples, timeout_ms, rate, max_age_ms) <= 0 \
-                or burst < 0:
+        pings a second in all (a big table is pinged less often each: 256 handsets every 2.6 s), and at
+        most ``most_at_once`` in one call (one hub tick, 100 ms: a buzzer round pinged all 40 handsets in
+        one tick, every second, and their 40 answers reached the hub as one batch that a buzz arriving
+        with them waited behind; spread over the ticks, a buzz meets a few at most); a press is never
+        placed more than ``max_age_ms`` before it arrived."""
+        if min(period_ms, idle_period_ms, burst_gap_ms, window_ms, max_samples, timeout_ms, rate, max_age_ms,
+               most_at_once) <= 0 or burst < 0:
             raise ValueError("clock sync periods, window, limits and rate must be positive")
         self.period_ms, self.burst, self.burst_gap_ms = period_ms, burst, burst_gap_ms
         self.idle_period_ms = idle_period_ms
         self.timed = True  # presses are timed now (pace): pings every period_ms
         self.window_ms, self.max_samples, self.timeout_ms = window_ms, max_samples, timeout_ms
-        self.rate, self.max_age_ms = rate, max_age_ms
+        self.rate, self.max_age_ms, self.most_at_once = rate, max_age_ms, most_at_once
         self._peers: dict[str, _Peer] = {}
         self._next_ping = 0
         self._allowance = float(rate)  # pings that may go out now: refills at ``rate`` a second, up to 1 s worth
@@ -193,7 +197,7 @@ class ClockSync:
         candidates.sort(key=lambda c: c[0])
         pings = []
         period = self.period_ms if self.timed else self.idle_period_ms
-        for _, handset, peer in candidates[: int(self._allowance)]:
+        for _, handset, peer in candidates[: min(int(self._allowance), self.most_at_once)]:
             self._allowance -= 1
             self._next_ping = self._next_ping + 1 if self._next_ping < protocol.MAX_SEQ else 1
             peer.pending[self._next_ping] = now_ms

@@ -85,6 +85,27 @@ def test_the_defaults_ping_a_pub_table_every_second_and_256_handsets_within_the_
     assert sum(counts) == 2 * (6 + 59)  # the burst of 6, then one a second
 
 
+def test_a_room_is_pinged_a_few_at_a_time_never_all_at_once() -> None:
+    """40 handsets in a buzzer round were pinged in one tick every second: their 40 answers came back to the
+    hub together, and a buzz arriving with them waited behind all 40 (the slowest acks of a 40-handset run)."""
+    sync = ClockSync()
+    table = [f"h{i:02d}" for i in range(40)]
+    sent = {h: [] for h in table}  # type: dict[str, list[int]]
+    per_tick = []
+    for now in range(0, 60_001, 100):  # the hub's tick
+        pings = sync.due(now, table)
+        per_tick.append(len(pings))
+        for handset, _ in pings:
+            sent[handset].append(now)
+    assert max(per_tick) <= 10
+    steady = per_tick[100:600]  # 50 s after the bursts at join: 40 a second, spread over the ticks
+    assert sum(steady) == 40 * 50
+    assert sum(1 for n in steady if n) >= len(steady) * 4 // 10  # on four ticks in ten at least, not one
+    for times in sent.values():  # still every second, each handset
+        gaps = [b - a for a, b in zip(times[8:], times[9:], strict=False)]
+        assert gaps and max(gaps) <= 1100
+
+
 def test_pings_go_out_in_a_burst_at_join_then_every_period() -> None:
     sync = ClockSync(period_ms=2000, burst=3, burst_gap_ms=100)
     sent: list[int] = []
@@ -201,7 +222,7 @@ def test_buzz_data_takes_the_press_stamp_or_else_the_input_clock() -> None:
     assert sync.buzz_data("h1", {"pressed": None}, 1050 + OFFSET, 1100) == {"pressed": None, "age_ms": 50}
 
 
-@pytest.mark.parametrize("bad", [{"period_ms": 0}, {"burst": -1}, {"window_ms": -5}, {"rate": 0}])
+@pytest.mark.parametrize("bad", [{"period_ms": 0}, {"burst": -1}, {"window_ms": -5}, {"rate": 0}, {"most_at_once": 0}])
 def test_bad_settings_are_refused(bad: dict[str, int]) -> None:
     with pytest.raises(ValueError, match="must be positive"):
         ClockSync(**bad)
