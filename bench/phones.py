@@ -54,6 +54,25 @@ window.__seen = {};
 window.__mark = function (key) {
   if (!(key in window.__seen)) { window.__seen[key] = performance.timeOrigin + performance.now(); }
 };
+// when an event carrying a screen reached the page (before the page draws it): its arrival at the phone
+(function () {
+  var Native = window.EventSource;
+  if (!Native) { return; }
+  window.EventSource = function (url, options) {
+    var stream = new Native(url, options);
+    stream.addEventListener("message", function (event) {
+      var panel = "";
+      try { panel = JSON.parse(event.data).panel || ""; } catch (e) { return; }
+      var prompt = /data-prompt="([^"]*)"/.exec(panel);
+      if (!prompt) { return; }
+      if (/name="bottom"/.test(panel)) { window.__mark("arrived-question:" + prompt[1]); }
+      if (/class="[^"]*buzz[^"]*armed/.test(panel)) { window.__mark("arrived-armed:" + prompt[1]); }
+    });
+    return stream;
+  };
+  window.EventSource.prototype = Native.prototype;
+  window.EventSource.CONNECTING = 0; window.EventSource.OPEN = 1; window.EventSource.CLOSED = 2;
+})();
 document.addEventListener("DOMContentLoaded", function () {
   var root = document.getElementById("phone");
   if (!root) { return; }
@@ -171,6 +190,7 @@ def phones(conn: Connection, n: int, questions: int) -> dict[str, Any]:
     data = Path(tempfile.mkdtemp(prefix="quizbox-bench-phones-"))
     room = None
     pushes: list[float] = []
+    arrivals: list[float] = []
     acks: list[float] = []
     try:
         room = Phones(conn, box, n, data)
@@ -186,6 +206,7 @@ def phones(conn: Connection, n: int, questions: int) -> dict[str, Any]:
             wait(lambda: all(page.locator("input[name=bottom]").count() for page in room.pages),
                  "every phone's question")
             pushes += _latest(room, "question:")
+            arrivals += _latest(room, "question:", arrived=True)
             for i, page in enumerate(room.pages):
                 page.fill("input[name=bottom]", str(i))
                 page.fill("input[name=top]", str(i + 10))
@@ -206,10 +227,12 @@ def phones(conn: Connection, n: int, questions: int) -> dict[str, Any]:
             room.command(cmd="arm")
             wait(lambda: all(page.locator("button.buzz.armed").count() for page in room.pages), "Buzz now! everywhere")
             pushes += _latest(room, "armed:")
+            arrivals += _latest(room, "armed:", arrived=True)
             room.command(cmd="close")
             room.command(cmd="next")
         stats = room.stats()
         polled = sum(1 for s in stats if s.get("polls"))
+        carried, events = sum(s.get("carried", 0) for s in stats), sum(s.get("pushes", 0) for s in stats)
     finally:
         if room is not None:
             room.stop()
@@ -217,21 +240,27 @@ def phones(conn: Connection, n: int, questions: int) -> dict[str, Any]:
         shutil.rmtree(data, ignore_errors=True)
     p95 = pct(pushes, 0.95)
     return {"phones": n, "prompts": len(pushes), "push_p50": pct(pushes, 0.5), "push_p95": p95,
+            "arrived_p50": pct(arrivals, 0.5), "arrived_p95": pct(arrivals, 0.95), "carried": carried,
+            "events": events,
             "push_max": max(pushes) if pushes else float("nan"), "ack_p50": pct(acks, 0.5),
             "ack_p99": pct(acks, 0.99), "acks": len(acks), "polled": polled, "met": p95 <= PUSH_GOAL_MS and not polled}
 
 
-def _latest(room: Phones, prefix: str) -> list[float]:
+def _latest(room: Phones, prefix: str, arrived: bool = False) -> list[float]:
     """Each page's push latency (ms) for the screen it shows now (``prefix``: which kind): from the box
-    sending that phone's prompt to the page showing it."""
+    sending that phone's prompt to the page showing it, or with ``arrived`` to the event that carried it
+    reaching the page (a screen the page fetched instead arrived when it was shown)."""
     ids = {seat["player"]: seat["handset"] for seat in room.seats()}
     out = []
     for name, page in zip(room.names, room.pages, strict=True):
         prompt = page.locator(".phone-panel").get_attribute("data-prompt")
         marks = page.evaluate("() => window.__seen")
         sent = room.sent.get((ids[name], str(prompt)))
-        if f"{prefix}{prompt}" in marks and sent is not None:
-            out.append(marks[f"{prefix}{prompt}"] - sent)
+        key = f"{prefix}{prompt}"
+        if arrived and f"arrived-{key}" in marks:
+            key = f"arrived-{key}"
+        if key in marks and sent is not None:
+            out.append(marks[key] - sent)
     return out
 
 
@@ -251,7 +280,9 @@ def main() -> int:
               f"{hand['x_p50']:.2f} / {hand['x_p99']:.2f} (goal <= {ACK_GOAL_X:g}); lost {hand['lost']}", flush=True)
         phone = phones(conn, args.phones, args.questions)
         print(f"phones {phone['phones']}: push p50 {phone['push_p50']:.1f} / p95 {phone['push_p95']:.1f} / max "
-              f"{phone['push_max']:.1f} ms over {phone['prompts']} prompts (goal p95 <= {PUSH_GOAL_MS:g}); "
+              f"{phone['push_max']:.1f} ms over {phone['prompts']} prompts (goal p95 <= {PUSH_GOAL_MS:g}), "
+              f"the event reaching the page p50 {phone['arrived_p50']:.1f} / p95 {phone['arrived_p95']:.1f} ms; "
+              f"{phone['carried']} of {phone['events']} events carried their screen; "
               f"phone input to ack p50 {phone['ack_p50']:.1f} / p99 {phone['ack_p99']:.1f} ms "
               f"({phone['acks']} inputs); pages that polled: {phone['polled']}", flush=True)
     finally:
