@@ -38,13 +38,26 @@ class Account:
         self.instance = instance
         self.method = method
         self.path = instance / ACCOUNT_FILE
+        self._cache: tuple[tuple[int, int, int], dict[str, Any]] | None = None  # (the file's stat, its data)
 
     def _data(self) -> dict[str, Any]:
+        """The account file, read again only when it changed (every page asks whether a password is set:
+        40 phones' pushed screens opened and parsed the file 40 times over)."""
+        try:
+            stat = self.path.stat()
+        except OSError:
+            return {}
+        key = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+        cached = self._cache
+        if cached is not None and cached[0] == key:
+            return dict(cached[1])
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}
-        return data if isinstance(data, dict) else {}
+        data = data if isinstance(data, dict) else {}
+        self._cache = (key, data)
+        return dict(data)
 
     def _hash(self) -> str | None:
         value = self._data().get("hash")

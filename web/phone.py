@@ -30,6 +30,7 @@ as a handset's does and the hub orders it by when it was pressed, not when it ar
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -40,6 +41,7 @@ from flask import (
     abort,
     current_app,
     flash,
+    g,
     make_response,
     redirect,
     render_template,
@@ -63,6 +65,9 @@ from web.services import services
 
 bp = Blueprint("phone", __name__)
 PANEL_PATH = "/phone/panel"
+TOKEN_REUSE_SECONDS = 600.0
+"""A pushed screen's CSRF token is signed afresh at most this often per phone; it is good for
+WTF_CSRF_TIME_LIMIT (12 h, web/settings.py) from its signing, so a reused one is never near its end."""
 
 
 def _phone() -> PhoneHandset | None:
@@ -101,7 +106,14 @@ def pushed_panel(app: Flask, handset_id: str) -> str | None:
         key = phone.csrf_key if phone is not None else None
         if phone is None or key is None:
             return None
-        session[current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")] = key
+        field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+        session[field] = key
+        now = time.monotonic()
+        made = phone.csrf_token
+        if made is None or made[0] != key or now - made[2] > TOKEN_REUSE_SECONDS:
+            made = (key, generate_csrf(), now)  # signing is most of a pushed screen's cost: once in a while
+            phone.csrf_token = made
+        setattr(g, field, made[1])  # what the form's csrf() takes (flask_wtf keeps a request's token on g)
         return render_template("phone/panel.html", p=_screen(phone))
 
 

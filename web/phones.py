@@ -122,6 +122,7 @@ class PhoneHandset:
         self.identify_until = 0.0
         self.notice: tuple[str, str | None] = ("", None)  # a refusal by this phone's core, for one prompt
         self.csrf_key: str | None = None  # its cookie's CSRF key, for a screen pushed to its page (web/phone.py)
+        self.csrf_token: tuple[str, str, float] | None = None  # (key, token signed with it, when) for those screens
         self._telemetry_at = -TELEMETRY_SECONDS
         self.prompt_at = self.core.clock_ms()  # when the prompt on screen reached this phone's core (core clock)
 

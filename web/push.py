@@ -35,6 +35,7 @@ import hashlib
 import hmac
 import json
 import logging
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -47,6 +48,11 @@ log = logging.getLogger(__name__)
 
 PUSH_PATH = "/phone/push"
 RETRY_MS = 2000  # the browser's wait before it reconnects a dropped stream (EventSource ``retry``)
+SWITCH_INTERVAL = 0.001
+"""Seconds a thread of the web process runs before another may take the interpreter (Python's default: 5
+ms). When the box sends 40 prompts at once, 40 phones' MQTT threads take them in while the render thread
+renders their screens one after the other: at 5 ms a turn the render thread waited behind each of them
+(the hub's process switches every 1 ms for the same reason, appliance/edge/hub.py)."""
 KEEPALIVE_SECONDS = 20.0  # below waitress's CHANNEL_TIMEOUT (60 s) so an open stream never counts as silent
 
 
@@ -71,6 +77,8 @@ class PushHub:
     def __init__(self, secret: bytes | str, clock_ms: Callable[[], int] | None = None,
                  keepalive: float = KEEPALIVE_SECONDS, clock: Callable[[], float] = time.monotonic,
                  render: Callable[[str], str | None] | None = None) -> None:
+        if sys.getswitchinterval() > SWITCH_INTERVAL:
+            sys.setswitchinterval(SWITCH_INTERVAL)
         self._secret = secret
         self.render = render  # a phone's screen as html, or None (then its page fetches it); set by create_app
         self.clock_ms = clock_ms or (lambda: int(time.monotonic() * 1000))  # the phone cores' clock

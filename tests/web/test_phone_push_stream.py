@@ -148,12 +148,25 @@ def test_the_event_carries_the_new_screen_and_its_form_is_the_pages_own(
     assert reply.status_code == 200, reply.get_data(as_text=True)[:300]
     sent = [json.loads(body) for topic, body, _ in clients.latest(phone.id).published if topic.endswith("/input")]
     assert [s["data"] for s in sent] == [{"bottom": "6", "top": "10"}]
+    # the next screen pushed (its token reused, web/phone.py TOKEN_REUSE_SECONDS) is taken as well
+    sock = _stream(server.port, phone.id, services.push.token(phone.id))
+    _read_until(sock, b"\n\n")
+    clients.latest(phone.id).deliver(protocol.prompt_topic("pushtest", phone.id),
+                                     json.dumps({**prompt, "id": "r2", "text": "Legs on an ant?"}).encode())
+    again = _event(_read_until(sock, b"\n\n"))
+    sock.close()
+    assert isinstance(again["panel"], str) and "Legs on an ant?" in again["panel"]
+    second = re.search(r'name="csrf_token" value="([^"]+)"', again["panel"])
+    assert second is not None
+    reply = page.post("/phone/answer", data={"csrf_token": second.group(1), "prompt": "r2", "bottom": "5",
+                                             "top": "7"}, headers={"X-Requested-With": "fetch"})
+    assert reply.status_code == 200, reply.get_data(as_text=True)[:300]
     # and is refused without the cookie (a stranger who read the stream has the token only)
     stranger = server.app.test_client()
     refused = stranger.post("/phone/answer", data={"csrf_token": token.group(1), "prompt": "r1", "bottom": "1",
                                                    "top": "2"})
     assert refused.status_code in (302, 400)
-    assert len([t for t, _, _ in clients.latest(phone.id).published if t.endswith("/input")]) == 1
+    assert len([t for t, _, _ in clients.latest(phone.id).published if t.endswith("/input")]) == 2
 
 
 def test_streams_hold_no_worker_thread(served: tuple[ServerThread, Services, ClientFactory]) -> None:
