@@ -145,6 +145,22 @@ def _track(canvas: Canvas, box: Rect, line: Rect, row: Row, x_of: Callable[[Deci
     return x_of(row.low), x_of(row.high)
 
 
+def _grown_bar(canvas: Canvas, board: Board, ends: tuple[int, int], grow: float,
+               grow_at: Callable[[float], float] | None,
+               draw: Callable[[Canvas, tuple[int, int], float], Rect]) -> Rect | None:
+    """Draw a row's bar with ``draw`` at ``grow`` (0..1) of its width; while it grows and ``grow_at`` gives the
+    growth at a frame's time, draw it on every frame instead (canvas.later) and return None: no bar to label yet."""
+    if grow < 1 and grow_at is not None:
+        growth = grow_at
+
+        def growing(on: Canvas, _: Board) -> None:
+            draw(on, ends, growth(on.now))
+
+        canvas.later(growing, board)
+        return None
+    return draw(canvas, ends, grow)
+
+
 def _table_bar(canvas: Canvas, y: int, row: Row, colour: theme.Colour, ends: tuple[int, int], grow: float) -> Rect:
     """A row's bar on a table's line, ``grow`` (0..1) of its width."""
     bar = _bar(ends, grow, y, canvas.u(40), canvas.u(20))
@@ -164,18 +180,11 @@ def _row(canvas: Canvas, board: Board, box: Rect, name_width: int, line: Rect, r
     found = _track(canvas, box, line, row, x_of)
     if found is None:
         return
-    if grow < 1 and grow_at is not None:
-        span, growth = found, grow_at
-
-        def growing(on: Canvas, _: Board) -> None:
-            _table_bar(on, track_y, row, colour, span, growth(on.now))
-
-        canvas.later(growing, board)
+    bar = _grown_bar(canvas, board, found, grow, grow_at,
+                     lambda on, span, growth: _table_bar(on, track_y, row, colour, span, growth))
+    if bar is None or grow < 1:
         return
-    bar = _table_bar(canvas, track_y, row, colour, found, grow)
     fill = theme.mix(colour, theme.BACKGROUND, 0.55) if row.dim else colour
-    if grow < 1:
-        return
     ends = show_number(str(row.low), compact=True)
     if row.high != row.low:
         ends += f" – {show_number(str(row.high), compact=True)}"
@@ -265,16 +274,9 @@ def _room_row(canvas: Canvas, board: Board, box: Rect, chip: int, line: Rect, ro
     found = _track(canvas, box, line, row, x_of)
     if found is None:
         return
-    if grow < 1 and grow_at is not None:
-        span, growth = found, grow_at
-
-        def growing(on: Canvas, _: Board) -> None:
-            _room_bar(on, box, row, colour, span, growth(on.now))
-
-        canvas.later(growing, board)
-        return
-    bar = _room_bar(canvas, box, row, colour, found, grow)
-    if grow < 1:
+    bar = _grown_bar(canvas, board, found, grow, grow_at,
+                     lambda on, span, growth: _room_bar(on, box, row, colour, span, growth))
+    if bar is None or grow < 1:
         return
     ends = show_number(str(row.low), compact=True)
     if row.high != row.low:
