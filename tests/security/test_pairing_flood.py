@@ -32,6 +32,7 @@ from appliance.edge.pairing_broker import MAX_CONNECTIONS, PairingBroker, pairin
 from appliance.flows import flow_factory
 from appliance.infra.store import Store
 from appliance.session.session import Session
+from bench.junk_requests import send_junk_requests
 from tests.faults import checks
 from tests.faults.harness import Observer, Player, cards, wait_until
 from tests.security.dynsec_box import DynsecBox, dynsec_box
@@ -135,23 +136,9 @@ class Flood:
         self._threads = [threading.Thread(target=self._run, args=(n,), daemon=True) for n in range(publishers)]
 
     def _run(self, n: int) -> None:
-        flooder = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"flood-{n}")
-        flooder.username_pw_set(PAIRING_USER, PAIRING_PASSWORD)
-        flooder.max_queued_messages_set(1000)
-        flooder.connect("127.0.0.1", self.port)
-        flooder.loop_start()
-        deadline = time.monotonic() + self.seconds
-        try:
-            for i in range(self.count):
-                if time.monotonic() > deadline:
-                    break
-                junk = f"x{n}-{i % 3000}"
-                if flooder.publish(pairing_topic(BOX, junk), request_payload(junk, f"flood-secret-{i:09d}")).rc == 0:
-                    with self._lock:
-                        self.sent += 1
-        finally:
-            flooder.disconnect()
-            flooder.loop_stop()
+        sent = send_junk_requests(self.port, BOX, n, time.monotonic() + self.seconds, most=self.count)
+        with self._lock:
+            self.sent += sent
 
     def __enter__(self) -> Flood:
         for thread in self._threads:
