@@ -13,7 +13,7 @@ import pytest
 
 from appliance.edge.night_commands import night_command
 from appliance.errors import MalformedInput
-from appliance.infra.store import Store
+from appliance.infra.store import Store, StoreError
 from appliance.session.night import NightRunner
 from appliance.session.session import Session
 from tests.night.test_night_session import SEATS, buzz_right, handsets, restart, table
@@ -130,3 +130,28 @@ def test_a_night_decided_by_its_tiebreak_is_over_in_the_store_and_does_not_come_
     session, runner = table(store)
     assert runner.resume() is False and runner.engine is None and session.state == "lobby"
     store.close()
+
+
+def test_a_hold_time_or_join_qr_code_the_store_refuses_is_put_back(path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A setting the store cannot keep is not shown either: the error reaches the quizmaster and the
+    screens stay as they were (and as the store has them)."""
+    store, session, runner = night(path, [{"game": "buzzer", "cards": 1}, {"game": "buzzer", "cards": 1}])
+    runner.hold_for(20)
+    changes: list[int] = []
+    monkeypatch.setattr(session, "_changed", lambda: changes.append(1))
+
+    def full(*_: object) -> None:
+        raise StoreError("disk full")
+
+    monkeypatch.setattr(store, "set_night_screen", full)
+    with pytest.raises(StoreError, match="disk full"):
+        runner.hold_for(30)
+    with pytest.raises(StoreError, match="disk full"):
+        runner.show_join(True)
+    assert (runner.hold_seconds, runner.joining, changes) == (20, False, [])
+    monkeypatch.undo()
+    store.close()
+
+    with restarted(path) as (session, runner):
+        assert runner.hold_seconds == 20 and runner.joining is False
