@@ -32,7 +32,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from appliance.edge.accounts import PAIRING_PASSWORD, PAIRING_USER
-from appliance.edge.broker import BrokerAddress, MosquittoProcess, wait_for_port
+from appliance.edge.broker import BrokerAddress, MosquittoProcess, free_port, wait_for_port
 from appliance.errors import ConfigError
 from firmware import protocol
 from firmware.core.pairing import PAIRING_PORT_OFFSET
@@ -58,6 +58,20 @@ WATCH_EVERY = 1.0
 def pairing_port(port: int) -> int:
     """The pairing broker's port beside the game broker's ``port``."""
     return port + PAIRING_PORT_OFFSET
+
+
+def free_port_pair() -> int:
+    """A free loopback port whose :func:`pairing_port` is free too (a game broker and its pairing broker, in
+    tests and benches)."""
+    for _ in range(50):
+        port = free_port()
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            try:
+                probe.bind(("127.0.0.1", pairing_port(port)))
+            except OSError:
+                continue
+        return port
+    raise ConfigError("no free port with a free pairing port beside it")
 
 
 def port_free(bind: str, port: int) -> None:

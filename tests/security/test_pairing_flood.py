@@ -24,11 +24,10 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from appliance.edge.accounts import PAIRING_PASSWORD, PAIRING_USER, client_id
-from appliance.edge.broker import free_port
 from appliance.edge.hub import Hub
 from appliance.edge.mqtt import Connection
 from appliance.edge.pairing import EXPIRE, MAX_PENDING, Pairing, pair_code, pairing_topic, request_payload
-from appliance.edge.pairing_broker import MAX_CONNECTIONS, PairingBroker, pairing_port
+from appliance.edge.pairing_broker import MAX_CONNECTIONS, PairingBroker, free_port_pair, pairing_port
 from appliance.flows import flow_factory
 from appliance.infra.store import Store
 from appliance.session.session import Session
@@ -39,19 +38,6 @@ from tests.security.dynsec_box import DynsecBox, dynsec_box
 
 pytestmark = pytest.mark.mqtt
 BOX = "floodbox"
-
-
-def port_pair() -> int:
-    """A free port whose next one is free too (the game's broker and its pairing broker)."""
-    for _ in range(50):
-        port = free_port()
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-            try:
-                probe.bind(("127.0.0.1", port + 1))
-            except OSError:
-                continue
-        return port
-    raise RuntimeError("no two free ports side by side")
 
 
 @dataclass
@@ -73,7 +59,7 @@ class FloodBox:
 
 @pytest.fixture
 def flood_box(tmp_path: Path) -> Iterator[FloodBox]:
-    port = port_pair()
+    port = free_port_pair()
     with dynsec_box(BOX, port=port) as made:
         password = made.passwords["appliance"]
         with PairingBroker(BOX, "appliance", password, pairing_port(port)) as pairing_broker:
@@ -286,7 +272,7 @@ def test_the_quiz_program_starts_the_pairing_broker_and_closes_the_game_brokers_
     from appliance.box.app import Appliance
     from appliance.infra.config import BoxConfig, BrokerConfig, Config
 
-    port = port_pair()
+    port = free_port_pair()
     with dynsec_box(BOX, port=port) as made:
         broker = BrokerConfig(host="127.0.0.1", port=port, username="appliance",
                               password=made.passwords["appliance"])
