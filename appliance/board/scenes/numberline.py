@@ -145,6 +145,20 @@ def _track(canvas: Canvas, box: Rect, line: Rect, row: Row, x_of: Callable[[Deci
     return x_of(row.low), x_of(row.high)
 
 
+def _ends(row: Row, dash: str) -> str:
+    """A range's ends as written beside its bar, ``dash`` between them (one number for a range of size 0)."""
+    ends = show_number(str(row.low), compact=True)
+    if row.high != row.low:
+        ends += f"{dash}{show_number(str(row.high), compact=True)}"
+    return ends
+
+
+def _beside(bar: Rect, line: Rect, box: Rect, gap: int) -> tuple[Rect, Rect]:
+    """The room on ``line`` after ``bar`` and before it, ``gap`` away from it, as high as the row's ``box``."""
+    return (Rect(bar.right + gap, box.top, line.right - bar.right - gap, box.height),
+            Rect(line.left, box.top, bar.left - gap - line.left, box.height))
+
+
 def _grown_bar(canvas: Canvas, board: Board, ends: tuple[int, int], grow: float,
                grow_at: Callable[[float], float] | None,
                draw: Callable[[Canvas, tuple[int, int], float], Rect]) -> Rect | None:
@@ -185,13 +199,8 @@ def _row(canvas: Canvas, board: Board, box: Rect, name_width: int, line: Rect, r
     if bar is None or grow < 1:
         return
     fill = theme.mix(colour, theme.BACKGROUND, 0.55) if row.dim else colour
-    ends = show_number(str(row.low), compact=True)
-    if row.high != row.low:
-        ends += f" – {show_number(str(row.high), compact=True)}"
-    text = ends + (f" · {row.note}" if row.note else "")
-    gap = canvas.u(14)
-    after = Rect(bar.right + gap, box.top, line.right - bar.right - gap, box.height)
-    before = Rect(line.left, box.top, bar.left - gap - line.left, box.height)
+    text = _ends(row, " – ") + (f" · {row.note}" if row.note else "")
+    after, before = _beside(bar, line, box, canvas.u(14))
     inside = bar.inflate(-canvas.u(16), 0)
     inside.height = box.height
     inside.centery = box.centery
@@ -278,13 +287,9 @@ def _room_row(canvas: Canvas, board: Board, box: Rect, chip: int, line: Rect, ro
                      lambda on, span, growth: _room_bar(on, box, row, colour, span, growth))
     if bar is None or grow < 1:
         return
-    ends = show_number(str(row.low), compact=True)
-    if row.high != row.low:
-        ends += f"–{show_number(str(row.high), compact=True)}"
+    ends = _ends(row, "–")
     needed = canvas.fit(Rect(0, 0, 10**5, box.height), ends, LABEL_SIZE, max_lines=1).width
-    gap = canvas.u(10)
-    after = Rect(bar.right + gap, box.top, line.right - bar.right - gap, box.height)
-    before = Rect(line.left, box.top, bar.left - gap - line.left, box.height)
+    after, before = _beside(bar, line, box, canvas.u(10))
     if after.width >= needed:
         canvas.text(after, ends, LABEL_SIZE, theme.TEXT, align="left", max_lines=1)
     elif before.width >= needed:
