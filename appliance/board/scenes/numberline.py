@@ -159,11 +159,14 @@ def _beside(bar: Rect, line: Rect, box: Rect, gap: int) -> tuple[Rect, Rect]:
             Rect(line.left, box.top, bar.left - gap - line.left, box.height))
 
 
-def _grown_bar(canvas: Canvas, board: Board, ends: tuple[int, int], grow: float,
+def _grown_bar(canvas: Canvas, board: Board, ends: tuple[int, int] | None, grow: float,
                grow_at: Callable[[float], float] | None,
                draw: Callable[[Canvas, tuple[int, int], float], Rect]) -> Rect | None:
-    """Draw a row's bar with ``draw`` at ``grow`` (0..1) of its width; while it grows and ``grow_at`` gives the
-    growth at a frame's time, draw it on every frame instead (canvas.later) and return None: no bar to label yet."""
+    """Draw a row's bar between ``ends`` (None: no range, nothing to draw) with ``draw`` at ``grow`` (0..1) of
+    its width; while it grows and ``grow_at`` gives the growth at a frame's time, draw it on every frame instead
+    (canvas.later). The bar drawn now, or None: no bar to label (yet)."""
+    if ends is None:
+        return None
     if grow < 1 and grow_at is not None:
         growth = grow_at
 
@@ -191,10 +194,7 @@ def _row(canvas: Canvas, board: Board, box: Rect, name_width: int, line: Rect, r
     pill = Rect(box.left, box.top + canvas.u(4), name_width, box.height - canvas.u(8))
     canvas.pill(pill, colour, row.name, 34, dim=row.dim, seat=seat(row.name) if seat else None)
     track_y = box.centery
-    found = _track(canvas, box, line, row, x_of)
-    if found is None:
-        return
-    bar = _grown_bar(canvas, board, found, grow, grow_at,
+    bar = _grown_bar(canvas, board, _track(canvas, box, line, row, x_of), grow, grow_at,
                      lambda on, span, growth: _table_bar(on, track_y, row, colour, span, growth))
     if bar is None or grow < 1:
         return
@@ -280,10 +280,7 @@ def _room_row(canvas: Canvas, board: Board, box: Rect, chip: int, line: Rect, ro
         pygame.draw.rect(canvas.surface, theme.GOLD, pill.inflate(canvas.u(8), canvas.u(8)),
                          border_radius=(box.height + canvas.u(8)) // 2)
     canvas.pill(pill, colour, "", 40, dim=row.dim, seat=number)
-    found = _track(canvas, box, line, row, x_of)
-    if found is None:
-        return
-    bar = _grown_bar(canvas, board, found, grow, grow_at,
+    bar = _grown_bar(canvas, board, _track(canvas, box, line, row, x_of), grow, grow_at,
                      lambda on, span, growth: _room_bar(on, box, row, colour, span, growth))
     if bar is None or grow < 1:
         return
