@@ -30,7 +30,6 @@ import multiprocessing
 import os
 import random
 import secrets
-import socket
 import sys
 import tempfile
 import threading
@@ -42,30 +41,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from appliance.decks.deal import cards_for_game, seed_shipped  # noqa: E402
 from appliance.edge.accounts import PAIRING_PASSWORD, PAIRING_USER, BrokerAccounts, Dynsec, PahoTransport  # noqa: E402
-from appliance.edge.broker import MosquittoBroker, free_port  # noqa: E402
+from appliance.edge.broker import MosquittoBroker  # noqa: E402
 from appliance.edge.hub import Hub  # noqa: E402
 from appliance.edge.mqtt import Connection  # noqa: E402
-from appliance.edge.pairing import Pairing, pairing_topic, request_payload  # noqa: E402
-from appliance.edge.pairing_broker import PairingBroker, pairing_port  # noqa: E402
+from appliance.edge.pairing import Pairing  # noqa: E402
+from appliance.edge.pairing_broker import PairingBroker, free_port_pair, pairing_port  # noqa: E402
 from appliance.flows import flow_factory  # noqa: E402
 from appliance.infra.store import Store  # noqa: E402
 from appliance.session.session import Session  # noqa: E402
+from bench.junk_requests import send_junk_requests  # noqa: E402
 
 BOX = "benchflood"
 GOAL = 1.5
 ROOT = "user root\n" if os.geteuid() == 0 else ""  # as root, mosquitto keeps the right to read its files
-
-
-def port_pair() -> int:
-    for _ in range(50):
-        port = free_port()
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-            try:
-                probe.bind(("127.0.0.1", port + 1))
-            except OSError:
-                continue
-        return port
-    raise RuntimeError("no two free ports side by side")
 
 
 def pct(values: list[float], q: float) -> float:
@@ -120,23 +108,8 @@ def players(port: int, accounts: list[tuple[str, str]], until: float, out: Any) 
 
 
 def publisher(port: int, n: int, until: float, out: Any) -> None:
-    import paho.mqtt.client as mqtt
-    from paho.mqtt.enums import CallbackAPIVersion
-
-    flooder = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"flood-{n}-{secrets.token_hex(4)}")
-    flooder.username_pw_set(PAIRING_USER, PAIRING_PASSWORD)
-    flooder.max_queued_messages_set(2000)
-    flooder.connect("127.0.0.1", port)
-    flooder.loop_start()
-    sent, i = 0, 0
-    while time.monotonic() < until:
-        junk = f"x{n}-{i % 5000}"
-        if flooder.publish(pairing_topic(BOX, junk), request_payload(junk, f"flood-secret-{i:012d}")).rc == 0:
-            sent += 1
-        i += 1
-    flooder.disconnect()
-    flooder.loop_stop()
-    out.put(sent)
+    out.put(send_junk_requests(port, BOX, n, until, queued=2000, handsets=5000,
+                               client=f"flood-{n}-{secrets.token_hex(4)}"))
 
 
 def idle_logins(port: int, count: int, until: float) -> None:
@@ -163,7 +136,7 @@ def idle_logins(port: int, count: int, until: float) -> None:
 
 
 def run(desk: str, args: argparse.Namespace) -> dict[str, Any]:
-    port = port_pair()
+    port = free_port_pair()
     password = secrets.token_urlsafe(18)
     ctx = multiprocessing.get_context("fork")
     with tempfile.TemporaryDirectory() as folder, \

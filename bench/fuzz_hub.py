@@ -215,18 +215,19 @@ def generate(count: int, seed_value: int) -> list[Item]:
         return [item for chunk in chunks for item in chunk]
 
 
+def generate_only(count: int) -> settings:
+    """Hypothesis settings for making ``count`` examples: generation only (no shrinking, no example
+    database, no deadline, no health checks)."""
+    return settings(max_examples=count, phases=[Phase.generate], database=None, deadline=None,
+                    suppress_health_check=list(HealthCheck))
+
+
 def generate_chunk(count: int, seed_value: int) -> list[Item]:
-    """``count`` payloads made by hypothesis (generation only: no shrinking, no example database)."""
+    """``count`` payloads made by hypothesis (:func:`generate_only`)."""
     made: list[Item] = []
 
     @seed(seed_value)
-    @settings(
-        max_examples=count,
-        phases=[Phase.generate],
-        database=None,
-        deadline=None,
-        suppress_health_check=list(HealthCheck),
-    )
+    @generate_only(count)
     @given(payloads)
     def collect(item: tuple[str, tuple[str, Any]]) -> None:
         made.append(item)
@@ -241,13 +242,7 @@ def fuzz_numbers(count: int, seed_value: int) -> dict[str, int]:
     texts: list[str] = []
 
     @seed(seed_value)
-    @settings(
-        max_examples=count,
-        phases=[Phase.generate],
-        database=None,
-        deadline=None,
-        suppress_health_check=list(HealthCheck),
-    )
+    @generate_only(count)
     @given(numbers)
     def collect(text: str) -> None:
         texts.append(text)

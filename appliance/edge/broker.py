@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import shutil
 import signal
 import socket
@@ -26,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Protocol
+from typing import IO, Any, Protocol, Self
 
 from appliance.errors import ConfigError
 
@@ -89,55 +90,35 @@ def dynsec_plugin() -> str | None:
     return str(found[0]) if found else None
 
 
-class MosquittoBroker:
-    """A private mosquitto on a free loopback port with a generated config; a context manager.
+class MosquittoProcess:
+    """One mosquitto process run from a config in a temporary folder of its own (:attr:`folder`), which
+    :meth:`stop` removes; a context manager. A subclass writes the config and calls :meth:`_launch`;
+    :attr:`NICE` lowers the process's scheduling priority."""
 
-    With ``admin`` (user, password) it runs as the box's broker does: no anonymous clients, accounts kept
-    by the dynamic security plugin (a fresh file made with ``mosquitto_ctrl dynsec init``, ``admin`` its
-    administrator with its role for box ``box``: appliance.edge.accounts sets up the rest), and the box's
-    ``message_size_limit``."""
+    NICE = 0
+    config_path: Path
+    _log: IO[bytes]
+    _proc: subprocess.Popen[bytes]
 
-    def __init__(self, port: int | None = None, extra_config: str = "", binary: str | None = None,
-                 admin: tuple[str, str] | None = None, box: str = "quizbox",
-                 roles_in_file: Callable[[Path], None] | None = None) -> None:
+    def __init__(self, binary: str | None, prefix: str) -> None:
         exe = binary or mosquitto_binary()
         if exe is None:
             raise ConfigError("mosquitto is not installed (apt-get install mosquitto)")
-        self._dir = tempfile.TemporaryDirectory(prefix="quizbox-mosquitto-")
-        self.port = port or free_port()
-        access = "allow_anonymous true\n"
-        self.dynsec_file: Path | None = None
-        if admin is not None:
-            plugin, ctrl = dynsec_plugin(), shutil.which("mosquitto_ctrl")
-            if plugin is None or ctrl is None:
-                self._dir.cleanup()
-                raise ConfigError("mosquitto's dynamic security plugin or mosquitto_ctrl is missing "
-                                  "(apt-get install mosquitto mosquitto-clients)")
-            self.dynsec_file = Path(self._dir.name) / "dynamic-security.json"
-            subprocess.run([ctrl, "dynsec", "init", str(self.dynsec_file), *admin], check=True,
-                           capture_output=True)
-            from appliance.edge.accounts import appliance_role_in_file
-
-            appliance_role_in_file(self.dynsec_file, box, admin[0])  # as deploy/configure.py does
-            if roles_in_file is not None:  # e.g. the league service's role (deploy/configure.py)
-                roles_in_file(self.dynsec_file)
-            access = (f"allow_anonymous false\nplugin {plugin}\nplugin_opt_config_file {self.dynsec_file}\n"
-                      f"message_size_limit {MESSAGE_SIZE_LIMIT}\n")
-        conf = Path(self._dir.name) / "mosquitto.conf"
-        conf.write_text(
-            f"listener {self.port} 127.0.0.1\n{access}{MOSQUITTO_SETTINGS}{extra_config}",
-            encoding="utf-8",
-        )
-        self.config_path = conf
         self._exe = exe
-        self._log = open(Path(self._dir.name) / "mosquitto.log", "wb")  # noqa: SIM115 (closed in stop)
-        self._proc = subprocess.Popen([exe, "-c", str(conf)], stdout=self._log, stderr=subprocess.STDOUT)
-        self.address = BrokerAddress("127.0.0.1", self.port, "mosquitto")
-        try:
-            wait_for_port("127.0.0.1", self.port)
-        except ConfigError:
-            self.stop()
-            raise
+        self._dir = tempfile.TemporaryDirectory(prefix=prefix)
+        self.folder = Path(self._dir.name)
+
+    def _launch(self, config_path: Path, log_name: str) -> None:
+        """Start mosquitto on ``config_path``, its output to ``log_name`` in :attr:`folder`."""
+        self.config_path = config_path
+        self._log = open(self.folder / log_name, "wb")  # noqa: SIM115 (closed in stop)
+        self._proc = self._spawn()
+
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        nice = self.NICE
+        return subprocess.Popen([self._exe, "-c", str(self.config_path)], stdout=self._log,
+                                stderr=subprocess.STDOUT,
+                                preexec_fn=(lambda: os.nice(nice)) if nice else None)  # noqa: PLW1509
 
     @property
     def pid(self) -> int:
@@ -147,18 +128,10 @@ class MosquittoBroker:
         return self._proc.poll() is None
 
     def kill(self) -> None:
-        """SIGKILL, as a crash would (for fault tests); :meth:`restart` brings it back."""
+        """SIGKILL, as a crash would (for fault tests)."""
         if self._proc.poll() is None:
             self._proc.send_signal(signal.SIGKILL)
             self._proc.wait()
-
-    def restart(self) -> None:
-        """Stop and start again on the same port (for fault tests)."""
-        self._terminate()
-        self._proc = subprocess.Popen(
-            [self._exe, "-c", str(self.config_path)], stdout=self._log, stderr=subprocess.STDOUT
-        )
-        wait_for_port("127.0.0.1", self.port)
 
     def _terminate(self) -> None:
         if self._proc.poll() is None:
@@ -174,11 +147,62 @@ class MosquittoBroker:
         self._log.close()
         self._dir.cleanup()
 
-    def __enter__(self) -> MosquittoBroker:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class MosquittoBroker(MosquittoProcess):
+    """A private mosquitto on a free loopback port with a generated config; a context manager.
+
+    With ``admin`` (user, password) it runs as the box's broker does: no anonymous clients, accounts kept
+    by the dynamic security plugin (a fresh file made with ``mosquitto_ctrl dynsec init``, ``admin`` its
+    administrator with its role for box ``box``: appliance.edge.accounts sets up the rest), and the box's
+    ``message_size_limit``."""
+
+    def __init__(self, port: int | None = None, extra_config: str = "", binary: str | None = None,
+                 admin: tuple[str, str] | None = None, box: str = "quizbox",
+                 roles_in_file: Callable[[Path], None] | None = None) -> None:
+        super().__init__(binary, "quizbox-mosquitto-")
+        self.port = port or free_port()
+        access = "allow_anonymous true\n"
+        self.dynsec_file: Path | None = None
+        if admin is not None:
+            plugin, ctrl = dynsec_plugin(), shutil.which("mosquitto_ctrl")
+            if plugin is None or ctrl is None:
+                self._dir.cleanup()
+                raise ConfigError("mosquitto's dynamic security plugin or mosquitto_ctrl is missing "
+                                  "(apt-get install mosquitto mosquitto-clients)")
+            self.dynsec_file = self.folder / "dynamic-security.json"
+            subprocess.run([ctrl, "dynsec", "init", str(self.dynsec_file), *admin], check=True,
+                           capture_output=True)
+            from appliance.edge.accounts import appliance_role_in_file
+
+            appliance_role_in_file(self.dynsec_file, box, admin[0])  # as deploy/configure.py does
+            if roles_in_file is not None:  # e.g. the league service's role (deploy/configure.py)
+                roles_in_file(self.dynsec_file)
+            access = (f"allow_anonymous false\nplugin {plugin}\nplugin_opt_config_file {self.dynsec_file}\n"
+                      f"message_size_limit {MESSAGE_SIZE_LIMIT}\n")
+        conf = self.folder / "mosquitto.conf"
+        conf.write_text(
+            f"listener {self.port} 127.0.0.1\n{access}{MOSQUITTO_SETTINGS}{extra_config}",
+            encoding="utf-8",
+        )
+        self._launch(conf, "mosquitto.log")
+        self.address = BrokerAddress("127.0.0.1", self.port, "mosquitto")
+        try:
+            wait_for_port("127.0.0.1", self.port)
+        except ConfigError:
+            self.stop()
+            raise
+
+    def restart(self) -> None:
+        """Stop and start again on the same port (for fault tests; after :meth:`kill` too)."""
+        self._terminate()
+        self._proc = self._spawn()
+        wait_for_port("127.0.0.1", self.port)
 
 
 class EmbeddedBroker:

@@ -27,13 +27,12 @@ import pwd
 import shutil
 import socket
 import subprocess
-import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
 
 from appliance.edge.accounts import PAIRING_PASSWORD, PAIRING_USER
-from appliance.edge.broker import BrokerAddress, mosquitto_binary, wait_for_port
+from appliance.edge.broker import BrokerAddress, MosquittoProcess, free_port, wait_for_port
 from appliance.errors import ConfigError
 from firmware import protocol
 from firmware.core.pairing import PAIRING_PORT_OFFSET
@@ -59,6 +58,20 @@ WATCH_EVERY = 1.0
 def pairing_port(port: int) -> int:
     """The pairing broker's port beside the game broker's ``port``."""
     return port + PAIRING_PORT_OFFSET
+
+
+def free_port_pair() -> int:
+    """A free loopback port whose :func:`pairing_port` is free too (a game broker and its pairing broker, in
+    tests and benches)."""
+    for _ in range(50):
+        port = free_port()
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            try:
+                probe.bind(("127.0.0.1", pairing_port(port)))
+            except OSError:
+                continue
+        return port
+    raise ConfigError("no free port with a free pairing port beside it")
 
 
 def port_free(bind: str, port: int) -> None:
@@ -122,21 +135,20 @@ def write_accounts(directory: Path, box: str, desk_user: str, desk_password: str
     return passwd, acl
 
 
-class PairingBroker:
+class PairingBroker(MosquittoProcess):
     """The pairing broker, run by the quiz program (or a test) and started again when it dies; a context
     manager. ``bind`` "" listens on every interface (the installed box), else on that address; ``extra_config``
     is added to its config."""
 
+    NICE = NICE  # the module's: below the game's broker
+
     def __init__(self, box: str, desk_user: str, desk_password: str, port: int, bind: str = "127.0.0.1",
                  binary: str | None = None, extra_config: str = "") -> None:
-        exe = binary or mosquitto_binary()
-        if exe is None:
-            raise ConfigError("mosquitto is not installed (apt-get install mosquitto)")
-        self._exe = exe
-        self._dir = tempfile.TemporaryDirectory(prefix="quizbox-pairing-")
-        here = Path(self._dir.name)
+        super().__init__(binary, "quizbox-pairing-")
+        here = self.folder
         try:
             passwd, acl = write_accounts(here, box, desk_user, desk_password)
+            port_free(bind, port)  # else the port answering below would be another program's
         except ConfigError:
             self._dir.cleanup()
             raise
@@ -147,20 +159,13 @@ class PairingBroker:
                     os.chown(path, owner.pw_uid, owner.pw_gid)
         self.port = port
         self.address = BrokerAddress(bind or "127.0.0.1", port, "mosquitto")
-        self.config_path = here / "pairing-broker.conf"
-        self.config_path.write_text(render_config(port, bind, str(passwd), str(acl)) + extra_config, encoding="utf-8")
-        self._log = open(here / "pairing-broker.log", "wb")  # noqa: SIM115 (closed in stop)
+        config_path = here / "pairing-broker.conf"
+        config_path.write_text(render_config(port, bind, str(passwd), str(acl)) + extra_config, encoding="utf-8")
         self.restarts = 0
         self.on_restart: Callable[[int | None], None] | None = None  # told each exit code (the health report)
         self._lock = threading.Lock()
         self._stopped = threading.Event()
-        try:
-            port_free(bind, port)  # else the port answering below would be another program's
-        except ConfigError:
-            self._log.close()
-            self._dir.cleanup()
-            raise
-        self._proc = self._spawn()
+        self._launch(config_path, "pairing-broker.log")
         try:
             wait_for_port(self.address.host, port)
             if self._proc.poll() is not None:
@@ -170,17 +175,6 @@ class PairingBroker:
             raise
         self._watcher = threading.Thread(target=self._watch, name="pairing-broker-watch", daemon=True)
         self._watcher.start()
-
-    def _spawn(self) -> subprocess.Popen[bytes]:
-        return subprocess.Popen([self._exe, "-c", str(self.config_path)], stdout=self._log,
-                                stderr=subprocess.STDOUT, preexec_fn=lambda: os.nice(NICE))  # noqa: PLW1509
-
-    @property
-    def pid(self) -> int:
-        return self._proc.pid
-
-    def alive(self) -> bool:
-        return self._proc.poll() is None
 
     def _watch(self) -> None:
         while not self._stopped.wait(WATCH_EVERY):
@@ -194,21 +188,8 @@ class PairingBroker:
                 if self.on_restart is not None:
                     self.on_restart(code)
 
-    def stop(self) -> None:
+    def _terminate(self) -> None:
+        """The watcher told first, so that it does not start again what is being stopped."""
         self._stopped.set()
         with self._lock:
-            if self._proc.poll() is None:
-                self._proc.terminate()
-                try:
-                    self._proc.wait(timeout=5)
-                except subprocess.TimeoutExpired:
-                    self._proc.kill()
-                    self._proc.wait()
-        self._log.close()
-        self._dir.cleanup()
-
-    def __enter__(self) -> PairingBroker:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+            super()._terminate()

@@ -19,7 +19,7 @@ from appliance.games.allin.state import Phase
 from appliance.games.base import JSON, Action, Engine
 from appliance.games.dealt import DealtCard
 from appliance.session.engine_flow import NAMES_LISTED, EngineFlow
-from appliance.session.flow import info
+from appliance.session.flow import game_over, info
 from firmware import protocol
 
 TRUE, FALSE = "true", "false"
@@ -99,9 +99,7 @@ class AllInFlow(EngineFlow):
         private = {"chips": chips, "exclusion_card": player not in engine.exclusion_used}
         question = engine.current
         if engine.finished:
-            winners = engine.winners()
-            won = "You win!" if player in winners else f"Winner: {', '.join(winners)}"
-            return {**info("Game over", f"{won} You have {chips} chips."), "private": private}
+            return game_over(player, engine.winners(), f"You have {chips} chips.", private)
         if question is None:
             return {**info("All In", "Get ready: the first reader is coming.", wait=True), "private": private}
         legal = engine.legal_inputs(player)

@@ -36,7 +36,7 @@ from appliance.games.buzzer.state import Phase
 from appliance.games.dealt import DealtCard
 from appliance.games.fields import whole
 from appliance.session.engine_flow import EngineFlow
-from appliance.session.flow import GameSetup, info
+from appliance.session.flow import GameSetup, game_over, info
 from firmware import protocol
 
 DEFAULT_SETTLE_MS = 150
@@ -197,9 +197,7 @@ class BuzzerFlow(EngineFlow):
         private = {"score": score}
         question = engine.current
         if engine.finished:
-            winners = engine.winners()
-            won = "You win!" if player in winners else f"Winner: {', '.join(winners)}"
-            return {**info("Game over", f"{won} You scored {score}."), "private": private}
+            return game_over(player, engine.winners(), f"You scored {score}.", private)
         if question is None:
             return {**info("Buzzer", "Get ready for the first question.", wait=True), "private": private}
         title = f"Q{question.number}"

@@ -15,7 +15,7 @@ from appliance.games.dealt import DealtCard
 from appliance.games.numbers import format_compact, parse_number
 from appliance.games.ranges import Range
 from appliance.session.engine_flow import NAMES_LISTED, EngineFlow
-from appliance.session.flow import info
+from appliance.session.flow import game_over, info
 from firmware import protocol
 
 
@@ -115,9 +115,7 @@ class ConfidentFlow(EngineFlow):
         score = engine.scores[player]
         private = {"score": score, "boosts": [b.value for b in engine.boosts_left(player)]}
         if engine.finished:
-            winners = engine.winners()
-            won = "You win!" if player in winners else f"Winner: {', '.join(winners)}"
-            return {**info("Game over", f"{won} You scored {score}."), "private": private}
+            return game_over(player, engine.winners(), f"You scored {score}.", private)
         if question is None:
             return {**info("Confident?", "Get ready for the first question.", wait=True), "private": private}
         if engine.phase == Phase.OPEN and player not in question.boards:

@@ -36,7 +36,7 @@ from appliance.games.poker.room import RoomPokerEngine
 from appliance.games.poker.schedule import GROWTH, Unit, ante_at
 from appliance.games.poker.state import Phase
 from appliance.session.engine_flow import EngineFlow
-from appliance.session.flow import info
+from appliance.session.flow import game_over, info
 from firmware import protocol
 
 SIMPLE = {"check": Check, "call": Call, "fold": Fold, "allin": AllIn}
@@ -243,9 +243,7 @@ class PokerFlow(EngineFlow):
         private = {"stack": mine["stack"], "range": mine["range"]}
         question = engine.hand(player)
         if engine.finished:
-            winners = engine.winners()
-            won = "You win!" if player in winners else f"Winner: {', '.join(winners)}"
-            return {**info("Game over", f"{won} You have {mine['stack']} chips."), "private": private}
+            return game_over(player, engine.winners(), f"You have {mine['stack']} chips.", private)
         if engine.current is None:
             return {**info("Estimation poker", "Get ready: antes first.", wait=True), "private": private}
         if question is None:  # room tables: out, or alone at a table that plays no more hands

@@ -32,6 +32,12 @@ def info(title: str, text: str = "", wait: bool = False, lines: Sequence[str] = 
     return {"kind": protocol.INFO, "title": title, "text": text, "wait": wait, "lines": list(lines)}
 
 
+def game_over(player: str, winners: Sequence[str], standing: str, private: JSON) -> JSON:
+    """``player``'s game-over prompt: their win or who won, then ``standing`` (their score or chips)."""
+    won = "You win!" if player in winners else f"Winner: {', '.join(winners)}"
+    return {**info("Game over", f"{won} {standing}"), "private": private}
+
+
 class GameFlow(Protocol):
     """One game in progress, as the session drives it."""
 

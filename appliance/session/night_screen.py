@@ -5,6 +5,8 @@ place between rounds.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from appliance.errors import IllegalAction, MalformedInput
@@ -40,24 +42,27 @@ class NightScreen(NightCore):
             not isinstance(seconds, int) or isinstance(seconds, bool) or not 1 <= seconds <= MAX_HOLD_SECONDS
         ):
             raise MalformedInput(f"a hold time is 1 to {MAX_HOLD_SECONDS} seconds (or none), got {seconds!r}")
-        before, self.hold_seconds = self.hold_seconds, seconds
-        try:
-            self._save_screen()  # kept over a restart
-        except StoreError:
-            self.hold_seconds = before
-            raise
-        self.session._changed()
+        with self._stored_settings():
+            self.hold_seconds = seconds
 
     def show_join(self, show: bool) -> None:
         """The join QR code (the lobby screen) on the TV between rounds, or the standing again."""
         engine = self._engine()
         if show and (self.session.state == "playing" or engine.phase == Phase.PLAYING.value):
             raise IllegalAction("the join QR code shows between rounds; a round is in play")
-        before, self.joining = self.joining, show
+        with self._stored_settings():
+            self.joining = show
+
+    @contextmanager
+    def _stored_settings(self) -> Iterator[None]:
+        """The screen settings set in the block, stored (kept over a restart) and shown; if the store fails
+        they are put back as they were and the error goes on to the caller."""
+        before = self.hold_seconds, self.joining
+        yield
         try:
-            self._save_screen()  # kept over a restart
+            self._save_screen()
         except StoreError:
-            self.joining = before
+            self.hold_seconds, self.joining = before
             raise
         self.session._changed()
 

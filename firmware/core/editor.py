@@ -97,16 +97,20 @@ class Form:
         self.field = field
         return ValueError("enter " + field.label)
 
+    def filled(self, field):
+        """``field``'s value; ValueError (the cursor left on the field) when it is empty or bad."""
+        try:
+            value = field.value()
+        except ValueError:
+            self.field = field
+            raise
+        if value is None:
+            raise self.missing(field)
+        return value
+
 
 def _number_text(form, field):
-    try:
-        value = field.value()
-    except ValueError:
-        form.field = field
-        raise
-    if value is None:
-        raise form.missing(field)
-    return numtext.wire(*value)
+    return numtext.wire(*form.filled(field))
 
 
 class RangeForm(Form):
@@ -241,13 +245,7 @@ class BetForm(Form):
         if name not in self.amounts:
             return {"action": name}
         field = self.amounts[name]
-        try:
-            value = field.value()
-        except ValueError:
-            self.field = field
-            raise
-        if value is None:
-            raise self.missing(field)
+        self.filled(field)
         return {"action": name, "to": field.int_value()}
 
     def summary(self, data):

@@ -24,33 +24,20 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from appliance.edge.accounts import PAIRING_PASSWORD, PAIRING_USER, client_id
-from appliance.edge.broker import free_port
 from appliance.edge.hub import Hub
 from appliance.edge.mqtt import Connection
 from appliance.edge.pairing import EXPIRE, MAX_PENDING, Pairing, pair_code, pairing_topic, request_payload
-from appliance.edge.pairing_broker import MAX_CONNECTIONS, PairingBroker, pairing_port
+from appliance.edge.pairing_broker import MAX_CONNECTIONS, PairingBroker, free_port_pair, pairing_port
 from appliance.flows import flow_factory
 from appliance.infra.store import Store
 from appliance.session.session import Session
+from bench.junk_requests import send_junk_requests
 from tests.faults import checks
 from tests.faults.harness import Observer, Player, cards, wait_until
 from tests.security.dynsec_box import DynsecBox, dynsec_box
 
 pytestmark = pytest.mark.mqtt
 BOX = "floodbox"
-
-
-def port_pair() -> int:
-    """A free port whose next one is free too (the game's broker and its pairing broker)."""
-    for _ in range(50):
-        port = free_port()
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-            try:
-                probe.bind(("127.0.0.1", port + 1))
-            except OSError:
-                continue
-        return port
-    raise RuntimeError("no two free ports side by side")
 
 
 @dataclass
@@ -72,7 +59,7 @@ class FloodBox:
 
 @pytest.fixture
 def flood_box(tmp_path: Path) -> Iterator[FloodBox]:
-    port = port_pair()
+    port = free_port_pair()
     with dynsec_box(BOX, port=port) as made:
         password = made.passwords["appliance"]
         with PairingBroker(BOX, "appliance", password, pairing_port(port)) as pairing_broker:
@@ -135,23 +122,9 @@ class Flood:
         self._threads = [threading.Thread(target=self._run, args=(n,), daemon=True) for n in range(publishers)]
 
     def _run(self, n: int) -> None:
-        flooder = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"flood-{n}")
-        flooder.username_pw_set(PAIRING_USER, PAIRING_PASSWORD)
-        flooder.max_queued_messages_set(1000)
-        flooder.connect("127.0.0.1", self.port)
-        flooder.loop_start()
-        deadline = time.monotonic() + self.seconds
-        try:
-            for i in range(self.count):
-                if time.monotonic() > deadline:
-                    break
-                junk = f"x{n}-{i % 3000}"
-                if flooder.publish(pairing_topic(BOX, junk), request_payload(junk, f"flood-secret-{i:09d}")).rc == 0:
-                    with self._lock:
-                        self.sent += 1
-        finally:
-            flooder.disconnect()
-            flooder.loop_stop()
+        sent = send_junk_requests(self.port, BOX, n, time.monotonic() + self.seconds, most=self.count)
+        with self._lock:
+            self.sent += sent
 
     def __enter__(self) -> Flood:
         for thread in self._threads:
@@ -299,7 +272,7 @@ def test_the_quiz_program_starts_the_pairing_broker_and_closes_the_game_brokers_
     from appliance.box.app import Appliance
     from appliance.infra.config import BoxConfig, BrokerConfig, Config
 
-    port = port_pair()
+    port = free_port_pair()
     with dynsec_box(BOX, port=port) as made:
         broker = BrokerConfig(host="127.0.0.1", port=port, username="appliance",
                               password=made.passwords["appliance"])

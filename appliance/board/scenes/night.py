@@ -29,7 +29,7 @@ from appliance.board.scenes.common import (
 )
 from appliance.board.scenes.league import league_panel
 from appliance.board.scenes.results import _confetti
-from appliance.board.scenes.scoreboard import short_points, table_columns
+from appliance.board.scenes.scoreboard import short_points, table_grid
 from appliance.board.scenes.select import Choice
 from appliance.board.state import Board, as_int, as_list, as_map, as_text
 
@@ -114,11 +114,7 @@ def _standing_table(canvas: Canvas, board: Board, area: Rect, rows: list[tuple[s
     order_before = sorted(order_after, key=lambda n: (-before[n], seats.index(n) if n in seats else 0))
     places = {name: place for name, place, _ in rows}
     gap = canvas.u(10)
-    cols = table_columns(canvas, area, len(rows))
-    per = -(-len(rows) // cols)
-    col_gap = canvas.u(32)
-    width = (area.width - col_gap * (cols - 1)) // cols
-    height = min(canvas.u(84), (area.height - gap * (per - 1)) // per)
+    cols, per, col_gap, width, height = table_grid(canvas, area, len(rows), gap, canvas.u(84))
     most = max(max(abs(t) for t in totals.values()), 1)
     wide = width >= canvas.u(900)
     name_width = round(width * (0.26 if wide else 0.5))

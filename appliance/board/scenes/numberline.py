@@ -145,6 +145,39 @@ def _track(canvas: Canvas, box: Rect, line: Rect, row: Row, x_of: Callable[[Deci
     return x_of(row.low), x_of(row.high)
 
 
+def _ends(row: Row, dash: str) -> str:
+    """A range's ends as written beside its bar, ``dash`` between them (one number for a range of size 0)."""
+    ends = show_number(str(row.low), compact=True)
+    if row.high != row.low:
+        ends += f"{dash}{show_number(str(row.high), compact=True)}"
+    return ends
+
+
+def _beside(bar: Rect, line: Rect, box: Rect, gap: int) -> tuple[Rect, Rect]:
+    """The room on ``line`` after ``bar`` and before it, ``gap`` away from it, as high as the row's ``box``."""
+    return (Rect(bar.right + gap, box.top, line.right - bar.right - gap, box.height),
+            Rect(line.left, box.top, bar.left - gap - line.left, box.height))
+
+
+def _grown_bar(canvas: Canvas, board: Board, ends: tuple[int, int] | None, grow: float,
+               grow_at: Callable[[float], float] | None,
+               draw: Callable[[Canvas, tuple[int, int], float], Rect]) -> Rect | None:
+    """Draw a row's bar between ``ends`` (None: no range, nothing to draw) with ``draw`` at ``grow`` (0..1) of
+    its width; while it grows and ``grow_at`` gives the growth at a frame's time, draw it on every frame instead
+    (canvas.later). The bar drawn now, or None: no bar to label (yet)."""
+    if ends is None:
+        return None
+    if grow < 1 and grow_at is not None:
+        growth = grow_at
+
+        def growing(on: Canvas, _: Board) -> None:
+            draw(on, ends, growth(on.now))
+
+        canvas.later(growing, board)
+        return None
+    return draw(canvas, ends, grow)
+
+
 def _table_bar(canvas: Canvas, y: int, row: Row, colour: theme.Colour, ends: tuple[int, int], grow: float) -> Rect:
     """A row's bar on a table's line, ``grow`` (0..1) of its width."""
     bar = _bar(ends, grow, y, canvas.u(40), canvas.u(20))
@@ -161,28 +194,13 @@ def _row(canvas: Canvas, board: Board, box: Rect, name_width: int, line: Rect, r
     pill = Rect(box.left, box.top + canvas.u(4), name_width, box.height - canvas.u(8))
     canvas.pill(pill, colour, row.name, 34, dim=row.dim, seat=seat(row.name) if seat else None)
     track_y = box.centery
-    found = _track(canvas, box, line, row, x_of)
-    if found is None:
+    bar = _grown_bar(canvas, board, _track(canvas, box, line, row, x_of), grow, grow_at,
+                     lambda on, span, growth: _table_bar(on, track_y, row, colour, span, growth))
+    if bar is None or grow < 1:
         return
-    if grow < 1 and grow_at is not None:
-        span, growth = found, grow_at
-
-        def growing(on: Canvas, _: Board) -> None:
-            _table_bar(on, track_y, row, colour, span, growth(on.now))
-
-        canvas.later(growing, board)
-        return
-    bar = _table_bar(canvas, track_y, row, colour, found, grow)
     fill = theme.mix(colour, theme.BACKGROUND, 0.55) if row.dim else colour
-    if grow < 1:
-        return
-    ends = show_number(str(row.low), compact=True)
-    if row.high != row.low:
-        ends += f" – {show_number(str(row.high), compact=True)}"
-    text = ends + (f" · {row.note}" if row.note else "")
-    gap = canvas.u(14)
-    after = Rect(bar.right + gap, box.top, line.right - bar.right - gap, box.height)
-    before = Rect(line.left, box.top, bar.left - gap - line.left, box.height)
+    text = _ends(row, " – ") + (f" · {row.note}" if row.note else "")
+    after, before = _beside(bar, line, box, canvas.u(14))
     inside = bar.inflate(-canvas.u(16), 0)
     inside.height = box.height
     inside.centery = box.centery
@@ -262,27 +280,13 @@ def _room_row(canvas: Canvas, board: Board, box: Rect, chip: int, line: Rect, ro
         pygame.draw.rect(canvas.surface, theme.GOLD, pill.inflate(canvas.u(8), canvas.u(8)),
                          border_radius=(box.height + canvas.u(8)) // 2)
     canvas.pill(pill, colour, "", 40, dim=row.dim, seat=number)
-    found = _track(canvas, box, line, row, x_of)
-    if found is None:
+    bar = _grown_bar(canvas, board, _track(canvas, box, line, row, x_of), grow, grow_at,
+                     lambda on, span, growth: _room_bar(on, box, row, colour, span, growth))
+    if bar is None or grow < 1:
         return
-    if grow < 1 and grow_at is not None:
-        span, growth = found, grow_at
-
-        def growing(on: Canvas, _: Board) -> None:
-            _room_bar(on, box, row, colour, span, growth(on.now))
-
-        canvas.later(growing, board)
-        return
-    bar = _room_bar(canvas, box, row, colour, found, grow)
-    if grow < 1:
-        return
-    ends = show_number(str(row.low), compact=True)
-    if row.high != row.low:
-        ends += f"–{show_number(str(row.high), compact=True)}"
+    ends = _ends(row, "–")
     needed = canvas.fit(Rect(0, 0, 10**5, box.height), ends, LABEL_SIZE, max_lines=1).width
-    gap = canvas.u(10)
-    after = Rect(bar.right + gap, box.top, line.right - bar.right - gap, box.height)
-    before = Rect(line.left, box.top, bar.left - gap - line.left, box.height)
+    after, before = _beside(bar, line, box, canvas.u(10))
     if after.width >= needed:
         canvas.text(after, ends, LABEL_SIZE, theme.TEXT, align="left", max_lines=1)
     elif before.width >= needed:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import pygame
 
@@ -67,6 +68,25 @@ def table_columns(canvas: Canvas, area: Rect, count: int, most: int = 5) -> int:
     return cols
 
 
+class TableGrid(NamedTuple):
+    cols: int
+    per: int  # rows per column
+    col_gap: int
+    width: int  # a row's
+    height: int  # a row's
+
+
+def table_grid(canvas: Canvas, area: Rect, count: int, gap: int, tallest: int) -> TableGrid:
+    """Where a table of ``count`` rows goes in ``area``: in columns read down each (:func:`table_columns`),
+    ``gap`` pixels between rows, a row at most ``tallest`` pixels high."""
+    cols = table_columns(canvas, area, count)
+    per = -(-count // cols)
+    col_gap = canvas.u(32)
+    width = (area.width - col_gap * (cols - 1)) // cols
+    height = min(tallest, (area.height - gap * (per - 1)) // per)
+    return TableGrid(cols, per, col_gap, width, height)
+
+
 def draw_table(canvas: Canvas, board: Board, area: Rect, rows: list[Standing], unit: str,
                shown: list[float] | None = None, winners: frozenset[str] = frozenset()) -> None:
     """One bar per player, longest for the most; ``shown[i]`` (0..1) lets a row count up in a reveal. A room
@@ -76,11 +96,7 @@ def draw_table(canvas: Canvas, board: Board, area: Rect, rows: list[Standing], u
     if not rows:
         return
     gap = canvas.u(12)
-    cols = table_columns(canvas, area, len(rows))
-    per = -(-len(rows) // cols)
-    col_gap = canvas.u(32)
-    width = (area.width - col_gap * (cols - 1)) // cols
-    height = min(canvas.u(92), (area.height - gap * (per - 1)) // per)
+    _, per, col_gap, width, height = table_grid(canvas, area, len(rows), gap, canvas.u(92))
     most = max(max(abs(r.value) for r in rows), 1)
     narrow = width < canvas.u(1200)
     wide = width >= canvas.u(900)
