@@ -113,6 +113,16 @@ class PhoneBox:
         return shot(page, name)
 
 
+def log_in(box: Box | PhoneBox, page: Any, password: str = "pub-quiz-night") -> None:
+    """The quizmaster logs in on ``page``: the password is set on the box, not through the first-run page
+    (tests/browser/test_game_e2e.py goes through that one)."""
+    box.services.account.set_password(password)
+    page.goto(box.url + "/login")
+    page.fill("input[name=password]", password)
+    page.click("button:has-text('Log in')")
+    page.wait_for_url("**/live/")
+
+
 @pytest.fixture
 def phone_box(tmp_path: Path) -> Iterator[PhoneBox]:
     clients = ClientFactory()

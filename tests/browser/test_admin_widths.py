@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import PhoneBox
-from tests.browser.test_narrow import _login
+from tests.browser.conftest import PhoneBox, log_in
 from tests.web.test_night_web import _stored_night
 
 pytestmark = [pytest.mark.slow]
@@ -54,7 +53,7 @@ def test_admin_pages_at_360_768_and_1920(phone_box: PhoneBox, browser: Any) -> N
     for width in WIDTHS:
         context = browser.new_context(viewport={"width": width, "height": 900})
         page = context.new_page()
-        _login(phone_box, page)
+        log_in(phone_box, page)
         for url in pages:
             page.goto(phone_box.url + url)
             found = _problems(page)

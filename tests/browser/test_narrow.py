@@ -7,22 +7,13 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import PhoneBox
+from tests.browser.conftest import PhoneBox, log_in
 from tests.web.tables import start
 
 pytestmark = [pytest.mark.slow]
 
-PASSWORD = "pub-quiz-night"
 PAGES = ["/live/", "/live/seats", "/games/new", "/handsets/", "/decks/", "/decks/new", "/decks/import", "/games/",
          "/help", "/password"]
-
-
-def _login(box: PhoneBox, page: Any) -> None:
-    box.services.account.set_password(PASSWORD)
-    page.goto(box.url + "/login")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button:has-text('Log in')")
-    page.wait_for_url("**/live/")
 
 
 def _overflow(page: Any) -> list[str]:
@@ -48,7 +39,7 @@ def _overflow(page: Any) -> list[str]:
 def test_no_admin_page_overflows_a_360px_phone(phone_box: PhoneBox, browser: Any) -> None:
     context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
     page = context.new_page()
-    _login(phone_box, page)
+    log_in(phone_box, page)
     link = phone_box.services.link
     for i, name in enumerate(("Alexandra-the-Great", "Bob", "Catherine Zeta", "Dan")):
         link.add_handset(f"hs-{i}", name, battery=80, rssi=-60)  # type: ignore[attr-defined]
