@@ -47,6 +47,7 @@ DECK = HERE.parent / "appliance" / "data" / "decks" / "estimation-art.json"
 PUSH_GOAL_MS = 150.0
 ACK_GOAL_X = 1.5
 NEVER_MS = 600_000
+SETTLE_SECONDS = 0.3  # after every page shows its screen, before the quizmaster's next step (Phones.settle)
 
 # installed in every page: the first wall-clock time each screen was seen (a MutationObserver on the panel)
 OBSERVER = """
@@ -138,6 +139,7 @@ class Phones:
             executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"),
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
         self.sent: dict[tuple[str, str], float] = {}  # (handset id, prompt id) -> when the box sent it (ms)
+        self.latest: dict[str, str] = {}  # handset id -> the id of the last prompt the box sent it
         self.monitor = Client(f"bench-monitor-{box}", conn, self._prompt,
                               subscriptions=[f"quizbox/{box}/handset/+/prompt"]).start(wait=30)
         self.names = [f"Phone {i:02d}" for i in range(1, n + 1)]
@@ -160,6 +162,7 @@ class Phones:
         except (ValueError, KeyError, TypeError):
             return
         self.sent.setdefault((topic.split("/")[3], prompt_id), now)
+        self.latest[topic.split("/")[3]] = prompt_id
 
     def command(self, **command: Any) -> float:
         """Send an admin command as the admin page does; the wall-clock time it went."""
@@ -168,6 +171,20 @@ class Phones:
         if not result.ok:
             raise SystemExit(f"the box refused {command['cmd']}: {result.msg}")
         return sent
+
+    def settle(self) -> None:
+        """Until every page shows the last prompt the box sent its phone, and a moment more (the room reads
+        it): the next push is measured from a room at rest, as in a pub, not behind the last one still
+        being drawn by 40 pages on these two cores (the bench's reveal and next question were sent within
+        a few ms of each other)."""
+        ids = {seat["player"]: seat["handset"] for seat in self.seats()}
+
+        def shown() -> bool:
+            return all(page.locator(".phone-panel").get_attribute("data-prompt") == self.latest.get(ids[name])
+                       for name, page in zip(self.names, self.pages, strict=True))
+
+        wait(shown, "every phone's screen")
+        time.sleep(SETTLE_SECONDS)
 
     def seats(self) -> list[dict[str, str]]:
         handsets = {p.name: p.id for p in list(self.services.phones._phones.values())}
@@ -202,6 +219,7 @@ def phones(conn: Connection, n: int, questions: int) -> dict[str, Any]:
                 room.command(cmd="start", game="confident", seats=room.seats(), cards=cards, options={"target": 1000})
             else:
                 room.command(cmd="next")  # the reveal
+                room.settle()
                 room.command(cmd="next")  # the next question
             wait(lambda: all(page.locator("input[name=bottom]").count() for page in room.pages),
                  "every phone's question")
@@ -224,6 +242,7 @@ def phones(conn: Connection, n: int, questions: int) -> dict[str, Any]:
                      options={"settle_ms": 0, "questions": questions + 1})
         for _ in range(questions):
             wait(lambda: (room.services.link.board() or {}).get("view", {}).get("phase") == "waiting", "a question")
+            room.settle()
             room.command(cmd="arm")
             wait(lambda: all(page.locator("button.buzz.armed").count() for page in room.pages), "Buzz now! everywhere")
             pushes += _latest(room, "armed:")

@@ -18,6 +18,7 @@ import hashlib
 import hmac
 import json
 import secrets
+import time
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from web.settings import write_private
 
+RECHECK_SECONDS = 1.0
 ACCOUNT_FILE = "admin.json"
 SETUP_FILE = "setup-code"
 BOX_CODE_FILE = "box-code"
@@ -38,25 +40,33 @@ class Account:
         self.instance = instance
         self.method = method
         self.path = instance / ACCOUNT_FILE
-        self._cache: tuple[tuple[int, int, int], dict[str, Any]] | None = None  # (the file's stat, its data)
+        # (the file's stat, its data, when it was last looked at)
+        self._cache: tuple[tuple[int, int, int], dict[str, Any], float] | None = None
 
     def _data(self) -> dict[str, Any]:
-        """The account file, read again only when it changed (every page asks whether a password is set:
-        40 phones' pushed screens opened and parsed the file 40 times over)."""
+        """The account file, read again only when it changed, and looked at no more than once every
+        ``RECHECK_SECONDS`` (every page asks whether a password is set: 40 phones' pushed screens opened
+        and parsed the file 40 times over). This process's own writes are seen at once (:meth:`_save`);
+        another's (``quizbox password``) within RECHECK_SECONDS."""
+        now = time.monotonic()
+        cached = self._cache
+        if cached is not None and now - cached[2] < RECHECK_SECONDS:
+            return dict(cached[1])
         try:
             stat = self.path.stat()
         except OSError:
+            self._cache = None
             return {}
         key = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
-        cached = self._cache
         if cached is not None and cached[0] == key:
+            self._cache = (key, cached[1], now)
             return dict(cached[1])
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return {}
         data = data if isinstance(data, dict) else {}
-        self._cache = (key, data)
+        self._cache = (key, data, now)
         return dict(data)
 
     def _hash(self) -> str | None:
@@ -65,6 +75,7 @@ class Account:
 
     def _save(self, data: dict[str, Any]) -> None:
         write_private(self.path, json.dumps(data) + "\n")
+        self._cache = None  # read again at the next look
 
     @property
     def generation(self) -> int:
