@@ -8,14 +8,17 @@ within a second of the arming; input to ack p50 / p99 against the raw broker rou
 clients and schedule to an echo client, in the same run (goal: at most 1.5x).
 
 Phones: ``--phones`` pages in one headless chromium (a browser context each, as many phones), joined to
-the web server (``quizbox web``'s app under waitress, in this process) on the same appliance, seated in
+the web server (``quizbox web``'s app under waitress, in a process of its own as on the box) on the same
+appliance, seated in
 a Confident? game, then a buzzer game. Each page notes, on the machine's wall clock
 (``performance.timeOrigin + performance.now()``), when its screen first showed the question and "Buzz
 now!"; a monitor client subscribed to every handset's prompt topic notes when the box sent each phone's
 prompt (its arrival from the broker, one hop after the box's publish). Push latency is the difference:
 the web server's phone link, the push stream and the page's fetch of its screen (goal: 150 ms p95).
 Phone input to ack: from the page's submit of a range to its screen saying "Locked in". The pages
-poll every 10 minutes here: what they show was pushed (each page's own counters are checked).
+poll every 10 minutes here: what they show was pushed (each page's own counters are checked). Each push
+is measured from a room at rest (every page shows its last screen, then 0.3 s): in a pub the quizmaster's
+next step comes seconds after the last. With ``BENCH_DEBUG=1`` each question's figures are printed too.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import json
 import os
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -102,7 +106,7 @@ def wait(predicate: Callable[[], bool], what: str, seconds: float = 60.0) -> Non
     while not predicate():
         if time.monotonic() > deadline:
             raise SystemExit(f"timed out waiting for {what}")
-        time.sleep(0.05)
+        time.sleep(0.2)  # a look at 40 pages is work for chromium on the same cores: not too often
 
 
 def handsets(conn: Connection, n: int, questions: int) -> dict[str, Any]:
@@ -118,22 +122,45 @@ def handsets(conn: Connection, n: int, questions: int) -> dict[str, Any]:
             "met": a50 / r50 <= ACK_GOAL_X and a99 / r99 <= ACK_GOAL_X}
 
 
+def serve_web(host: str, port: int, box: str, data: str, n: int) -> None:
+    """``python bench/phones.py --serve-web ...``: ``quizbox web``'s app under waitress in a process of its
+    own, as on the box (in the bench's process it shared the interpreter with playwright and the bench's
+    own looks at 40 pages, which held up its render thread), until stdin closes."""
+    from web import ServerThread, create_app
+
+    config = Config(box=BoxConfig(id=box, name="Bench box", data_dir=data), broker=BrokerConfig(host=host, port=port))
+    app = create_app({"QUIZBOX_CONFIG": config, "PHONE_POLL_MS": NEVER_MS, "PHONE_PUSHED_POLL_MS": NEVER_MS,
+                      "MAX_PHONES": n + 4, "PHONES_PER_ADDRESS": n + 4, "JOINS_PER_ADDRESS": n + 10,
+                      "CONNECTIONS_PER_ADDRESS": n * 8 + 20, "CONNECTION_LIMIT": n * 8 + 50})
+    server = ServerThread(app).start()
+    services = app.extensions["quizbox"]
+    wait(services.link.appliance_online, "the web server to hear the appliance")
+    print(server.url, flush=True)
+    sys.stdin.read()
+    server.stop()
+    services.link.stop()
+
+
 class Phones:
-    """The web server in this process and ``n`` phones in one chromium, on the appliance at ``conn``."""
+    """The web server (a process of its own) and ``n`` phones in one chromium, on the appliance at ``conn``;
+    the quizmaster's commands and the board over MQTT, as the admin page and the TV have them."""
 
     def __init__(self, conn: Connection, box: str, n: int, data: Path) -> None:
         from playwright.sync_api import sync_playwright
 
-        from web import ServerThread, create_app
-
-        config = Config(box=BoxConfig(id=box, name="Bench box", data_dir=str(data)),
-                        broker=BrokerConfig(host=conn.host, port=conn.port))
-        self.app = create_app({"QUIZBOX_CONFIG": config, "PHONE_POLL_MS": NEVER_MS, "PHONE_PUSHED_POLL_MS": NEVER_MS,
-                               "MAX_PHONES": n + 4, "PHONES_PER_ADDRESS": n + 4, "JOINS_PER_ADDRESS": n + 10,
-                               "CONNECTIONS_PER_ADDRESS": n * 8 + 20, "CONNECTION_LIMIT": n * 8 + 50})
-        self.server = ServerThread(self.app).start()
-        self.services = self.app.extensions["quizbox"]
-        wait(self.services.link.appliance_online, "the web server to hear the appliance")
+        self.web = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--serve-web", conn.host,
+                                     str(conn.port), box, str(data), str(n)],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                    env={**os.environ, "PYGAME_HIDE_SUPPORT_PROMPT": "1"})
+        assert self.web.stdout is not None
+        self.url = ""
+        for line in self.web.stdout:  # its address, after anything a library printed on import
+            if line.startswith("http"):
+                self.url = line.strip()
+                break
+        if not self.url:
+            raise SystemExit(f"the web server did not start: {self.url!r}")
+        self.tv = latency.Tv(conn, box)
         self.playwright = sync_playwright().start()
         self.browser = self.playwright.chromium.launch(
             executable_path=CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium"),
@@ -144,12 +171,15 @@ class Phones:
                               subscriptions=[f"quizbox/{box}/handset/+/prompt"]).start(wait=30)
         self.names = [f"Phone {i:02d}" for i in range(1, n + 1)]
         self.pages = [self._join(name) for name in self.names]
+        # each page's handset id, from its push stream's address (``phone=<id>&token=...``)
+        self.ids = [str(page.locator("#phone").get_attribute("data-push")).split("phone=")[1].split("&")[0]
+                    for page in self.pages]
 
     def _join(self, name: str) -> Any:
         context = self.browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
         context.add_init_script(OBSERVER)
         page = context.new_page()
-        page.goto(self.server.url + "/join")
+        page.goto(self.url + "/join")
         page.fill("input[name=name]", name)
         page.click("button:has-text('Join the game')")
         page.wait_for_selector(".phone-panel", timeout=30_000)
@@ -164,41 +194,42 @@ class Phones:
         self.sent.setdefault((topic.split("/")[3], prompt_id), now)
         self.latest[topic.split("/")[3]] = prompt_id
 
-    def command(self, **command: Any) -> float:
-        """Send an admin command as the admin page does; the wall-clock time it went."""
-        sent = time.time() * 1000
-        result = self.services.link.command(command, timeout=10.0)
-        if not result.ok:
-            raise SystemExit(f"the box refused {command['cmd']}: {result.msg}")
-        return sent
+    def command(self, **command: Any) -> None:
+        """Send an admin command as the admin page does (over MQTT)."""
+        self.tv.command(**command)
+
+    def all(self, script: str) -> bool:
+        """Whether ``script`` (a JS expression) is true on every page."""
+        return all(page.evaluate(f"() => Boolean({script})") for page in self.pages)
 
     def settle(self) -> None:
         """Until every page shows the last prompt the box sent its phone, and a moment more (the room reads
         it): the next push is measured from a room at rest, as in a pub, not behind the last one still
         being drawn by 40 pages on these two cores (the bench's reveal and next question were sent within
         a few ms of each other)."""
-        ids = {seat["player"]: seat["handset"] for seat in self.seats()}
 
         def shown() -> bool:
-            return all(page.locator(".phone-panel").get_attribute("data-prompt") == self.latest.get(ids[name])
-                       for name, page in zip(self.names, self.pages, strict=True))
+            return all(page.locator(".phone-panel").get_attribute("data-prompt") == self.latest.get(handset)
+                       for handset, page in zip(self.ids, self.pages, strict=True))
 
         wait(shown, "every phone's screen")
         time.sleep(SETTLE_SECONDS)
-
-    def seats(self) -> list[dict[str, str]]:
-        handsets = {p.name: p.id for p in list(self.services.phones._phones.values())}
-        return [{"player": name, "handset": handsets[name]} for name in self.names]
 
     def stats(self) -> list[dict[str, Any]]:
         return [page.evaluate("() => Object.assign({}, window.quizboxPhone)") for page in self.pages]
 
     def stop(self) -> None:
         self.monitor.stop()
+        self.tv.stop()
         self.browser.close()
         self.playwright.stop()
-        self.server.stop()
-        self.services.link.stop()
+        assert self.web.stdin is not None
+        self.web.stdin.close()
+        try:
+            self.web.wait(10)
+        except subprocess.TimeoutExpired:
+            self.web.terminate()
+            self.web.wait(5)
 
 
 def phones(conn: Connection, n: int, questions: int) -> dict[str, Any]:
@@ -211,26 +242,26 @@ def phones(conn: Connection, n: int, questions: int) -> dict[str, Any]:
     acks: list[float] = []
     try:
         room = Phones(conn, box, n, data)
-        wait(lambda: len(room.services.push or []) == n, f"{n} push streams")
+        wait(lambda: room.all("window.quizboxPhone && window.quizboxPhone.pushUp"), f"{n} push streams")
         cards = json.loads(DECK.read_text())["cards"][:questions]
         # Confident?: each question's prompt, then each phone's range and its ack
         for number in range(questions):
             if number == 0:
-                room.command(cmd="start", game="confident", seats=room.seats(), cards=cards, options={"target": 1000})
+                room.command(cmd="start", game="confident", cards=cards, options={"target": 1000})
             else:
                 room.command(cmd="next")  # the reveal
                 room.settle()
                 room.command(cmd="next")  # the next question
-            wait(lambda: all(page.locator("input[name=bottom]").count() for page in room.pages),
-                 "every phone's question")
+            wait(lambda: room.all("document.querySelector('input[name=bottom]')"), "every phone's question")
             pushes += _latest(room, "question:")
+            _debug("question", _latest(room, "question:"), _latest(room, "question:", arrived=True))
             arrivals += _latest(room, "question:", arrived=True)
             for i, page in enumerate(room.pages):
                 page.fill("input[name=bottom]", str(i))
                 page.fill("input[name=top]", str(i + 10))
                 page.click("button:has-text('Lock in')")
-            wait(lambda: all(page.locator(".view-locked, .phone-panel:has-text('Locked in')").count()
-                             for page in room.pages), "every phone's ack")
+            wait(lambda: room.all("/Locked in/.test(document.querySelector('.phone-panel').textContent)"),
+                 "every phone's ack")
             for page in room.pages:
                 marks = page.evaluate("() => window.__seen")
                 submitted = page.evaluate("() => window.__submitted")
@@ -238,14 +269,15 @@ def phones(conn: Connection, n: int, questions: int) -> dict[str, Any]:
                     acks.append(marks[f"locked:{submitted}"] - float(submitted))
         room.command(cmd="end")
         # the buzzer: "Buzz now!" at each arming
-        room.command(cmd="start", game="buzzer", seats=room.seats(), cards=[],
-                     options={"settle_ms": 0, "questions": questions + 1})
+        room.tv.wait(lambda tv: tv.state.get("scene") != "playing", "the game's end")
+        room.command(cmd="start", game="buzzer", cards=[], options={"settle_ms": 0, "questions": questions + 1})
         for _ in range(questions):
-            wait(lambda: (room.services.link.board() or {}).get("view", {}).get("phase") == "waiting", "a question")
+            room.tv.wait(lambda tv: tv.view.get("phase") == "waiting", "a question")
             room.settle()
             room.command(cmd="arm")
-            wait(lambda: all(page.locator("button.buzz.armed").count() for page in room.pages), "Buzz now! everywhere")
+            wait(lambda: room.all("document.querySelector('button.buzz.armed')"), "Buzz now! everywhere")
             pushes += _latest(room, "armed:")
+            _debug("armed", _latest(room, "armed:"), _latest(room, "armed:", arrived=True))
             arrivals += _latest(room, "armed:", arrived=True)
             room.command(cmd="close")
             room.command(cmd="next")
@@ -265,16 +297,21 @@ def phones(conn: Connection, n: int, questions: int) -> dict[str, Any]:
             "ack_p99": pct(acks, 0.99), "acks": len(acks), "polled": polled, "met": p95 <= PUSH_GOAL_MS and not polled}
 
 
+def _debug(kind: str, shown: list[float], arrived: list[float]) -> None:
+    if os.environ.get("BENCH_DEBUG"):
+        print(f"  {kind}: shown p50 {pct(shown, 0.5):.0f} p95 {pct(shown, 0.95):.0f} max {max(shown):.0f}; "
+              f"arrived p50 {pct(arrived, 0.5):.0f} p95 {pct(arrived, 0.95):.0f} min {min(arrived):.0f}", flush=True)
+
+
 def _latest(room: Phones, prefix: str, arrived: bool = False) -> list[float]:
     """Each page's push latency (ms) for the screen it shows now (``prefix``: which kind): from the box
     sending that phone's prompt to the page showing it, or with ``arrived`` to the event that carried it
     reaching the page (a screen the page fetched instead arrived when it was shown)."""
-    ids = {seat["player"]: seat["handset"] for seat in room.seats()}
     out = []
-    for name, page in zip(room.names, room.pages, strict=True):
+    for handset, page in zip(room.ids, room.pages, strict=True):
         prompt = page.locator(".phone-panel").get_attribute("data-prompt")
         marks = page.evaluate("() => window.__seen")
-        sent = room.sent.get((ids[name], str(prompt)))
+        sent = room.sent.get((handset, str(prompt)))
         key = f"{prefix}{prompt}"
         if arrived and f"arrived-{key}" in marks:
             key = f"arrived-{key}"
@@ -284,6 +321,9 @@ def _latest(room: Phones, prefix: str, arrived: bool = False) -> list[float]:
 
 
 def main() -> int:
+    if len(sys.argv) == 7 and sys.argv[1] == "--serve-web":
+        serve_web(sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], int(sys.argv[6]))
+        return 0
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--phones", type=int, default=40)
     parser.add_argument("--handsets", type=int, default=40)
