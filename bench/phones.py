@@ -28,7 +28,6 @@ import json
 import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -42,7 +41,7 @@ sys.path.insert(0, str(HERE))
 
 import latency  # noqa: E402  (bench/latency.py: the handsets, the appliance process, the raw baseline)
 
-from appliance.edge.broker import start_broker  # noqa: E402
+from appliance.edge.broker import free_port, start_broker  # noqa: E402
 from appliance.edge.mqtt import Client, Connection  # noqa: E402
 from appliance.infra.config import BoxConfig, BrokerConfig, Config  # noqa: E402
 
@@ -122,23 +121,37 @@ def handsets(conn: Connection, n: int, questions: int) -> dict[str, Any]:
             "met": a50 / r50 <= ACK_GOAL_X and a99 / r99 <= ACK_GOAL_X}
 
 
-def serve_web(host: str, port: int, box: str, data: str, n: int) -> None:
-    """``python bench/phones.py --serve-web ...``: ``quizbox web``'s app under waitress in a process of its
-    own, as on the box (in the bench's process it shared the interpreter with playwright and the bench's
-    own looks at 40 pages, which held up its render thread), until stdin closes."""
+def serve_web(host: str, port: int, box: str, data: str, n: int, web_port: int) -> None:
+    """``python bench/phones.py --serve-web ...``: ``quizbox web``'s app under waitress on ``web_port`` in a
+    process of its own, as on the box (in the bench's process it shared the interpreter with playwright and
+    the bench's own looks at 40 pages, which held up its render thread), until stdin closes."""
     from web import ServerThread, create_app
 
     config = Config(box=BoxConfig(id=box, name="Bench box", data_dir=data), broker=BrokerConfig(host=host, port=port))
     app = create_app({"QUIZBOX_CONFIG": config, "PHONE_POLL_MS": NEVER_MS, "PHONE_PUSHED_POLL_MS": NEVER_MS,
                       "MAX_PHONES": n + 4, "PHONES_PER_ADDRESS": n + 4, "JOINS_PER_ADDRESS": n + 10,
                       "CONNECTIONS_PER_ADDRESS": n * 8 + 20, "CONNECTION_LIMIT": n * 8 + 50})
-    server = ServerThread(app).start()
+    server = ServerThread(app, port=web_port).start()
     services = app.extensions["quizbox"]
     wait(services.link.appliance_online, "the web server to hear the appliance")
-    print(server.url, flush=True)
+    print("ready", flush=True)
     sys.stdin.read()
     server.stop()
     services.link.stop()
+
+
+class WebServer(latency.Appliance):
+    """:func:`serve_web` in its process, started, watched and stopped as bench/latency.py's appliance is."""
+
+    def __init__(self, conn: Connection, box: str, data: Path, n: int) -> None:
+        self.data, self.n, self.port = data, n, free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # pygame's greeting would come before "ready"
+        super().__init__(conn, box)
+
+    def command(self, conn: Connection, box: str) -> list[str]:
+        return [sys.executable, str(Path(__file__).resolve()), "--serve-web", conn.host, str(conn.port), box,
+                str(self.data), str(self.n), str(self.port)]
 
 
 class Phones:
@@ -148,18 +161,8 @@ class Phones:
     def __init__(self, conn: Connection, box: str, n: int, data: Path) -> None:
         from playwright.sync_api import sync_playwright
 
-        self.web = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--serve-web", conn.host,
-                                     str(conn.port), box, str(data), str(n)],
-                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                                    env={**os.environ, "PYGAME_HIDE_SUPPORT_PROMPT": "1"})
-        assert self.web.stdout is not None
-        self.url = ""
-        for line in self.web.stdout:  # its address, after anything a library printed on import
-            if line.startswith("http"):
-                self.url = line.strip()
-                break
-        if not self.url:
-            raise SystemExit(f"the web server did not start: {self.url!r}")
+        self.web = WebServer(conn, box, data, n)
+        self.url = self.web.url
         self.tv = latency.Tv(conn, box)
         self.playwright = sync_playwright().start()
         self.browser = self.playwright.chromium.launch(
@@ -223,13 +226,7 @@ class Phones:
         self.tv.stop()
         self.browser.close()
         self.playwright.stop()
-        assert self.web.stdin is not None
-        self.web.stdin.close()
-        try:
-            self.web.wait(10)
-        except subprocess.TimeoutExpired:
-            self.web.terminate()
-            self.web.wait(5)
+        self.web.stop()
 
 
 def phones(conn: Connection, n: int, questions: int) -> dict[str, Any]:
@@ -321,8 +318,8 @@ def _latest(room: Phones, prefix: str, arrived: bool = False) -> list[float]:
 
 
 def main() -> int:
-    if len(sys.argv) == 7 and sys.argv[1] == "--serve-web":
-        serve_web(sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], int(sys.argv[6]))
+    if len(sys.argv) == 8 and sys.argv[1] == "--serve-web":
+        serve_web(sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], int(sys.argv[6]), int(sys.argv[7]))
         return 0
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--phones", type=int, default=40)

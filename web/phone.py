@@ -93,8 +93,15 @@ def _phone() -> PhoneHandset | None:
 def _keep_csrf_key(phone: PhoneHandset) -> None:
     """Keep this cookie's CSRF key on its phone: a screen pushed to the page (:func:`pushed_panel`, outside
     any request of the phone's) signs its forms' tokens with it, so they pass as the page's own."""
-    generate_csrf()  # puts the key in the session if it had none
-    phone.csrf_key = session.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))
+    field = _csrf_field()
+    if field not in session:
+        generate_csrf()  # puts a key in the session (a token is signed only then, not on every request)
+    phone.csrf_key = session.get(field)
+
+
+def _csrf_field() -> str:
+    """Where flask_wtf keeps a session's CSRF key (and a request's token on ``g``)."""
+    return str(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"))
 
 
 def pushed_panel(app: Flask, handset_id: str) -> str | None:
@@ -106,7 +113,7 @@ def pushed_panel(app: Flask, handset_id: str) -> str | None:
         key = phone.csrf_key if phone is not None else None
         if phone is None or key is None:
             return None
-        field = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+        field = _csrf_field()
         session[field] = key
         now = time.monotonic()
         made = phone.csrf_token

@@ -154,9 +154,6 @@ class PushHub:
                 return self._event()
             return None
 
-    def event(self) -> bytes:
-        return self._event()
-
     def _event(self, panel: str | None = None) -> bytes:
         fields: dict[str, object] = {"clock": self.clock_ms()}
         if panel is not None:

@@ -152,6 +152,7 @@
   // -- the screen, pushed or polled ----------------------------------------------------------------------
   // a screen's version: its first number counts the phone's changes in this web server (web/phones.py)
   function versionOf(html) { var m = /data-version="(\d+)/.exec(html || ""); return m ? parseInt(m[1], 10) : 0; }
+  function shownVersion() { return parseInt(attr("data-version"), 10) || 0; }
   function refresh(why) {
     if (fetching || busy) { again = true; return; }
     fetching = true;
@@ -167,7 +168,7 @@
       })
       .then(function (html) {
         // a screen pushed while this one was on its way is newer unless this one says otherwise
-        if (!html || (stats.carried !== carriedBefore && versionOf(html) < (parseInt(attr("data-version"), 10) || 0))) { return; }
+        if (!html || (stats.carried !== carriedBefore && versionOf(html) < shownVersion())) { return; }
         show(html); stats.shown += 1;
       })
       .catch(function () { /* Wi-Fi gone for a moment: the next poll or push tries again */ })
@@ -190,7 +191,7 @@
       if (data && typeof data.panel === "string" && !busy) {  // the new screen itself: shown now
         stats.pushes += 1;
         // one rendered before the answer's own reply came back is older than what is shown: skip it
-        if (versionOf(data.panel) < (parseInt(attr("data-version"), 10) || 0)) { return; }
+        if (versionOf(data.panel) < shownVersion()) { return; }
         stats.carried += 1; stats.shown += 1;
         show(data.panel);
         return;
