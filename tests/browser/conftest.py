@@ -8,6 +8,7 @@ skip, when CI=true and chromium or Playwright is missing. ``playwright install``
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import shutil
@@ -77,22 +78,54 @@ class Box:
         return shot(page, name)
 
 
-@pytest.fixture
-def box(mosquitto: MosquittoBroker, box_id: str, tmp_path: Path) -> Iterator[Box]:
+def _expect() -> Any:
+    """Playwright's ``expect`` (imported when a browser test runs, not when the suite is collected)."""
+    from playwright.sync_api import expect
+
+    return expect
+
+
+def join_phone(browser: Any, url: str, name: str, greeting: str | None = None, width: int = 360,
+               timeout: float = 5_000) -> Any:
+    """A phone (a browser context of its own, a phone-sized touch screen) joined as ``name``: its page, once
+    its panel says ``greeting`` (by default "Hello <name>")."""
+    page = browser.new_context(viewport={"width": width, "height": 740}, is_mobile=True, has_touch=True).new_page()
+    page.goto(url + "/join")
+    page.fill("input[name=name]", name)
+    page.click("button:has-text('Join the game')")
+    _expect()(page.locator(".phone-panel")).to_contain_text(greeting or f"Hello {name}", timeout=timeout)
+    return page
+
+
+@contextlib.contextmanager
+def running_appliance(mosquitto: MosquittoBroker, box_id: str, tmp_path: Path) -> Iterator[tuple[Config, Appliance]]:
+    """The quiz program on the test's mosquitto, started, with its config (for a web server beside it)."""
     conn = connection_of(mosquitto)
     config = Config(box=BoxConfig(id=box_id, name="Quizbox test", data_dir=str(tmp_path / "data")),
                     broker=BrokerConfig(host=conn.host, port=conn.port))
     with Appliance(config, rng=random.Random(7)) as appliance:
         appliance.start()
         assert appliance.hub is not None and appliance.store is not None
+        yield config, appliance
+
+
+def wait_online(services: Services, seconds: float = 10.0) -> None:
+    """Until the web server hears the appliance's heartbeat (at most ``seconds``)."""
+    deadline = time.monotonic() + seconds
+    while not services.link.appliance_online() and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def box(mosquitto: MosquittoBroker, box_id: str, tmp_path: Path) -> Iterator[Box]:
+    with running_appliance(mosquitto, box_id, tmp_path) as (config, appliance):
+        assert appliance.hub is not None and appliance.store is not None
         app = create_app({"QUIZBOX_CONFIG": config, "STORE": appliance.store, "PHONE_POLL_MS": 400,
                           # every phone of these tests comes from 127.0.0.1; the per-address bound has its own test
                           "PHONES_PER_ADDRESS": 16, "JOINS_PER_ADDRESS": 30})
         server = ServerThread(app).start()
         services: Services = app.extensions[KEY]
-        deadline = time.monotonic() + 10
-        while not services.link.appliance_online() and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_online(services)
         try:
             yield Box(server.url, appliance.store, appliance.hub, services)
         finally:

@@ -18,17 +18,11 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Box
+from tests.browser.conftest import Box, _expect
 from tests.browser.test_game_e2e import _first_run_and_login, _import, _join
 from tests.web.samples import GOOD_CSV
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.slow]
-
-
-def _expect() -> Any:
-    from playwright.sync_api import expect
-
-    return expect
 
 
 def _start(box: Box, game: str, players: list[str], options: dict[str, Any]) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Box
+from tests.browser.conftest import Box, _expect
 from tests.web.samples import BAD_CSV, GOOD_CSV
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.slow]
@@ -23,12 +23,6 @@ ANSWERS = {  # the Pub night deck (tests/web/samples.py): question -> answer; th
     "How many legs does a spider have?": 8,
 }
 TARGET = 4
-
-
-def _expect() -> Any:
-    from playwright.sync_api import expect
-
-    return expect
 
 
 def _first_run_and_login(box: Box, page: Any) -> None:

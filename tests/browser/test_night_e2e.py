@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Box
-from tests.browser.test_game_e2e import _expect, _first_run_and_login, _import, _join
+from tests.browser.conftest import Box, _expect
+from tests.browser.test_game_e2e import _first_run_and_login, _import, _join
 from tests.web.samples import GOOD_CSV
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.slow]

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from firmware import protocol
-from tests.browser.conftest import PhoneBox
+from tests.browser.conftest import PhoneBox, _expect, join_phone
 from tests.web.fakes import FakeClient
 
 pytestmark = [pytest.mark.slow]
@@ -31,12 +31,6 @@ FITS = """() => {
     .map(e => e.outerHTML.slice(0, 80));
   return {scroll: document.documentElement.scrollWidth, width, outside, small};
 }"""
-
-
-def _expect() -> Any:
-    from playwright.sync_api import expect
-
-    return expect
 
 
 @dataclass
@@ -81,15 +75,10 @@ class Phone:
 
 @pytest.fixture
 def phone(phone_box: PhoneBox, browser: Any) -> Iterator[Phone]:
-    context = browser.new_context(viewport={"width": WIDTH, "height": 740}, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    page.goto(phone_box.url + "/join")
-    page.fill("input[name=name]", "Ann")
-    page.click("button:has-text('Join the game')")
-    _expect()(page.locator(".phone-panel")).to_contain_text("Hello Ann")
+    page = join_phone(browser, phone_box.url, "Ann", width=WIDTH)
     (handset,) = phone_box.services.phones._phones  # noqa: SLF001
     yield Phone(page, phone_box.clients.latest(handset), handset)
-    context.close()
+    page.context.close()
 
 
 def test_range_with_boosts(phone: Phone, phone_box: PhoneBox) -> None:

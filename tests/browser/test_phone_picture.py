@@ -10,27 +10,16 @@ from typing import Any
 from appliance.infra.media import MediaStore, ref_for
 from firmware import protocol
 from tests.board.test_pictures import dots_picture
-from tests.browser.conftest import PhoneBox
+from tests.browser.conftest import PhoneBox, _expect, join_phone
 
 PICTURE = dots_picture(count=12, seed=3)
 REF = ref_for(PICTURE, "png")
 
 
-def _expect() -> Any:
-    from playwright.sync_api import expect
-
-    return expect
-
-
 def test_a_seated_phone_shows_the_picture_and_a_stranger_cannot_fetch_it(phone_box: PhoneBox, browser: Any,
                                                                        tmp_path: Path) -> None:
     MediaStore(tmp_path / "data" / "media").put_all({REF: PICTURE})  # what the deck's import stored
-    context = browser.new_context(viewport={"width": 390, "height": 740}, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    page.goto(phone_box.url + "/join")
-    page.fill("input[name=name]", "Ann")
-    page.click("button:has-text('Join the game')")
-    _expect()(page.locator(".phone-panel")).to_contain_text("Hello Ann")
+    page = join_phone(browser, phone_box.url, "Ann", width=390)
     (handset,) = phone_box.services.phones._phones  # noqa: SLF001
     link = phone_box.services.link
     link.board_state = {**link.board(), "scene": "playing", "game": "confident",  # type: ignore[attr-defined]
@@ -54,4 +43,4 @@ def test_a_seated_phone_shows_the_picture_and_a_stranger_cannot_fetch_it(phone_b
     stranger = browser.new_context().new_page()
     assert stranger.goto(phone_box.url + f"/phone/picture/{REF}").status == 404  # not seated: no picture
     stranger.context.close()
-    context.close()
+    page.context.close()

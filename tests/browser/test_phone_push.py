@@ -21,7 +21,6 @@ CI=true plays with 12 phones (the machine is shared: ``PHONES``); the 40-phone f
 from __future__ import annotations
 
 import os
-import random
 import re
 import time
 from collections import Counter
@@ -33,10 +32,16 @@ import pytest
 
 from appliance.box.app import Appliance
 from appliance.edge.broker import MosquittoBroker
-from appliance.infra.config import BoxConfig, BrokerConfig, Config
-from tests.browser.conftest import Box, log_in
+from appliance.infra.config import Config
+from tests.browser.conftest import (
+    Box,
+    _expect,
+    join_phone,
+    log_in,
+    running_appliance,
+    wait_online,
+)
 from tests.browser.test_game_e2e import _import
-from tests.conftest import connection_of
 from tests.web.samples import GOOD_CSV
 from web import ServerThread, create_app
 from web.services import KEY, Services
@@ -45,12 +50,6 @@ pytestmark = [pytest.mark.mqtt, pytest.mark.slow]
 
 PHONES = 12 if os.environ.get("CI") == "true" else 40  # phones in the room: one team's second phone among them
 NEVER_MS = 600_000  # the page's polls, 10 minutes apart: what a phone shows in this test was pushed
-
-
-def _expect() -> Any:
-    from playwright.sync_api import expect
-
-    return expect
 
 
 def _web_config(config: Config, phones: int, **extra: Any) -> dict[str, Any]:
@@ -73,9 +72,7 @@ class Web:
         app = create_app(dict(self.settings))
         self.server = ServerThread(app, port=self.port).start()
         self.port = self.server.port
-        deadline = time.monotonic() + 10
-        while not self.services.link.appliance_online() and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_online(self.services)
 
     @property
     def services(self) -> Services:
@@ -97,11 +94,7 @@ class Web:
 
 @pytest.fixture
 def pushed(mosquitto: MosquittoBroker, box_id: str, tmp_path: Path) -> Iterator[tuple[Box, Web]]:
-    conn = connection_of(mosquitto)
-    config = Config(box=BoxConfig(id=box_id, name="Quizbox test", data_dir=str(tmp_path / "data")),
-                    broker=BrokerConfig(host=conn.host, port=conn.port))
-    with Appliance(config, rng=random.Random(7)) as appliance:
-        appliance.start()
+    with running_appliance(mosquitto, box_id, tmp_path) as (config, appliance):
         assert appliance.hub is not None and appliance.store is not None
         web = Web(config, appliance, PHONES)
         try:
@@ -111,12 +104,7 @@ def pushed(mosquitto: MosquittoBroker, box_id: str, tmp_path: Path) -> Iterator[
 
 
 def _join(browser: Any, url: str, name: str) -> Any:
-    page = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True).new_page()
-    page.goto(url + "/join")
-    page.fill("input[name=name]", name)
-    page.click("button:has-text('Join the game')")
-    _expect()(page.locator(".phone-panel")).to_contain_text(f"You are {name}", timeout=20_000)
-    return page
+    return join_phone(browser, url, name, greeting=f"You are {name}", timeout=20_000)
 
 
 def _stats(page: Any) -> dict[str, Any]:

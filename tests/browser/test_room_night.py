@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from appliance.box.sim import start_bots
-from tests.browser.conftest import Box
-from tests.browser.test_game_e2e import _expect, _first_run_and_login
+from tests.browser.conftest import Box, _expect
+from tests.browser.test_game_e2e import _first_run_and_login
 from tests.conftest import connection_of
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.slow]
