@@ -197,15 +197,16 @@ def pinger_serve(host: str, port: int, tag: str, i: int) -> None:
 def seat_serve(host: str, port: int, box: str, handset_id: str) -> None:
     """Handset ``handset_id`` (named in capitals) on command: ``{"wait": kind}`` answers ``{"prompt": id}``
     once a prompt of that kind it has not answered is on its screen; ``{"answer": kind, "data": {...}}``
-    waits for such a prompt, enters ``data`` (a bet: check, else call), and answers ``{"rtt": s}`` once
-    the ack is in (input handed to MQTT -> ack on the handset), ``{"lost": 1}`` after TIMEOUT."""
+    waits for such a prompt, enters ``data`` (a bet: check, else call; a buzz: pressed now, once the
+    buzzers are armed), and answers ``{"rtt": s}`` once the ack is in (input handed to MQTT -> ack on the
+    handset), ``{"lost": 1}`` after TIMEOUT."""
     handset = TimedHandset(box, handset_id, Connection(host, port), name=handset_id.upper())
     handset.start(wait=30)
     answered: set[str] = set()
 
     def unanswered(kind: str) -> dict[str, Any] | None:
         handset.wait_for(lambda h: h.prompt is not None and h.prompt["kind"] == kind
-                         and h.prompt["id"] not in answered, TIMEOUT)
+                         and h.prompt["id"] not in answered and h.prompt.get("armed", True), TIMEOUT)  # buzz: armed
         return handset.prompt
 
     _answer_ready()
@@ -221,7 +222,9 @@ def seat_serve(host: str, port: int, box: str, handset_id: str) -> None:
             assert prompt is not None
             answered.add(prompt["id"])
             data = command.get("data")
-            if data is None:  # a bet: check when it may, else call
+            if command["answer"] == protocol.BUZZ:
+                data = {"pressed": handset.core.clock_ms()}
+            elif data is None:  # a bet: check when it may, else call
                 data = {"action": "check" if any(a["action"] == "check" for a in prompt["actions"]) else "call"}
             seq = handset.submit(data)
             handset.wait_for(lambda h, seq=seq: seq in h.acked, TIMEOUT)
@@ -258,10 +261,10 @@ class RawTable:
         lost = 0
         for _ in range(rounds):
             asked = []
-            for i in _schedule(seated, spread, rng):
+            for i in schedule(seated, spread, rng):
                 self._ping(i)
                 asked.append(i)
-            lost += _tally([self.pingers[i].answer() for i in asked], times, "raw confident")
+            lost += tally([self.pingers[i].answer() for i in asked], times, "raw confident")
         return times, lost
 
     def one_at_a_time(self, seated: int, count: int, think: float, what: str) -> tuple[list[float], int]:
@@ -271,7 +274,7 @@ class RawTable:
         for k in range(count):
             time.sleep(think)
             self._ping(k % seated)
-            lost += _tally([self.pingers[k % seated].answer()], times, what)
+            lost += tally([self.pingers[k % seated].answer()], times, what)
         return times, lost
 
     def stop(self) -> None:
@@ -285,7 +288,7 @@ RECORD: list[tuple[str, dict[str, Any]]] | None = None
 """Set to a list, every answer goes in it as (what, answer): bench/trace_bet.py reads the timestamps."""
 
 
-def _tally(answers: Sequence[dict[str, Any]], times: list[float], what: str) -> int:
+def tally(answers: Sequence[dict[str, Any]], times: list[float], what: str) -> int:
     """Adds the answers' round trips to ``times``; returns how many were lost."""
     if RECORD is not None:
         RECORD.extend((what, a) for a in answers)
@@ -293,7 +296,7 @@ def _tally(answers: Sequence[dict[str, Any]], times: list[float], what: str) -> 
     return sum(1 for a in answers if "rtt" not in a)
 
 
-def _schedule(seated: int, spread: float, rng: random.Random) -> Iterator[int]:
+def schedule(seated: int, spread: float, rng: random.Random) -> Iterator[int]:
     """Who sends when: each one at a random moment within ``spread`` s (yielded at that moment)."""
     plan = sorted((rng.uniform(0, spread), i) for i in range(seated))
     start = time.perf_counter()
@@ -336,11 +339,11 @@ def confident(tv: Tv, seats: Sequence[Child], ids: Sequence[str], rounds: int, s
         for seat in seated:
             seat.ask(wait=protocol.RANGE)
         asked = []
-        for i in _schedule(len(seated), spread, rng):
+        for i in schedule(len(seated), spread, rng):
             low = rng.randrange(1, 1000)
             seated[i].send(answer=protocol.RANGE, data={"bottom": str(low), "top": str(low + 500)})
             asked.append(i)
-        lost += _tally([seated[i].answer() for i in asked], times, "confident")
+        lost += tally([seated[i].answer() for i in asked], times, "confident")
         tv.wait(lambda t, n=number: t.view.get("phase") == "closed" and _number(t) == n, "entries closed")
         tv.command(cmd="next")  # settle
         tv.wait(lambda t: t.view.get("phase") == "settled", "the question settled")
@@ -381,7 +384,7 @@ def poker(tv: Tv, seats: Sequence[Child], ids: Sequence[str], bets: int, think: 
         actor = by_name[str(tv.view.get("to_act"))]
         version = tv.state.get("version", 0)
         time.sleep(think)
-        lost += _tally([actor.ask(answer=protocol.BET)], times, what)  # as soon as its prompt is there
+        lost += tally([actor.ask(answer=protocol.BET)], times, what)  # as soon as its prompt is there
         tv.wait(lambda t, v=version: t.state.get("version", 0) > v, "the board after the bet")
     tv.command(cmd="lobby")
     tv.wait(lambda t: t.state.get("scene") == "lobby", "the lobby")

@@ -40,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from game import _schedule, start_echo  # noqa: E402
+from game import schedule, start_echo  # noqa: E402
 from latency import Appliance, RawRoom, Tv, question, release, seat_everyone, start_handsets  # noqa: E402
 
 from appliance.edge.broker import start_broker  # noqa: E402
@@ -95,7 +95,7 @@ def raw_spread(conn: Connection, n: int, questions: int, spread: float, rng: ran
     acked, drains, lost = [], [], 0
     try:
         for _ in range(questions):
-            sent = [(i, *raw.ping(i)) for i in _schedule(n, spread, rng)]
+            sent = [(i, *raw.ping(i)) for i in schedule(n, spread, rng)]
             raw.wait(sent)
             got = [raw.got[i][seq] for i, seq, _ in sent if seq in raw.got[i]]
             lost += len(sent) - len(got)
