@@ -65,6 +65,7 @@ from web.services import services
 
 bp = Blueprint("phone", __name__)
 PANEL_PATH = "/phone/panel"
+PANEL_TEMPLATE = "phone/panel.html"  # a phone's screen: fetched (/phone/panel), answered, and pushed alike
 TOKEN_REUSE_SECONDS = 600.0
 """A pushed screen's CSRF token is signed afresh at most this often per phone; it is good for
 WTF_CSRF_TIME_LIMIT (12 h, web/settings.py) from its signing, so a reused one is never near its end."""
@@ -107,21 +108,34 @@ def _csrf_field() -> str:
 def pushed_panel(app: Flask, handset_id: str) -> str | None:
     """The screen of phone ``handset_id`` for its push stream (web/push.py): what ``/phone/panel`` would
     render for its cookie, or None when it cannot be made here (the phone is gone, or has not asked for a
-    screen since this server started: its page fetches it instead)."""
-    with app.test_request_context(PANEL_PATH):
+    screen since this server started: its page fetches it instead).
+
+    The same template, rendered in the app's context alone: the request context ``/phone/panel`` has (an
+    environ, a session opened, the template's context processors) was half of a pushed screen's cost, and
+    the box renders 40 of them one after the other when a question goes out (bench/phones.py). The panel
+    needs of a request only its URLs (built here as at the site's root, as the page's own requests are)
+    and the CSRF token of the phone's cookie (signed in a request context, once in a while)."""
+    with app.app_context():
         phone = services().phones.get(handset_id)
         key = phone.csrf_key if phone is not None else None
         if phone is None or key is None:
             return None
-        field = _csrf_field()
-        session[field] = key
         now = time.monotonic()
         made = phone.csrf_token
         if made is None or made[0] != key or now - made[2] > TOKEN_REUSE_SECONDS:
-            made = (key, generate_csrf(), now)  # signing is most of a pushed screen's cost: once in a while
+            made = (key, _signed_token(app, key), now)  # signing is costly: once in a while
             phone.csrf_token = made
-        setattr(g, field, made[1])  # what the form's csrf() takes (flask_wtf keeps a request's token on g)
-        return render_template("phone/panel.html", p=_screen(phone))
+        setattr(g, _csrf_field(), made[1])  # what the form's csrf() takes (flask_wtf keeps a request's token on g)
+        urls = app.url_map.bind("localhost")
+        return app.jinja_env.get_template(PANEL_TEMPLATE).render(
+            p=_screen(phone), url_for=lambda endpoint, **values: urls.build(endpoint, values))
+
+
+def _signed_token(app: Flask, key: str) -> str:
+    """A CSRF token for the session whose key is ``key``, as flask_wtf signs one in that session's request."""
+    with app.test_request_context(PANEL_PATH):
+        session[_csrf_field()] = key
+        return str(generate_csrf())
 
 
 def _full_words(exc: PhonesFull) -> str:
@@ -275,7 +289,7 @@ def panel() -> str | Response:
     screen = _screen(phone)
     if request.args.get("v") == str(screen["version"]):
         return _clocked(Response(status=204), phone, 204)
-    return _clocked(render_template("phone/panel.html", p=screen), phone)
+    return _clocked(render_template(PANEL_TEMPLATE, p=screen), phone)
 
 
 def _pressed() -> int | None:
@@ -308,7 +322,7 @@ def answer() -> str | BaseResponse | tuple[str, int]:
         screen = _screen(phone)
         if once:
             screen["notice"] = once
-        return _clocked(render_template("phone/panel.html", p=screen), phone, status)
+        return _clocked(render_template(PANEL_TEMPLATE, p=screen), phone, status)
     if once:
         flash(once)
     return redirect(url_for("phone.play"))

@@ -25,6 +25,7 @@ from firmware import protocol
 from tests.web.conftest import post
 from tests.web.fakes import ClientFactory, FakeLink
 from web import ServerThread, create_app
+from web.phone import pushed_panel
 from web.phones import PhoneHandset
 from web.push import PUSH_PATH, push_token
 from web.services import KEY, Services
@@ -167,6 +168,28 @@ def test_the_event_carries_the_new_screen_and_its_form_is_the_pages_own(
                                                    "top": "2"})
     assert refused.status_code in (302, 400)
     assert len([t for t, _, _ in clients.latest(phone.id).published if t.endswith("/input")]) == 2
+
+
+def test_a_pushed_screen_is_the_screen_the_page_fetches(served: tuple[ServerThread, Services, ClientFactory]) -> None:
+    """The push renders the panel in the app's context alone (web/phone.py pushed_panel): its URLs, its form
+    and every line are what /phone/panel gives the same cookie, but for the CSRF token's signing time."""
+    server, services, clients = served
+    page = server.app.test_client()
+    assert post(page, "/join", {"name": "Ann"}, page="/join").status_code == 302
+    assert page.get("/phone/panel").status_code == 200
+    phone = next(p for p in services.phones._phones.values() if p.name == "Ann")  # noqa: SLF001
+    prompts = [{"v": 1, "id": "r1", "kind": protocol.RANGE, "title": "Q1", "text": "Legs on a spider?", "unit": "legs",
+                "boosts": {"copy": ["2", "3"], "swap": ["2", "3"], "double": True},
+                "private": {"score": 3, "boosts": ["copy", "swap", "double"]}},
+               {"v": 1, "id": "b1", "kind": protocol.BUZZ, "title": "Q2", "text": "Buzz!", "armed": True}]
+    for prompt in prompts:
+        clients.latest(phone.id).deliver(protocol.prompt_topic("pushtest", phone.id), json.dumps(prompt).encode())
+        pushed = pushed_panel(server.app, phone.id)
+        fetched = page.get("/phone/panel").get_data(as_text=True)
+        assert pushed is not None and f'data-prompt="{prompt["id"]}"' in pushed
+        assert 'action="/phone/answer"' in pushed
+        unsigned = re.compile(r'(name="csrf_token" value=")[^"]+"')
+        assert unsigned.sub(r"\1", pushed) == unsigned.sub(r"\1", fetched)
 
 
 def test_streams_hold_no_worker_thread(served: tuple[ServerThread, Services, ClientFactory]) -> None:
