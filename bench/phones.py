@@ -220,11 +220,11 @@ def launch(playwright: Any) -> Any:
 
     On a pub night the phones are 40 devices, each with its own CPU. Here they share the box's two cores,
     and at an ordinary priority chromium's 40 renderers, woken by the first screens of a push, took the
-    cores from the web server in the middle of it: its renders took 2 to 5 times their CPU time, and at
-    nice 10 still twice (40 renderers outweigh one thread). In the idle class chromium runs when the box's
-    processes (and the bench's) leave a core free, as if the phones were elsewhere; the phones' own work,
-    receiving and drawing 40 screens, still runs on these two cores, so the figures stay on the phones'
-    side of the truth (the bare server's baseline runs in the same class)."""
+    cores from the web server in the middle of it: its renders took 2 to 6 times their CPU time in wall
+    clock, and at nice 10 the push was still slower (40 renderers outweigh one thread). In the idle class
+    chromium runs when the box's processes (and the bench's) leave a core free, as if the phones were
+    elsewhere; the phones' own work, receiving and drawing 40 screens, still runs on these two cores, so
+    the figures stay on the phones' side of the truth (the bare server's baseline runs in the same class)."""
     chromium = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
     chrt = shutil.which("chrt")
     if chromium is not None and chrt is not None:
