@@ -127,7 +127,11 @@ class Client:
         """Disconnect; ``clean`` publishes ``offline`` first (a crash leaves it to the last will)."""
         if clean and self.availability is not None and self.connected.is_set():
             info = self.paho.publish(self.availability.topic, self.availability.offline, qos=1, retain=True)
-            info.wait_for_publish(timeout=2)
+            # paho may know the broker is gone before our on_disconnect has cleared ``connected`` (a broker
+            # killed a moment before: a CI run's hub.stop() raised "The client is not currently connected"):
+            # then nothing was queued, and the last will says offline instead
+            if info.rc == mqtt.MQTT_ERR_SUCCESS:
+                info.wait_for_publish(timeout=2)
         with self._writing:  # no write_now after this: disconnect() queues a DISCONNECT
             self._closing = True
         self.paho.disconnect()
