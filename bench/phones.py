@@ -32,6 +32,8 @@ could go below here. With ``BENCH_DEBUG=1`` each push's figures are printed too.
 from __future__ import annotations
 
 import argparse
+import atexit
+import functools
 import json
 import os
 import random
@@ -228,17 +230,23 @@ def launch(playwright: Any) -> Any:
     chromium = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
     chrt = shutil.which("chrt")
     if chromium is not None and chrt is not None:
-        wrapper = Path(_WRAPPERS.name) / "chromium-idle"
-        wrapper.write_text(f'#!/bin/sh\nexec {shlex.quote(chrt)} --idle 0 {shlex.quote(chromium)} "$@"\n')
-        wrapper.chmod(0o755)
-        chromium = str(wrapper)
+        chromium = _idle_wrapper(chrt, chromium)
     else:
         print("bench: no chrt here: chromium runs at the box's priority (slower pushes)", file=sys.stderr)
     return playwright.chromium.launch(executable_path=chromium,
                                       args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
 
 
-_WRAPPERS = tempfile.TemporaryDirectory(prefix="quizbox-bench-")  # launch()'s wrapper script, gone at exit
+@functools.cache
+def _idle_wrapper(chrt: str, chromium: str) -> str:
+    """A script that starts ``chromium`` in the idle class (playwright takes an executable, not a command),
+    written once a run, in a folder gone when the bench exits."""
+    folder = tempfile.TemporaryDirectory(prefix="quizbox-bench-")
+    atexit.register(folder.cleanup)
+    wrapper = Path(folder.name) / "chromium-idle"
+    wrapper.write_text(f'#!/bin/sh\nexec {shlex.quote(chrt)} --idle 0 {shlex.quote(chromium)} "$@"\n')
+    wrapper.chmod(0o755)
+    return str(wrapper)
 
 
 def new_phone(browser: Any) -> Any:

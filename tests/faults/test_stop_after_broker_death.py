@@ -12,7 +12,7 @@ import paho.mqtt.client as mqtt
 from appliance.edge.mqtt import Availability, Client, Connection
 
 
-def test_stop_right_after_the_broker_died_neither_raises_nor_waits() -> None:
+def test_stop_right_after_the_broker_died_does_not_raise() -> None:
     client = Client("stop-after-death", Connection("127.0.0.1", 1), lambda topic, payload: None,
                     availability=Availability("quizbox/t/status"))
     client.connected.set()  # our event, not yet cleared: the race's window
